@@ -1,0 +1,17 @@
+#!/bin/sh
+# Quick start, part one: set up, record the bundled 4-rank example (a DDP run
+# whose DataLoader is not sharded) and show accwatch's report on it.
+set -eu
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${ACCWATCH_BUILD_DIR:-$here/build}
+"$here/scripts/setup.sh"
+
+trace=$(mktemp -d "${TMPDIR:-/tmp}/accwatch-demo.XXXXXX")/trace
+"$build/bin/accwatch-run" -o "$trace" -- \
+	/usr/bin/python3 "$here/examples/launch.py" --nproc 4 "$here/examples/train_unsharded.py"
+echo
+status=0
+"$build/bin/accwatch-report" "$trace" || status=$?
+# 1 means the report found errors, which is what this example is for.
+[ "$status" -le 1 ] || exit "$status"
