@@ -20,9 +20,15 @@ if [ -n "$missing" ]; then
 	sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
 	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
 fi
 
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${ACCWATCH_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build" -j "$(nproc)" >/dev/null
+log=$(mktemp "${TMPDIR:-/tmp}/accwatch-build.XXXXXX")
+if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${ACCWATCH_CMAKE_ARGS:-} &&
+	cmake --build "$build" -j "$(nproc)"; } >"$log" 2>&1; then
+	cat "$log" >&2
+	echo "setup: the build failed (log above, also in $log)" >&2
+	exit 1
+fi
+rm -f "$log"
 echo "setup: built into $build" >&2

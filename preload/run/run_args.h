@@ -1,0 +1,71 @@
+/* Command line of accwatch-run: argv in, options or a typed error out.
+ * Pure (no I/O, no globals, no getopt state) so unit tests cover every case. */
+#ifndef ACCWATCH_RUN_ARGS_H
+#define ACCWATCH_RUN_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ACCWATCH_RUN_DEFAULT_SUBBUF_SIZE (UINT64_C(1) << 20)
+#define ACCWATCH_RUN_DEFAULT_NUM_SUBBUF UINT64_C(4)
+/* A sub-buffer holds at least one page (lttng-sessiond refuses less). */
+#define ACCWATCH_RUN_MIN_SUBBUF_SIZE UINT64_C(4096)
+#define ACCWATCH_RUN_MIN_NUM_SUBBUF UINT64_C(2)
+
+enum accwatch_run_args_status {
+	ACCWATCH_RUN_ARGS_OK = 0,          /* run options->command */
+	ACCWATCH_RUN_ARGS_HELP,            /* --help: print usage, exit 0 */
+	ACCWATCH_RUN_ARGS_VERSION,         /* --version: print version, exit 0 */
+	ACCWATCH_RUN_ARGS_UNKNOWN_OPTION,  /* culprit: the option */
+	ACCWATCH_RUN_ARGS_MISSING_VALUE,   /* culprit: the option needing one */
+	ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE, /* culprit: "--flag=value" */
+	ACCWATCH_RUN_ARGS_BAD_SIZE,        /* culprit: the value of --subbuf-size */
+	ACCWATCH_RUN_ARGS_BAD_COUNT,       /* culprit: the value of --num-subbuf */
+	ACCWATCH_RUN_ARGS_EMPTY_OUTPUT,    /* -o "" */
+	ACCWATCH_RUN_ARGS_MISSING_COMMAND, /* no command after the options */
+};
+
+enum accwatch_run_buffers {
+	ACCWATCH_RUN_BUFFERS_PER_UID = 0,
+	ACCWATCH_RUN_BUFFERS_PER_PID,
+};
+
+struct accwatch_run_options {
+	const char *output_dir; /* NULL: a dated directory in the working directory */
+	bool force;             /* write into a non-empty output directory */
+	bool discard;           /* drop events when buffers are full instead of blocking */
+	bool quiet;             /* no closing message */
+	enum accwatch_run_buffers buffers;
+	uint64_t subbuf_size; /* bytes, power of two */
+	uint64_t num_subbuf;  /* power of two */
+	char *const *command; /* points into argv; NULL-terminated like argv */
+	int command_argc;
+};
+
+enum accwatch_run_size_status {
+	ACCWATCH_RUN_SIZE_OK = 0,
+	ACCWATCH_RUN_SIZE_SYNTAX,       /* not a number with an optional k/M/G suffix */
+	ACCWATCH_RUN_SIZE_OVERFLOW,     /* does not fit in 64 bits */
+	ACCWATCH_RUN_SIZE_NOT_POWER_OF_2,
+	ACCWATCH_RUN_SIZE_TOO_SMALL,
+};
+
+/* Parses argv (argv[0] is the program). On ACCWATCH_RUN_ARGS_OK fills
+ * *options; on an error sets *culprit to the argument at fault (or NULL). */
+enum accwatch_run_args_status accwatch_run_args_parse(int argc, char *const argv[],
+	struct accwatch_run_options *options, const char **culprit);
+
+/* "512", "256k", "1M", "2G" (binary multiples, either case); power of two,
+ * at least min. */
+enum accwatch_run_size_status accwatch_run_parse_size(const char *text, uint64_t min,
+	uint64_t *value);
+
+/* One line (no newline) saying what was wrong, for "accwatch-run: <line>". */
+void accwatch_run_args_describe(enum accwatch_run_args_status status, const char *culprit,
+	char *line, size_t line_len);
+
+void accwatch_run_args_usage(FILE *out);
+
+#endif
