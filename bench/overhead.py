@@ -1,0 +1,80 @@
+"""Recording overhead: the DataLoader-bound loop of loop.py run (a) untraced,
+(b) under LD_PRELOAD without a session, (c) recorded by accwatch-run, (d) with a
+hand-written Python tracer. Runs are interleaved (a b c d, a b c d, ...);
+ratios are computed round by round, then summarised. Prints a table."""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(HERE)
+PYTHON = "/usr/bin/python3"
+MODES = ("a untraced", "b dormant", "c accwatch-run", "d python tracer")
+
+
+def run_once(build, mode, ranks, workers, samples, work):
+    loop = [PYTHON, os.path.join(HERE, "loop.py"), "--workers", str(workers), "--samples", str(samples)]
+    if ranks > 1:
+        loop = [PYTHON, os.path.join(SOURCE, "examples", "launch.py"), "--nproc", str(ranks), *loop[1:]]
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    cmd = loop
+    if mode == 1:
+        env["LD_PRELOAD"] = os.path.join(build, "lib", "libaccwatch.so")
+    elif mode == 2:
+        trace = tempfile.mkdtemp(dir=work)
+        cmd = [os.path.join(build, "bin", "accwatch-run"), "-q", "--force", "-o", trace, "--", *loop]
+    elif mode == 3:
+        env["BENCH_PYTRACER"] = "1"
+        env["BENCH_PYTRACER_DIR"] = tempfile.mkdtemp(dir=work)
+        env["PYTHONPATH"] = HERE + os.pathsep + env.get("PYTHONPATH", "")
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    if len(rows) != ranks:
+        raise SystemExit(f"bench: expected {ranks} result lines, got {out!r}")
+    # The slowest rank sets the pace of a synchronous job.
+    slowest = max(rows, key=lambda r: r["seconds"])
+    return slowest["seconds"] / slowest["batches"], slowest["seconds"] / slowest["indices"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--samples", type=int, default=64 * 1500)
+    parser.add_argument("--configs", default="0x1,0x4,2x1,2x4", help="workers x ranks, comma-separated")
+    opts = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="accwatch-bench-")
+    print(f"# DataLoader loop, batch 64, {opts.samples} samples per rank, {opts.rounds} interleaved rounds;"
+          " per-batch time of the slowest rank; ratio = median over rounds of (mode / untraced)")
+    print(f"{'workers':>7} {'ranks':>5} {'mode':<16} {'us/batch':>9} {'min-max':>15} {'ns/index':>9}"
+          f" {'ratio':>7} {'added us/batch':>14}")
+    try:
+        for config in opts.configs.split(","):
+            workers, ranks = (int(x) for x in config.split("x"))
+            per_batch = [[] for _ in MODES]
+            per_index = [[] for _ in MODES]
+            for _ in range(opts.rounds):
+                for mode in range(len(MODES)):
+                    b, i = run_once(opts.build, mode, ranks, workers, opts.samples, work)
+                    per_batch[mode].append(b)
+                    per_index[mode].append(i)
+            for mode, name in enumerate(MODES):
+                ratios = [m / a for m, a in zip(per_batch[mode], per_batch[0])]
+                added = [(m - a) * 1e6 for m, a in zip(per_batch[mode], per_batch[0])]
+                print(f"{workers:>7} {ranks:>5} {name:<16} {statistics.median(per_batch[mode]) * 1e6:>9.2f}"
+                      f" {min(per_batch[mode]) * 1e6:>7.2f}-{max(per_batch[mode]) * 1e6:<7.2f}"
+                      f" {statistics.median(per_index[mode]) * 1e9:>9.1f} {statistics.median(ratios):>7.3f}"
+                      f" {statistics.median(added):>14.2f}")
+            sys.stdout.flush()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

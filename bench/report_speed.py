@@ -1,0 +1,81 @@
+"""Report speed and trace size on a large real trace: 8 ranks each reading
+1,000,000 samples for 3 epochs from a fast loop, recorded by accwatch-run.
+Compares accwatch-report with babeltrace2's dummy sink (the decoding floor):
+wall time and peak memory, medians of interleaved runs; bytes per index."""
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(HERE)
+PYTHON = "/usr/bin/python3"
+
+
+def timed(cmd):
+    """Wall seconds and peak RSS (MiB) of one run, in a fresh child."""
+    probe = [PYTHON, "-c",
+             "import resource,subprocess,sys,time;t=time.perf_counter();"
+             "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);"
+             "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)",
+             *cmd]
+    seconds, rss_kib, status = subprocess.run(probe, capture_output=True, text=True, check=True).stdout.split()
+    if int(status) not in (0, 1):
+        raise SystemExit(f"bench: {' '.join(cmd)} exited {status}")
+    return float(seconds), int(rss_kib) / 1024
+
+
+def du(path):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
+    parser.add_argument("--ranks", type=int, default=8)
+    parser.add_argument("--samples", type=int, default=1_000_000)
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--trace", help="reuse this trace instead of recording one")
+    opts = parser.parse_args()
+
+    work = tempfile.mkdtemp(prefix="accwatch-bench-report-")
+    try:
+        trace = opts.trace
+        if not trace:
+            trace = os.path.join(work, "trace")
+            start = time.perf_counter()
+            subprocess.run([os.path.join(opts.build, "bin", "accwatch-run"), "-q", "-o", trace, "--",
+                            PYTHON, os.path.join(SOURCE, "examples", "launch.py"), "--nproc", str(opts.ranks),
+                            os.path.join(HERE, "loop.py"), "--raw", "--samples", str(opts.samples),
+                            "--epochs", str(opts.epochs)], check=True, stdout=subprocess.DEVNULL)
+            print(f"# recorded {opts.ranks} ranks x {opts.samples} samples x {opts.epochs} epochs"
+                  f" in {time.perf_counter() - start:.1f} s")
+        indices = opts.ranks * opts.samples * opts.epochs
+        size = du(trace)
+        print(f"# trace: {size / 2**20:.1f} MiB for {indices} indices = {size / indices:.2f} bytes per index")
+
+        tools = {"babeltrace2 dummy": ["babeltrace2", trace, "-c", "sink.utils.dummy"],
+                 "accwatch-report text": [os.path.join(opts.build, "bin", "accwatch-report"), trace],
+                 "accwatch-report json": [os.path.join(opts.build, "bin", "accwatch-report"), "--format", "json", trace]}
+        results = {name: [] for name in tools}
+        for _ in range(opts.rounds):
+            for name, cmd in tools.items():
+                results[name].append(timed(cmd))
+        floor = [s for s, _ in results["babeltrace2 dummy"]]
+        print(f"{'tool':<22} {'seconds':>8} {'min-max':>13} {'peak MiB':>9} {'x dummy':>8}")
+        for name, rows in results.items():
+            seconds = [s for s, _ in rows]
+            ratio = statistics.median([s / f for s, f in zip(seconds, floor)])
+            print(f"{name:<22} {statistics.median(seconds):>8.2f} {min(seconds):>6.2f}-{max(seconds):<6.2f}"
+                  f" {max(m for _, m in rows):>9.1f} {ratio:>8.2f}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
