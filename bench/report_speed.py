@@ -4,7 +4,6 @@ Compares accwatch-report with babeltrace2's dummy sink (the decoding floor):
 wall time and peak memory, medians of interleaved runs; bytes per index."""
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess

@@ -1,0 +1,59 @@
+/* The checks of DESIGN.md's findings table: a table of functions, each
+ * reading the finished model and adding findings. A new finding is one
+ * function and one line in that table. */
+#ifndef AW_CHECKS_H
+#define AW_CHECKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "findings.h"
+#include "model.h"
+
+/* What a check is called for. */
+enum aw_check_scope {
+	AW_CHECK_EPOCH,  /* once per loader and epoch */
+	AW_CHECK_LOADER, /* once per loader (epoch is NULL) */
+	AW_CHECK_TRACE,  /* once (loader, desc and epoch are NULL) */
+};
+
+struct aw_check_input {
+	const struct aw_model *model;
+	const struct aw_global_loader *loader;
+	const struct aw_loader *desc; /* the loader's description */
+	uint32_t loader_index;        /* into model->loaders_global */
+	const struct aw_epoch *epoch;
+	uint64_t world;      /* W: ranks that iterated the loader in this epoch */
+	uint64_t batch_size; /* B: the loader's batch_size, else its longest batch */
+};
+
+typedef void (*aw_check_fn)(const struct aw_check_input *in, struct aw_findings *out);
+
+struct aw_check {
+	const char *id;
+	enum aw_check_scope scope;
+	aw_check_fn run;
+};
+
+/* Runs every check of the table over the model (finished), then sorts. */
+void aw_checks_run(const struct aw_model *model, struct aw_findings *out);
+
+/* The rules' numbers, for the tests and the report. */
+
+/* Reads of samples another rank also read (cross-rank duplicates) that
+ * DistributedSampler's padding or accelerate's even_batches can cause: both
+ * complete the last round so that each of W ranks gets the same number of
+ * batches of B, adding fewer than W*B samples. Allowance: W*B - 1; 0 if W < 2. */
+uint64_t aw_padding_allowance(uint64_t world, uint64_t batch_size);
+/* Samples drop_last may leave unread in one epoch. With drop_last on the
+ * loader (or unknown): W*B - 1, the worst of DataLoader(drop_last) dropping
+ * B-1 per rank plus DistributedSampler(drop_last) dropping W-1, and of
+ * accelerate's BatchSamplerShard dropping its last partial round of up to
+ * W-1 full batches plus the last partial batch. Without it: replicas - 1 when
+ * the sampler is a DistributedSampler (its own drop_last is not traced), else 0. */
+uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world, uint64_t batch_size);
+/* Every rank consumed at least 90% of the epoch's union, with W >= 2 and
+ * more cross-rank duplicates than the padding allowance. */
+bool aw_epoch_unsharded(const struct aw_check_input *in);
+
+#endif

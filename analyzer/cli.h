@@ -1,0 +1,47 @@
+/* accwatch-report's command line: options, usage text and exit status. */
+#ifndef AW_CLI_H
+#define AW_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum aw_format {
+	AW_FORMAT_TEXT,
+	AW_FORMAT_JSON,
+};
+
+enum aw_fail_on {
+	AW_FAIL_ON_ERROR,
+	AW_FAIL_ON_WARNING,
+};
+
+/* Exit statuses of accwatch-report. */
+enum aw_exit {
+	AW_EXIT_CLEAN = 0,    /* no error found (or no warning with --fail-on warning) */
+	AW_EXIT_FINDINGS = 1, /* errors found (or warnings with --fail-on warning) */
+	AW_EXIT_USAGE = 2,    /* bad arguments, unreadable trace, no accwatch events */
+};
+
+struct aw_options {
+	enum aw_format format;
+	enum aw_fail_on fail_on;
+	const char *output; /* NULL: stdout */
+	const char **paths; /* borrowed from argv; owned array */
+	size_t n_paths;
+	bool help, version;
+};
+
+enum aw_cli_status {
+	AW_CLI_OK,
+	AW_CLI_USAGE, /* message in the error buffer */
+};
+
+/* Parses argv; options and paths may be mixed, "--" ends the options.
+ * Free with aw_options_fini. */
+enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts, char *error, size_t error_size);
+void aw_options_fini(struct aw_options *opts);
+void aw_cli_usage(FILE *out);
+enum aw_exit aw_cli_exit_status(const struct aw_options *opts, size_t errors, size_t warnings);
+
+#endif

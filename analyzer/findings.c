@@ -1,0 +1,178 @@
+/* The findings list: building findings piece by piece, ordering them for the
+ * reader of the report, counting them for the exit status. */
+#include "findings.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index_map.h"
+#include "util.h"
+
+const char *aw_severity_name(enum aw_severity severity)
+{
+	switch (severity) {
+	case AW_SEVERITY_ERROR:
+		return "error";
+	case AW_SEVERITY_WARNING:
+		return "warning";
+	case AW_SEVERITY_INFO:
+		return "info";
+	}
+	return "?";
+}
+
+void aw_findings_init(struct aw_findings *findings)
+{
+	findings->items = NULL;
+	findings->n = findings->cap = 0;
+}
+
+void aw_findings_fini(struct aw_findings *findings)
+{
+	for (size_t i = 0; i < findings->n; i++) {
+		struct aw_finding *f = &findings->items[i];
+		free(f->ranks);
+		free(f->message);
+		free(f->evidence);
+		free(f->fix);
+	}
+	free(findings->items);
+	aw_findings_init(findings);
+}
+
+struct aw_finding *aw_findings_add(struct aw_findings *findings, const char *id,
+				   enum aw_severity severity, uint32_t loader, int64_t epoch)
+{
+	AW_GROW(findings->items, findings->cap, findings->n + 1);
+	struct aw_finding *f = &findings->items[findings->n];
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->severity = severity;
+	f->loader = loader;
+	f->epoch = epoch;
+	f->order = findings->n++;
+	return f;
+}
+
+static char *aw_vformat(const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int len = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (len < 0)
+		len = 0;
+	char *s = aw_xmalloc((size_t)len + 1);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	return s;
+}
+
+void aw_finding_set_message(struct aw_finding *finding, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	free(finding->message);
+	finding->message = aw_vformat(fmt, ap);
+	va_end(ap);
+}
+
+void aw_finding_set_fix(struct aw_finding *finding, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	free(finding->fix);
+	finding->fix = aw_vformat(fmt, ap);
+	va_end(ap);
+}
+
+void aw_finding_add_evidence(struct aw_finding *finding, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *line = aw_vformat(fmt, ap);
+	va_end(ap);
+	if (!finding->evidence) {
+		finding->evidence = line;
+		return;
+	}
+	char *joined = aw_xasprintf("%s\n%s", finding->evidence, line);
+	free(finding->evidence);
+	free(line);
+	finding->evidence = joined;
+}
+
+void aw_finding_add_rank(struct aw_finding *finding, int32_t rank)
+{
+	size_t at = 0;
+	while (at < finding->n_ranks && finding->ranks[at] < rank)
+		at++;
+	if (at < finding->n_ranks && finding->ranks[at] == rank)
+		return;
+	finding->ranks = aw_xrealloc(finding->ranks, (finding->n_ranks + 1) * sizeof(*finding->ranks));
+	memmove(&finding->ranks[at + 1], &finding->ranks[at], (finding->n_ranks - at) * sizeof(*finding->ranks));
+	finding->ranks[at] = rank;
+	finding->n_ranks++;
+}
+
+static struct aw_number *aw_finding_number(struct aw_finding *finding, const char *name)
+{
+	if (finding->n_numbers == AW_FINDING_NUMBERS_MAX)
+		return NULL;
+	struct aw_number *n = &finding->numbers[finding->n_numbers++];
+	memset(n, 0, sizeof(*n));
+	n->name = name;
+	return n;
+}
+
+void aw_finding_add_integer(struct aw_finding *finding, const char *name, int64_t value)
+{
+	struct aw_number *n = aw_finding_number(finding, name);
+	if (n)
+		n->integer = value;
+}
+
+void aw_finding_add_real(struct aw_finding *finding, const char *name, double value)
+{
+	struct aw_number *n = aw_finding_number(finding, name);
+	if (n) {
+		n->real = true;
+		n->value = value;
+	}
+}
+
+static int aw_compare_findings(const void *a, const void *b)
+{
+	const struct aw_finding *x = a, *y = b;
+	if (x->severity != y->severity)
+		return x->severity < y->severity ? -1 : 1;
+	/* Findings about no loader (AW_NONE) come after the loaders'. */
+	if (x->loader != y->loader)
+		return x->loader < y->loader ? -1 : 1;
+	if (x->epoch != y->epoch)
+		return x->epoch < y->epoch ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+void aw_findings_sort(struct aw_findings *findings)
+{
+	if (findings->n > 1)
+		qsort(findings->items, findings->n, sizeof(*findings->items), aw_compare_findings);
+}
+
+size_t aw_findings_count(const struct aw_findings *findings, enum aw_severity severity)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < findings->n; i++)
+		count += findings->items[i].severity == severity;
+	return count;
+}
+
+const struct aw_finding *aw_findings_find(const struct aw_findings *findings, const char *id)
+{
+	for (size_t i = 0; i < findings->n; i++)
+		if (strcmp(findings->items[i].id, id) == 0)
+			return &findings->items[i];
+	return NULL;
+}

@@ -1,0 +1,71 @@
+/* Findings: what the checks conclude, with the numbers and evidence behind it
+ * and what to change; kept in a list that the renderers print. */
+#ifndef AW_FINDINGS_H
+#define AW_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum aw_severity {
+	AW_SEVERITY_ERROR,
+	AW_SEVERITY_WARNING,
+	AW_SEVERITY_INFO,
+};
+
+/* "error", "warning", "info". */
+const char *aw_severity_name(enum aw_severity severity);
+
+/* A named number behind a finding (JSON: findings[].numbers). */
+struct aw_number {
+	const char *name; /* a string literal */
+	bool real;
+	int64_t integer;
+	double value;
+};
+
+#define AW_FINDING_NUMBERS_MAX 12
+
+struct aw_finding {
+	const char *id; /* stable: "unsharded", "overlap", ... */
+	enum aw_severity severity;
+	uint32_t loader; /* index into aw_model.loaders_global, AW_NONE */
+	int64_t epoch;   /* -1: not about one epoch */
+	int32_t *ranks;  /* sorted */
+	size_t n_ranks;
+	char *message;  /* one sentence: what is wrong, with numbers */
+	char *evidence; /* lines separated by '\n', or NULL */
+	char *fix;      /* one sentence: what to change */
+	struct aw_number numbers[AW_FINDING_NUMBERS_MAX];
+	size_t n_numbers;
+	size_t order; /* when it was added: keeps sorting stable */
+};
+
+struct aw_findings {
+	struct aw_finding *items;
+	size_t n, cap;
+};
+
+void aw_findings_init(struct aw_findings *findings);
+void aw_findings_fini(struct aw_findings *findings);
+
+/* Adds a finding; the pointer is valid until the next add. */
+struct aw_finding *aw_findings_add(struct aw_findings *findings, const char *id,
+				   enum aw_severity severity, uint32_t loader, int64_t epoch);
+void aw_finding_set_message(struct aw_finding *finding, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void aw_finding_set_fix(struct aw_finding *finding, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void aw_finding_add_evidence(struct aw_finding *finding, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void aw_finding_add_rank(struct aw_finding *finding, int32_t rank);
+void aw_finding_add_integer(struct aw_finding *finding, const char *name, int64_t value);
+void aw_finding_add_real(struct aw_finding *finding, const char *name, double value);
+
+/* Errors first, then warnings, then infos; by loader and epoch within. */
+void aw_findings_sort(struct aw_findings *findings);
+size_t aw_findings_count(const struct aw_findings *findings, enum aw_severity severity);
+/* The first finding with this id, or NULL (tests use it). */
+const struct aw_finding *aw_findings_find(const struct aw_findings *findings, const char *id);
+
+#endif

@@ -1,0 +1,390 @@
+/* The model's second half, after the last event: who is a worker, which rank
+ * each process is, which loader objects are one loader across ranks, and each
+ * loader's epochs as rank-by-rank sample sets. */
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+
+/* Parent chains are short; a longer one is a pid-reuse loop. */
+#define AW_MAX_ANCESTRY 64
+
+static bool aw_role_is(const struct aw_process *p, const char *role)
+{
+	return p->role && strcmp(p->role, role) == 0;
+}
+
+static int32_t aw_own_rank(const struct aw_process *p)
+{
+	/* torch.distributed's answer wins: mp.spawn sets the rank only there. */
+	return p->dist_rank >= 0 ? p->dist_rank : p->env_rank;
+}
+
+static void aw_link_parents(struct aw_model *model)
+{
+	for (size_t i = 0; i < model->n_processes; i++) {
+		struct aw_process *p = &model->processes[i];
+		if (p->ppid > 0)
+			p->parent = aw_index_map_get(&model->process_index,
+						     aw_key2(p->run, (uint32_t)p->ppid));
+		if (p->parent == i)
+			p->parent = AW_NONE;
+	}
+	/* A child whose `process` event was lost still has its parent's fork. */
+	for (size_t i = 0; i < model->n_forks; i++) {
+		const struct aw_fork *f = &model->forks[i];
+		const struct aw_process *parent = &model->processes[f->process];
+		uint32_t child = aw_index_map_get(&model->process_index,
+						  aw_key2(parent->run, (uint32_t)f->child_pid));
+		if (child == AW_NONE || child == f->process || model->processes[child].parent != AW_NONE)
+			continue;
+		model->processes[child].parent = f->process;
+		model->processes[child].ppid = parent->pid;
+	}
+}
+
+static bool aw_is_rank_process(const struct aw_process *p)
+{
+	if (aw_role_is(p, "rank"))
+		return true;
+	return aw_own_rank(p) >= 0 && !aw_role_is(p, "worker") && !p->started_worker;
+}
+
+static void aw_find_workers(struct aw_model *model)
+{
+	for (size_t i = 0; i < model->n_processes; i++) {
+		struct aw_process *p = &model->processes[i];
+		if (aw_role_is(p, "worker") || p->started_worker) {
+			p->is_worker = true;
+			continue;
+		}
+		if (aw_role_is(p, "rank"))
+			continue;
+		uint32_t up = p->parent;
+		for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY; depth++) {
+			if (aw_is_rank_process(&model->processes[up])) {
+				p->is_worker = true;
+				break;
+			}
+			up = model->processes[up].parent;
+		}
+	}
+}
+
+
+static int32_t aw_ancestor_rank(const struct aw_model *model, const struct aw_process *p)
+{
+	uint32_t up = p->parent;
+	for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY; depth++) {
+		const struct aw_process *q = &model->processes[up];
+		if (q->rank >= 0)
+			return q->rank;
+		up = q->parent;
+	}
+	return -1;
+}
+
+static int aw_compare_pid(const void *a, const void *b)
+{
+	const struct aw_process *p = *(const struct aw_process *const *)a;
+	const struct aw_process *q = *(const struct aw_process *const *)b;
+	if (p->run != q->run)
+		return p->run < q->run ? -1 : 1;
+	return (p->pid > q->pid) - (p->pid < q->pid);
+}
+
+static int aw_compare_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void aw_resolve_ranks(struct aw_model *model)
+{
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		const struct aw_loader *l = &model->loaders[model->iterations[i].loader];
+		model->processes[l->process].iterations++;
+	}
+
+	bool any_rank = false;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		struct aw_process *p = &model->processes[i];
+		p->rank = aw_own_rank(p);
+		any_rank |= p->rank >= 0;
+	}
+
+	if (!any_rank) {
+		/* No launcher told any rank: every process that iterated is taken
+		 * as one rank, numbered in pid order. */
+		struct aw_process **order = aw_xcalloc(model->n_processes, sizeof(*order));
+		size_t n = 0;
+		for (size_t i = 0; i < model->n_processes; i++)
+			if (!model->processes[i].is_worker && model->processes[i].iterations)
+				order[n++] = &model->processes[i];
+		qsort(order, n, sizeof(*order), aw_compare_pid);
+		for (size_t i = 0; i < n; i++) {
+			order[i]->rank = (int32_t)i;
+			order[i]->rank_inferred = true;
+		}
+		model->ranks_inferred = n > 0;
+		free(order);
+	}
+
+	for (size_t i = 0; i < model->n_processes; i++) {
+		struct aw_process *p = &model->processes[i];
+		if (p->is_worker && p->rank < 0)
+			p->rank = aw_ancestor_rank(model, p);
+		if (!p->is_worker && p->rank < 0 && p->iterations)
+			model->unranked_processes++;
+	}
+
+	int32_t world = -1;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		const struct aw_process *p = &model->processes[i];
+		world = AW_MAX(world, AW_MAX(p->world_size, p->dist_world_size));
+		if (p->is_worker || p->rank < 0)
+			continue;
+		world = AW_MAX(world, p->rank + 1);
+		bool known = false;
+		for (size_t r = 0; r < model->n_ranks && !known; r++)
+			known = model->ranks[r] == p->rank;
+		if (!known) {
+			model->ranks = aw_xrealloc(model->ranks, (model->n_ranks + 1) * sizeof(*model->ranks));
+			model->ranks[model->n_ranks++] = p->rank;
+		}
+	}
+	qsort(model->ranks, model->n_ranks, sizeof(*model->ranks), aw_compare_int32);
+	model->world_size = world;
+}
+
+static const char *aw_site(const struct aw_loader *l)
+{
+	return l->site ? l->site : "";
+}
+
+static bool aw_is_dispatcher(const struct aw_loader *l)
+{
+	return l->wraps && l->wrap_kind && strstr(l->wrap_kind, "dispatch");
+}
+
+/* Picks the description shown for a loader: a described one, of the lowest
+ * rank, first seen among equals. */
+static void aw_choose_representative(struct aw_model *model, struct aw_global_loader *g)
+{
+	int32_t best_rank = INT32_MAX;
+	bool best_described = false;
+	g->representative = AW_NONE;
+	for (size_t m = 0; m < g->n_members; m++) {
+		const struct aw_loader *l = &model->loaders[g->members[m]];
+		const struct aw_process *p = &model->processes[l->process];
+		int32_t rank = !p->is_worker && p->rank >= 0 ? p->rank : INT32_MAX;
+		if (g->representative == AW_NONE || (l->described && !best_described) ||
+		    (l->described == best_described && rank < best_rank)) {
+			g->representative = g->members[m];
+			best_rank = rank;
+			best_described = l->described;
+		}
+	}
+}
+
+static void aw_link_loaders(struct aw_model *model)
+{
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		struct aw_loader *l = &model->loaders[i];
+		l->site_ordinal = 0;
+		for (size_t j = 0; j < model->n_loaders; j++) {
+			const struct aw_loader *o = &model->loaders[j];
+			if (j != i && o->process == l->process && o->id < l->id &&
+			    strcmp(aw_site(o), aw_site(l)) == 0)
+				l->site_ordinal++;
+		}
+	}
+
+	size_t cap = 0;
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		struct aw_loader *l = &model->loaders[i];
+		size_t g;
+		for (g = 0; g < model->n_loaders_global; g++) {
+			const struct aw_global_loader *gl = &model->loaders_global[g];
+			if (gl->site_ordinal == l->site_ordinal && strcmp(gl->site, aw_site(l)) == 0)
+				break;
+		}
+		if (g == model->n_loaders_global) {
+			AW_GROW(model->loaders_global, cap, g + 1);
+			struct aw_global_loader *gl = &model->loaders_global[model->n_loaders_global++];
+			memset(gl, 0, sizeof(*gl));
+			snprintf(gl->id, sizeof(gl->id), "L%zu", g);
+			gl->site = aw_site(l);
+			gl->site_ordinal = l->site_ordinal;
+		}
+		struct aw_global_loader *gl = &model->loaders_global[g];
+		gl->members = aw_xrealloc(gl->members, (gl->n_members + 1) * sizeof(*gl->members));
+		gl->members[gl->n_members++] = (uint32_t)i;
+		l->global = (uint32_t)g;
+	}
+
+	for (size_t g = 0; g < model->n_loaders_global; g++) {
+		struct aw_global_loader *gl = &model->loaders_global[g];
+		aw_choose_representative(model, gl);
+		size_t len_cap = 0;
+		for (size_t m = 0; m < gl->n_members; m++) {
+			const struct aw_loader *l = &model->loaders[gl->members[m]];
+			for (size_t c = 0; c < l->n_len_calls; c++) {
+				int64_t value = l->len_calls[c].value;
+				bool seen = false;
+				for (size_t k = 0; k < gl->n_len_reported && !seen; k++)
+					seen = gl->len_reported[k] == value;
+				if (seen)
+					continue;
+				AW_GROW(gl->len_reported, len_cap, gl->n_len_reported + 1);
+				gl->len_reported[gl->n_len_reported++] = value;
+			}
+		}
+	}
+
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		const struct aw_loader *l = &model->loaders[i];
+		if (!aw_is_dispatcher(l))
+			continue;
+		model->loaders_global[l->global].dispatched = true;
+		if (l->wrap_inner != AW_NONE)
+			model->loaders_global[model->loaders[l->wrap_inner].global].dispatched = true;
+	}
+}
+
+static struct aw_epoch *aw_epoch_for(struct aw_global_loader *g, size_t *cap, uint32_t ordinal)
+{
+	for (size_t e = 0; e < g->n_epochs; e++)
+		if (g->epochs[e].epoch == ordinal)
+			return &g->epochs[e];
+	AW_GROW(g->epochs, *cap, g->n_epochs + 1);
+	struct aw_epoch *epoch = &g->epochs[g->n_epochs++];
+	memset(epoch, 0, sizeof(*epoch));
+	epoch->epoch = ordinal;
+	epoch->missing = -1;
+	return epoch;
+}
+
+static void aw_cell_add(struct aw_model *model, struct aw_epoch *epoch, int32_t rank, uint32_t index)
+{
+	const struct aw_iteration *it = &model->iterations[index];
+	struct aw_cell *cell = NULL;
+	for (size_t c = 0; c < epoch->n_cells && !cell; c++)
+		if (epoch->cells[c].rank == rank)
+			cell = &epoch->cells[c];
+	if (!cell) {
+		epoch->cells = aw_xrealloc(epoch->cells, (epoch->n_cells + 1) * sizeof(*epoch->cells));
+		cell = &epoch->cells[epoch->n_cells++];
+		memset(cell, 0, sizeof(*cell));
+		cell->rank = rank;
+		cell->pid = model->processes[model->loaders[it->loader].process].pid;
+		cell->iteration = index;
+		cell->set = &it->consumed;
+		cell->complete = true;
+		cell->exhausted = true;
+	} else {
+		/* Several processes claim this rank (a restart, or a rank
+		 * variable copied into a helper process): their reads add up.
+		 * `set` points at `merged` once the cells stop moving. */
+		if (cell->n_iterations == 1) {
+			aw_sample_set_init(&cell->merged);
+			aw_sample_set_merge(&cell->merged, &model->iterations[cell->iteration].consumed);
+		}
+		aw_sample_set_merge(&cell->merged, &it->consumed);
+	}
+	cell->n_iterations++;
+	cell->batches += aw_iteration_batches(it);
+	cell->drawn += it->ended ? AW_MAX(it->drawn, it->batches_seen) : it->batches_seen;
+	cell->prefetched_samples += it->prefetched_samples;
+	cell->lost_samples += it->lost_samples;
+	cell->max_batch_len = AW_MAX(cell->max_batch_len, it->max_batch_len);
+	cell->complete &= it->ended;
+	cell->exhausted &= it->ended && it->exhausted;
+}
+
+static int aw_compare_cells(const void *a, const void *b)
+{
+	const struct aw_cell *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int aw_compare_epochs(const void *a, const void *b)
+{
+	const struct aw_epoch *x = a, *y = b;
+	return (x->epoch > y->epoch) - (x->epoch < y->epoch);
+}
+
+static void aw_epoch_summarize(struct aw_model *model, const struct aw_loader *desc, struct aw_epoch *epoch)
+{
+	qsort(epoch->cells, epoch->n_cells, sizeof(*epoch->cells), aw_compare_cells);
+	aw_sample_set_init(&epoch->all);
+	uint64_t unique_sum = 0;
+	epoch->complete = epoch->exhausted = epoch->n_cells > 0;
+	for (size_t c = 0; c < epoch->n_cells; c++) {
+		struct aw_cell *cell = &epoch->cells[c];
+		if (cell->n_iterations > 1)
+			cell->set = &cell->merged;
+		cell->samples = cell->set->samples;
+		cell->unique = aw_sample_set_unique(cell->set);
+		cell->unrepresentable = cell->set->unrepresentable;
+		unique_sum += cell->unique;
+		aw_sample_set_merge(&epoch->all, cell->set);
+		epoch->max_batch_len = AW_MAX(epoch->max_batch_len, cell->max_batch_len);
+		epoch->complete &= cell->complete;
+		epoch->exhausted &= cell->exhausted;
+		model->index_unrepresentable += cell->unrepresentable;
+	}
+	epoch->union_count = aw_sample_set_unique(&epoch->all);
+	epoch->samples = epoch->all.samples;
+	epoch->duplicates = epoch->samples - epoch->union_count;
+	epoch->cross_rank_duplicates = unique_sum - epoch->union_count;
+	epoch->union_in_range = epoch->union_count;
+	if (desc->dataset_len >= 0) {
+		epoch->union_in_range = aw_sample_set_unique_below(&epoch->all, (uint64_t)desc->dataset_len);
+		epoch->missing = desc->dataset_len - (int64_t)epoch->union_in_range;
+		epoch->out_of_range = epoch->union_count - epoch->union_in_range;
+		model->index_out_of_range += epoch->out_of_range;
+	}
+}
+
+static void aw_build_epochs(struct aw_model *model)
+{
+	size_t *caps = aw_xcalloc(model->n_loaders_global, sizeof(*caps));
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		const struct aw_iteration *it = &model->iterations[i];
+		const struct aw_loader *l = &model->loaders[it->loader];
+		const struct aw_process *p = &model->processes[l->process];
+		if (p->is_worker || p->rank < 0)
+			continue;
+		struct aw_global_loader *g = &model->loaders_global[l->global];
+		aw_cell_add(model, aw_epoch_for(g, &caps[l->global], it->ordinal), p->rank, (uint32_t)i);
+	}
+	free(caps);
+	for (size_t g = 0; g < model->n_loaders_global; g++) {
+		struct aw_global_loader *gl = &model->loaders_global[g];
+		qsort(gl->epochs, gl->n_epochs, sizeof(*gl->epochs), aw_compare_epochs);
+		for (size_t e = 0; e < gl->n_epochs; e++)
+			aw_epoch_summarize(model, aw_model_describe(model, gl), &gl->epochs[e]);
+	}
+}
+
+void aw_model_finish(struct aw_model *model)
+{
+	if (model->finished)
+		return;
+	model->finished = true;
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		if (!model->iterations[i].ended) {
+			aw_iteration_flush(&model->iterations[i]);
+			model->incomplete_iterations++;
+		}
+	}
+	aw_link_parents(model);
+	aw_find_workers(model);
+	aw_resolve_ranks(model);
+	aw_link_loaders(model);
+	aw_build_epochs(model);
+}

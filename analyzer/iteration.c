@@ -1,0 +1,234 @@
+/* Batch assembly: chunks of one batch meet at their offsets in a reserved
+ * slice of a growable buffer; batches leave the buffer oldest first. */
+#include "iteration.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "accwatch_events.h"
+#include "util.h"
+
+/* A batch claiming more slots than this is taken as corrupt: only what its
+ * chunks bring is kept, so a bad `total` cannot exhaust memory. */
+#define AW_BATCH_RESERVE_MAX (1u << 24)
+/* Slots of a batch that no chunk filled (lost events). */
+#define AW_SLOT_EMPTY UINT32_MAX
+
+void aw_iteration_init(struct aw_iteration *it, uint32_t loader, uint32_t ordinal, uint32_t window)
+{
+	memset(it, 0, sizeof(*it));
+	it->loader = loader;
+	it->ordinal = ordinal;
+	it->sampler_epoch = -1;
+	it->seed = -1;
+	it->window = window ? window : 1;
+	aw_sample_set_init(&it->consumed);
+}
+
+static void aw_iteration_release_buffers(struct aw_iteration *it)
+{
+	free(it->pending);
+	free(it->buffer);
+	it->pending = NULL;
+	it->buffer = NULL;
+	it->n_pending = it->pending_cap = 0;
+	it->buffer_head = it->buffer_len = it->buffer_cap = 0;
+}
+
+void aw_iteration_fini(struct aw_iteration *it)
+{
+	aw_iteration_release_buffers(it);
+	aw_sample_set_fini(&it->consumed);
+}
+
+static void aw_iteration_consume_slots(struct aw_iteration *it, const uint32_t *slots,
+				       size_t count, bool may_have_holes)
+{
+	if (!may_have_holes) {
+		aw_sample_set_add(&it->consumed, slots, count);
+		return;
+	}
+	uint32_t kept[512];
+	size_t n = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (slots[i] == AW_SLOT_EMPTY)
+			continue;
+		kept[n++] = slots[i];
+		if (n == sizeof(kept) / sizeof(kept[0])) {
+			aw_sample_set_add(&it->consumed, kept, n);
+			n = 0;
+		}
+	}
+	aw_sample_set_add(&it->consumed, kept, n);
+}
+
+/* Takes the oldest pending batch out: into `consumed` or, when it was only
+ * prefetched, into the prefetched count. */
+static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
+{
+	struct aw_pending_batch *batch = &it->pending[0];
+	if (consume) {
+		uint32_t holes = batch->total - batch->filled - batch->unrepresentable;
+		aw_iteration_consume_slots(it, it->buffer + batch->start, batch->total,
+					   holes != 0 || batch->unrepresentable != 0);
+		it->consumed.unrepresentable += batch->unrepresentable;
+		it->lost_samples += holes;
+		it->batches_consumed++;
+		if (!it->folded_any || batch->ordinal > it->folded_max_ordinal)
+			it->folded_max_ordinal = batch->ordinal;
+		it->folded_any = true;
+	} else {
+		it->prefetched_samples += batch->filled + batch->unrepresentable;
+	}
+
+	it->n_pending--;
+	memmove(&it->pending[0], &it->pending[1], it->n_pending * sizeof(it->pending[0]));
+	it->buffer_head = it->n_pending ? it->pending[0].start : it->buffer_len;
+	if (it->buffer_head == it->buffer_len) {
+		it->buffer_head = it->buffer_len = 0;
+	} else if (it->buffer_head > it->buffer_cap / 2) {
+		size_t shift = it->buffer_head;
+		memmove(it->buffer, it->buffer + shift, (it->buffer_len - shift) * sizeof(uint32_t));
+		it->buffer_len -= shift;
+		it->buffer_head = 0;
+		for (size_t i = 0; i < it->n_pending; i++)
+			it->pending[i].start -= shift;
+	}
+}
+
+static struct aw_pending_batch *aw_iteration_find_pending(struct aw_iteration *it, uint32_t ordinal)
+{
+	/* Chunks of one batch come together, so the newest is the usual hit. */
+	for (size_t i = it->n_pending; i-- > 0;)
+		if (it->pending[i].ordinal == ordinal)
+			return &it->pending[i];
+	return NULL;
+}
+
+static struct aw_pending_batch *aw_iteration_reserve(struct aw_iteration *it, uint32_t ordinal,
+						     uint32_t total)
+{
+	AW_GROW(it->buffer, it->buffer_cap, it->buffer_len + total);
+	memset(it->buffer + it->buffer_len, 0xff, (size_t)total * sizeof(uint32_t));
+	AW_GROW(it->pending, it->pending_cap, it->n_pending + 1);
+	struct aw_pending_batch *batch = &it->pending[it->n_pending++];
+	batch->ordinal = ordinal;
+	batch->total = total;
+	batch->filled = 0;
+	batch->unrepresentable = 0;
+	batch->start = it->buffer_len;
+	it->buffer_len += total;
+	it->batches_seen++;
+	if (total > it->max_batch_len)
+		it->max_batch_len = total;
+	return batch;
+}
+
+/* A chunk of a batch that was already folded (it came late): it goes
+ * straight into the consumed set. */
+static void aw_iteration_add_late(struct aw_iteration *it, const struct aw_event_chunk *chunk,
+				  const uint32_t *u32, const int64_t *i64, uint32_t count)
+{
+	if (u32)
+		aw_sample_set_add(&it->consumed, u32, count);
+	else
+		aw_sample_set_add_wide(&it->consumed, i64, count);
+	if (chunk->offset == 0) {
+		it->batches_seen++;
+		it->batches_consumed++;
+	}
+}
+
+static uint32_t aw_iteration_resolve_ordinal(const struct aw_iteration *it,
+					     const struct aw_event_chunk *chunk)
+{
+	if (chunk->batch != ACCWATCH_UNKNOWN)
+		return chunk->batch;
+	/* The recorder did not know the ordinal: a chunk at offset 0 opens the
+	 * next batch, any other continues the current one. */
+	if (!it->any_batch)
+		return 0;
+	return chunk->offset == 0 ? it->last_ordinal + 1 : it->last_ordinal;
+}
+
+void aw_iteration_add_chunk(struct aw_iteration *it, const struct aw_event_chunk *chunk,
+			    const uint32_t *u32, const int64_t *i64, uint32_t count)
+{
+	if (it->ended) {
+		it->bad_chunks++; /* a batch after iter_end: nothing can consume it */
+		return;
+	}
+	uint32_t ordinal = aw_iteration_resolve_ordinal(it, chunk);
+	it->last_ordinal = ordinal;
+	it->any_batch = true;
+
+	struct aw_pending_batch *batch = aw_iteration_find_pending(it, ordinal);
+	if (!batch && it->folded_any && ordinal <= it->folded_max_ordinal &&
+	    (it->n_pending == 0 || ordinal < it->pending[0].ordinal)) {
+		aw_iteration_add_late(it, chunk, u32, i64, count);
+		return;
+	}
+	if (!batch) {
+		uint64_t end = (uint64_t)chunk->offset + count;
+		uint64_t total = chunk->total;
+		if (total < end || total > AW_BATCH_RESERVE_MAX)
+			total = end;
+		if (total > AW_BATCH_RESERVE_MAX) {
+			it->bad_chunks++;
+			return;
+		}
+		batch = aw_iteration_reserve(it, ordinal, (uint32_t)total);
+	}
+
+	uint32_t fits = batch->total > chunk->offset ? batch->total - chunk->offset : 0;
+	if (count > fits) {
+		it->bad_chunks++;
+		count = fits;
+	}
+	uint32_t *slots = it->buffer + batch->start + chunk->offset;
+	if (u32) {
+		memcpy(slots, u32, (size_t)count * sizeof(uint32_t));
+		batch->filled += count;
+	} else {
+		for (uint32_t i = 0; i < count; i++) {
+			if (i64[i] < 0 || i64[i] >= (int64_t)UINT32_MAX) {
+				batch->unrepresentable++;
+				continue;
+			}
+			slots[i] = (uint32_t)i64[i];
+			batch->filled++;
+		}
+	}
+
+	while (it->n_pending > it->window)
+		aw_iteration_retire_oldest(it, true);
+}
+
+void aw_iteration_end(struct aw_iteration *it, uint32_t drawn, uint32_t yielded, uint8_t exhausted)
+{
+	if (it->ended)
+		return;
+	it->ended = true;
+	it->drawn = drawn;
+	it->yielded = yielded;
+	it->exhausted = exhausted;
+	if (it->folded_any && it->folded_max_ordinal >= yielded)
+		it->over_counted_batches = AW_MIN(it->batches_consumed, it->folded_max_ordinal - yielded + 1);
+	while (it->n_pending)
+		aw_iteration_retire_oldest(it, it->pending[0].ordinal < yielded);
+	aw_iteration_release_buffers(it);
+}
+
+void aw_iteration_flush(struct aw_iteration *it)
+{
+	if (it->ended)
+		return;
+	while (it->n_pending)
+		aw_iteration_retire_oldest(it, true);
+	aw_iteration_release_buffers(it);
+}
+
+uint32_t aw_iteration_batches(const struct aw_iteration *it)
+{
+	return it->ended ? it->yielded : it->batches_consumed;
+}

@@ -1,0 +1,67 @@
+/* One pass of one process over one DataLoader (an epoch): assembles the drawn
+ * batches from their chunks and folds the consumed ones into a sample set. */
+#ifndef AW_ITERATION_H
+#define AW_ITERATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "sample_set.h"
+
+/* A batch drawn but not yet folded: it may still turn out to be prefetched
+ * and never yielded. Its indices live in the iteration's buffer. */
+struct aw_pending_batch {
+	uint32_t ordinal;
+	uint32_t total;           /* slots reserved in the buffer */
+	uint32_t filled;          /* indices written */
+	uint32_t unrepresentable; /* wide indices that do not fit uint32 */
+	size_t start;             /* first slot in the buffer */
+};
+
+struct aw_iteration {
+	uint32_t loader;  /* index of the loader object in the model */
+	uint32_t ordinal; /* the trace's iteration number: the epoch */
+	int64_t sampler_epoch, seed;
+	bool began, ended;
+	uint32_t drawn, yielded; /* as iter_end reported them */
+	uint8_t exhausted;
+
+	struct aw_sample_set consumed;
+	uint32_t batches_seen;     /* distinct batches drawn in the trace */
+	uint32_t batches_consumed; /* of those, folded into consumed */
+	uint32_t max_batch_len;
+	uint64_t prefetched_samples;   /* drawn, never yielded */
+	uint64_t lost_samples;         /* of consumed batches, chunks never seen */
+	uint64_t bad_chunks;           /* chunks that did not fit their batch */
+	uint32_t over_counted_batches; /* folded early, then beyond `yielded` */
+
+	/* Drawn batches wait here until `window` newer ones were drawn (then they
+	 * cannot be prefetched ones) or until iter_end tells how many were
+	 * yielded. This bounds memory by the window, not by the epoch. */
+	uint32_t window;
+	struct aw_pending_batch *pending;
+	size_t n_pending, pending_cap;
+	uint32_t *buffer;
+	size_t buffer_head, buffer_len, buffer_cap;
+	uint32_t last_ordinal, folded_max_ordinal;
+	bool any_batch, folded_any;
+};
+
+void aw_iteration_init(struct aw_iteration *it, uint32_t loader, uint32_t ordinal, uint32_t window);
+void aw_iteration_fini(struct aw_iteration *it);
+
+/* One batch (or batch_wide) event: exactly one of u32 and i64 is non-NULL. */
+void aw_iteration_add_chunk(struct aw_iteration *it, const struct aw_event_chunk *chunk,
+			    const uint32_t *u32, const int64_t *i64, uint32_t count);
+/* iter_end: the first `yielded` batches were consumed, the rest prefetched. */
+void aw_iteration_end(struct aw_iteration *it, uint32_t drawn, uint32_t yielded, uint8_t exhausted);
+/* No iter_end came (the process died or events were lost): every batch
+ * drawn counts as consumed. Does nothing on an ended iteration. */
+void aw_iteration_flush(struct aw_iteration *it);
+
+/* Batches the loop consumed: `yielded` when iter_end came, else those seen. */
+uint32_t aw_iteration_batches(const struct aw_iteration *it);
+
+#endif

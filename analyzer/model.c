@@ -1,0 +1,383 @@
+/* Event intake of the model: each event updates the process, loader object or
+ * iteration it names. No event is trusted to come complete or in order. */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "accwatch_events.h"
+#include "util.h"
+
+struct aw_model *aw_model_create(void)
+{
+	struct aw_model *model = aw_xcalloc(1, sizeof(*model));
+	aw_index_map_init(&model->process_index);
+	aw_index_map_init(&model->loader_index);
+	aw_index_map_init(&model->iteration_index);
+	model->world_size = -1;
+	return model;
+}
+
+static void aw_epoch_fini(struct aw_epoch *epoch)
+{
+	for (size_t i = 0; i < epoch->n_cells; i++)
+		if (epoch->cells[i].n_iterations > 1)
+			aw_sample_set_fini(&epoch->cells[i].merged);
+	free(epoch->cells);
+	aw_sample_set_fini(&epoch->all);
+}
+
+void aw_model_destroy(struct aw_model *model)
+{
+	if (!model)
+		return;
+	for (size_t i = 0; i < model->n_loaders_global; i++) {
+		struct aw_global_loader *g = &model->loaders_global[i];
+		for (size_t e = 0; e < g->n_epochs; e++)
+			aw_epoch_fini(&g->epochs[e]);
+		free(g->epochs);
+		free(g->members);
+		free(g->len_reported);
+	}
+	free(model->loaders_global);
+	for (size_t i = 0; i < model->n_iterations; i++)
+		aw_iteration_fini(&model->iterations[i]);
+	free(model->iterations);
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		struct aw_loader *l = &model->loaders[i];
+		free(l->dataset_type);
+		free(l->loader_class);
+		free(l->sampler_class);
+		free(l->batch_sampler_class);
+		free(l->start_method);
+		free(l->site);
+		free(l->stack);
+		free(l->wrap_kind);
+		for (size_t c = 0; c < l->n_len_calls; c++)
+			free(l->len_calls[c].site);
+		free(l->len_calls);
+	}
+	free(model->loaders);
+	for (size_t i = 0; i < model->n_processes; i++) {
+		struct aw_process *p = &model->processes[i];
+		free(p->rank_source);
+		free(p->host);
+		free(p->role);
+		free(p->argv);
+	}
+	free(model->processes);
+	for (size_t i = 0; i < model->n_forks; i++) {
+		free(model->forks[i].thread_names);
+		free(model->forks[i].py_stack);
+		free(model->forks[i].native_stack);
+	}
+	free(model->forks);
+	free(model->ranks);
+	aw_index_map_fini(&model->process_index);
+	aw_index_map_fini(&model->loader_index);
+	aw_index_map_fini(&model->iteration_index);
+	free(model);
+}
+
+static void aw_set_string(char **field, const char *value)
+{
+	free(*field);
+	*field = aw_xstrdup(value);
+}
+
+/* Keeps a known value: later events may know less than earlier ones. */
+static void aw_set_known(int32_t *field, int32_t value)
+{
+	if (value >= 0)
+		*field = value;
+}
+
+static uint32_t aw_model_process(struct aw_model *model, uint32_t run, int32_t pid)
+{
+	uint64_t key = aw_key2(run, (uint32_t)pid);
+	uint32_t index = aw_index_map_get(&model->process_index, key);
+	if (index != AW_NONE)
+		return index;
+	AW_GROW(model->processes, model->processes_cap, model->n_processes + 1);
+	index = (uint32_t)model->n_processes++;
+	struct aw_process *p = &model->processes[index];
+	memset(p, 0, sizeof(*p));
+	p->run = run;
+	p->pid = pid;
+	p->ppid = -1;
+	p->parent = AW_NONE;
+	p->env_rank = p->dist_rank = p->local_rank = -1;
+	p->world_size = p->dist_world_size = -1;
+	p->worker_id = -1;
+	p->exit_status = p->exit_signal = -1;
+	p->rank = -1;
+	aw_index_map_put(&model->process_index, key, index);
+	return index;
+}
+
+static uint32_t aw_model_loader(struct aw_model *model, uint32_t process, uint32_t id)
+{
+	uint64_t key = aw_key2(process, id);
+	uint32_t index = aw_index_map_get(&model->loader_index, key);
+	if (index != AW_NONE)
+		return index;
+	AW_GROW(model->loaders, model->loaders_cap, model->n_loaders + 1);
+	index = (uint32_t)model->n_loaders++;
+	struct aw_loader *l = &model->loaders[index];
+	memset(l, 0, sizeof(*l));
+	l->process = process;
+	l->id = id;
+	l->dataset_len = l->batch_size = -1;
+	l->drop_last = l->shuffle = l->persistent_workers = -1;
+	l->num_workers = l->prefetch_factor = -1;
+	l->sampler_replicas = l->sampler_rank = -1;
+	l->split_batches = l->even_batches = -1;
+	l->wrap_num_processes = l->wrap_process_index = -1;
+	l->wrap_inner = AW_NONE;
+	l->last_iteration = AW_NONE;
+	l->global = AW_NONE;
+	aw_index_map_put(&model->loader_index, key, index);
+	return index;
+}
+
+/* How many drawn batches may still be prefetched ones: torch draws
+ * prefetch_factor x num_workers batches ahead; accelerate one more. */
+static uint32_t aw_loader_window(const struct aw_loader *l)
+{
+	if (!l->described)
+		return 256;
+	uint32_t prefetch = l->prefetch_factor > 0 ? (uint32_t)l->prefetch_factor : 2;
+	uint32_t workers = l->num_workers > 0 ? (uint32_t)l->num_workers : 1;
+	uint64_t window = 2ull * prefetch * workers + 16;
+	return (uint32_t)AW_MIN(window, 4096);
+}
+
+static uint32_t aw_model_iteration(struct aw_model *model, uint32_t loader, uint32_t ordinal)
+{
+	struct aw_loader *l = &model->loaders[loader];
+	if (ordinal == ACCWATCH_UNKNOWN) {
+		if (l->last_iteration != AW_NONE)
+			return l->last_iteration;
+		ordinal = 0;
+	}
+	uint64_t key = aw_key2(loader, ordinal);
+	uint32_t index = aw_index_map_get(&model->iteration_index, key);
+	if (index != AW_NONE)
+		return index;
+	AW_GROW(model->iterations, model->iterations_cap, model->n_iterations + 1);
+	index = (uint32_t)model->n_iterations++;
+	aw_iteration_init(&model->iterations[index], loader, ordinal, aw_loader_window(l));
+	aw_index_map_put(&model->iteration_index, key, index);
+	l->last_iteration = index;
+	return index;
+}
+
+static void aw_model_on_process(struct aw_model *model, struct aw_process *p,
+				const struct aw_event_process *e)
+{
+	(void)model;
+	p->described = true;
+	aw_set_known(&p->ppid, e->ppid);
+	aw_set_known(&p->env_rank, e->rank);
+	aw_set_known(&p->local_rank, e->local_rank);
+	aw_set_known(&p->world_size, e->world_size);
+	if (e->rank_source && *e->rank_source)
+		aw_set_string(&p->rank_source, e->rank_source);
+	if (e->host && *e->host)
+		aw_set_string(&p->host, e->host);
+	if (e->role && *e->role)
+		aw_set_string(&p->role, e->role);
+	if (e->argv && *e->argv)
+		aw_set_string(&p->argv, e->argv);
+}
+
+static void aw_model_on_fork(struct aw_model *model, uint32_t process, const struct aw_event_fork *e)
+{
+	AW_GROW(model->forks, model->forks_cap, model->n_forks + 1);
+	struct aw_fork *f = &model->forks[model->n_forks++];
+	f->process = process;
+	f->child_pid = e->child_pid;
+	f->threads = e->threads;
+	f->cuda_mapped = e->cuda_mapped;
+	f->thread_names = aw_xstrdup(e->thread_names);
+	f->py_stack = aw_xstrdup(e->py_stack);
+	f->native_stack = aw_xstrdup(e->native_stack);
+}
+
+static void aw_model_on_loader_new(struct aw_loader *l, const struct aw_event_loader_new *e)
+{
+	l->described = true;
+	l->dataset_id = e->dataset_id;
+	l->dataset_len = e->dataset_len;
+	l->batch_size = e->batch_size;
+	l->iterable = e->iterable;
+	l->drop_last = e->drop_last;
+	l->shuffle = e->shuffle;
+	l->persistent_workers = e->persistent_workers;
+	l->num_workers = e->num_workers;
+	l->prefetch_factor = e->prefetch_factor;
+	l->sampler_replicas = e->sampler_replicas;
+	l->sampler_rank = e->sampler_rank;
+	aw_set_string(&l->dataset_type, e->dataset_type);
+	aw_set_string(&l->loader_class, e->loader_class);
+	aw_set_string(&l->sampler_class, e->sampler_class);
+	aw_set_string(&l->batch_sampler_class, e->batch_sampler_class);
+	aw_set_string(&l->start_method, e->start_method);
+	aw_set_string(&l->site, e->site);
+	aw_set_string(&l->stack, e->stack);
+}
+
+static void aw_model_on_loader_wrap(struct aw_model *model, uint32_t process,
+				    const struct aw_event_loader_wrap *e)
+{
+	uint32_t outer = aw_model_loader(model, process, e->outer);
+	uint32_t inner = aw_model_loader(model, process, e->inner);
+	struct aw_loader *l = &model->loaders[outer];
+	l->wraps = true;
+	l->wrap_inner = inner;
+	aw_set_string(&l->wrap_kind, e->kind);
+	l->split_batches = e->split_batches;
+	l->even_batches = e->even_batches;
+	l->wrap_num_processes = e->num_processes;
+	l->wrap_process_index = e->process_index;
+	model->loaders[inner].wrapped = true;
+}
+
+static void aw_model_on_loader_len(struct aw_loader *l, const struct aw_event_loader_len *e)
+{
+	const char *site = e->site ? e->site : "";
+	for (size_t i = 0; i < l->n_len_calls; i++) {
+		if (l->len_calls[i].value == e->value && strcmp(l->len_calls[i].site, site) == 0) {
+			l->len_calls[i].count++;
+			return;
+		}
+	}
+	AW_GROW(l->len_calls, l->len_calls_cap, l->n_len_calls + 1);
+	struct aw_len_call *call = &l->len_calls[l->n_len_calls++];
+	call->value = e->value;
+	call->site = aw_xstrdup(site);
+	call->count = 1;
+}
+
+static void aw_model_on_chunk(struct aw_model *model, uint32_t process, const struct aw_event *event)
+{
+	const struct aw_event_chunk *c = &event->u.chunk;
+	uint32_t loader = aw_model_loader(model, process, c->loader);
+	uint32_t iteration = aw_model_iteration(model, loader, c->iteration);
+	struct aw_iteration *it = &model->iterations[iteration];
+	if (event->kind == AW_EVENT_BATCH)
+		aw_iteration_add_chunk(it, c, event->values.u32, NULL, event->count);
+	else
+		aw_iteration_add_chunk(it, c, NULL, event->values.i64, event->count);
+}
+
+void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
+{
+	if ((unsigned)event->kind >= AW_EVENT_KIND_COUNT) {
+		model->bad_events++;
+		return;
+	}
+	if (event->count && !event->values.u32) {
+		model->bad_events++;
+		return;
+	}
+	model->stats.by_kind[event->kind]++;
+	uint32_t process = aw_model_process(model, event->run, event->pid);
+	struct aw_process *p = &model->processes[process];
+	p->events++;
+
+	switch (event->kind) {
+	case AW_EVENT_PROCESS:
+		aw_model_on_process(model, p, &event->u.process);
+		break;
+	case AW_EVENT_DIST_INIT:
+		aw_set_known(&p->dist_rank, event->u.dist_init.rank);
+		aw_set_known(&p->dist_world_size, event->u.dist_init.world_size);
+		break;
+	case AW_EVENT_FORK:
+		aw_model_on_fork(model, process, &event->u.fork);
+		break;
+	case AW_EVENT_EXEC:
+		break;
+	case AW_EVENT_EXIT: {
+		int32_t exited_pid = event->u.exit.exited_pid > 0 ? event->u.exit.exited_pid : event->pid;
+		uint32_t exited = aw_model_process(model, event->run, exited_pid);
+		struct aw_process *q = &model->processes[exited];
+		q->exited = true;
+		aw_set_known(&q->exit_status, event->u.exit.status);
+		aw_set_known(&q->exit_signal, event->u.exit.signal);
+		break;
+	}
+	case AW_EVENT_LOADER_NEW: {
+		uint32_t loader = aw_model_loader(model, process, event->u.loader_new.loader);
+		aw_model_on_loader_new(&model->loaders[loader], &event->u.loader_new);
+		break;
+	}
+	case AW_EVENT_LOADER_WRAP:
+		aw_model_on_loader_wrap(model, process, &event->u.loader_wrap);
+		break;
+	case AW_EVENT_LOADER_LEN: {
+		uint32_t loader = aw_model_loader(model, process, event->u.loader_len.loader);
+		aw_model_on_loader_len(&model->loaders[loader], &event->u.loader_len);
+		break;
+	}
+	case AW_EVENT_ITER_BEGIN: {
+		const struct aw_event_iter_begin *e = &event->u.iter_begin;
+		uint32_t loader = aw_model_loader(model, process, e->loader);
+		uint32_t iteration = aw_model_iteration(model, loader, e->iteration);
+		struct aw_iteration *it = &model->iterations[iteration];
+		it->began = true;
+		it->sampler_epoch = e->sampler_epoch;
+		it->seed = e->seed;
+		break;
+	}
+	case AW_EVENT_BATCH:
+	case AW_EVENT_BATCH_WIDE:
+		aw_model_on_chunk(model, process, event);
+		break;
+	case AW_EVENT_ITER_END: {
+		const struct aw_event_iter_end *e = &event->u.iter_end;
+		uint32_t loader = aw_model_loader(model, process, e->loader);
+		uint32_t iteration = aw_model_iteration(model, loader, e->iteration);
+		struct aw_iteration *it = &model->iterations[iteration];
+		aw_iteration_end(it, e->drawn, e->yielded, e->exhausted);
+		break;
+	}
+	case AW_EVENT_WORKER_START:
+		p->started_worker = true;
+		aw_set_known(&p->worker_id, event->u.worker_start.worker_id);
+		break;
+	case AW_EVENT_WORKER_FETCH:
+	case AW_EVENT_WORKER_FETCH_WIDE:
+		p->fetch_events++;
+		p->fetched_indices += event->count;
+		aw_set_known(&p->worker_id, event->u.chunk.worker_id);
+		break;
+	case AW_EVENT_ITEM_FETCH:
+		p->item_events++;
+		break;
+	case AW_EVENT_KIND_COUNT:
+		break;
+	}
+}
+
+uint64_t aw_model_accwatch_events(const struct aw_model *model)
+{
+	uint64_t total = 0;
+	for (int k = 0; k < AW_EVENT_KIND_COUNT; k++)
+		total += model->stats.by_kind[k];
+	return total;
+}
+
+const struct aw_loader *aw_model_describe(const struct aw_model *model,
+					  const struct aw_global_loader *loader)
+{
+	return &model->loaders[loader->representative];
+}
+
+const struct aw_process *aw_model_cell_process(const struct aw_model *model,
+					       const struct aw_cell *cell)
+{
+	const struct aw_iteration *it = &model->iterations[cell->iteration];
+	return &model->processes[model->loaders[it->loader].process];
+}

@@ -1,0 +1,188 @@
+/* What the trace says, rebuilt: processes, DataLoader objects, their passes
+ * (iterations) and, after aw_model_finish, each loader's epochs per rank. */
+#ifndef AW_MODEL_H
+#define AW_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "index_map.h"
+#include "iteration.h"
+#include "sample_set.h"
+
+struct aw_process {
+	uint32_t run;
+	int32_t pid, ppid;
+	uint32_t parent; /* index of the parent process, AW_NONE */
+	int32_t env_rank, dist_rank, local_rank;
+	int32_t world_size, dist_world_size;
+	char *rank_source, *host, *role, *argv;
+	bool described;      /* its `process` event was seen */
+	bool started_worker; /* it emitted worker_start */
+	int32_t worker_id;
+	bool exited;
+	int32_t exit_status, exit_signal;
+	uint64_t events, fetch_events, fetched_indices, item_events;
+
+	/* Resolved by aw_model_finish. */
+	bool is_worker;
+	bool rank_inferred; /* no process had a rank: numbered in pid order */
+	int32_t rank;       /* -1: unknown */
+	uint32_t iterations; /* passes over any loader */
+};
+
+/* One len() answer, counted once per distinct (value, site). */
+struct aw_len_call {
+	int64_t value;
+	char *site;
+	uint64_t count;
+};
+
+/* One DataLoader object in one process. */
+struct aw_loader {
+	uint32_t process;
+	uint32_t id; /* the per-process ordinal the recorder gave it */
+	bool described; /* its loader_new event was seen */
+	uint64_t dataset_id;
+	int64_t dataset_len, batch_size;
+	uint8_t iterable;
+	int8_t drop_last, shuffle, persistent_workers;
+	int32_t num_workers, prefetch_factor, sampler_replicas, sampler_rank;
+	char *dataset_type, *loader_class, *sampler_class, *batch_sampler_class;
+	char *start_method, *site, *stack;
+
+	/* loader_wrap: this loader wraps `wrap_inner` (accelerate). */
+	bool wraps;
+	uint32_t wrap_inner;
+	char *wrap_kind;
+	int8_t split_batches, even_batches;
+	int32_t wrap_num_processes, wrap_process_index;
+	bool wrapped; /* another loader of its process wraps it */
+
+	struct aw_len_call *len_calls;
+	size_t n_len_calls, len_calls_cap;
+	uint32_t last_iteration; /* index of its newest iteration, AW_NONE */
+
+	/* Resolved by aw_model_finish. */
+	uint32_t global;       /* index into aw_model.loaders_global */
+	uint32_t site_ordinal; /* among loaders of the same site in its process */
+};
+
+struct aw_fork {
+	uint32_t process; /* the parent */
+	int32_t child_pid;
+	uint32_t threads;
+	uint8_t cuda_mapped;
+	char *thread_names, *py_stack, *native_stack;
+};
+
+/* One rank's part of one epoch of one loader. */
+struct aw_cell {
+	int32_t rank;
+	int32_t pid;                   /* of the process that iterated */
+	uint32_t iteration;            /* index into aw_model.iterations */
+	uint32_t n_iterations;         /* >1: several processes of the rank */
+	const struct aw_sample_set *set; /* what the rank consumed */
+	struct aw_sample_set merged;   /* owned when n_iterations > 1 */
+	uint64_t batches, drawn, samples, unique, unrepresentable;
+	uint64_t prefetched_samples, lost_samples;
+	uint32_t max_batch_len;
+	bool complete;  /* iter_end seen */
+	bool exhausted; /* and the loop ran to the end of the sampler */
+};
+
+struct aw_epoch {
+	uint32_t epoch; /* the iteration ordinal */
+	struct aw_cell *cells; /* sorted by rank */
+	size_t n_cells;
+	struct aw_sample_set all; /* union over ranks, samples summed */
+	uint64_t union_count;     /* distinct indices read by any rank */
+	uint64_t union_in_range;  /* of those, in [0, dataset_len) */
+	uint64_t samples;         /* reads, all ranks */
+	uint64_t duplicates;      /* samples - union_count */
+	uint64_t cross_rank_duplicates; /* sum of per-rank unique - union_count */
+	int64_t missing;          /* dataset_len - union_in_range; -1 unknown */
+	uint64_t out_of_range;    /* distinct indices >= dataset_len */
+	uint32_t max_batch_len;
+	bool complete;  /* every rank's iter_end seen */
+	bool exhausted; /* every rank ran to the end */
+};
+
+/* A loader as the report names it: the same creation site and order in every
+ * rank's process are one loader ("L0", "L1", ... by first appearance). */
+struct aw_global_loader {
+	char id[16];
+	const char *site;      /* the link key: creation site ... */
+	uint32_t site_ordinal; /* ... and order among that site's loaders */
+	uint32_t representative; /* loader object whose description is shown */
+	uint32_t *members;       /* loader objects, all processes */
+	size_t n_members;
+	struct aw_epoch *epochs; /* sorted by epoch */
+	size_t n_epochs;
+	int64_t *len_reported; /* distinct len() answers, by first appearance */
+	size_t n_len_reported;
+	bool dispatched; /* wrapped by accelerate's dispatcher somewhere */
+};
+
+/* What the reader saw besides the events it handed over. */
+struct aw_trace_stats {
+	uint64_t trace_dirs, streams, packets;
+	uint64_t discarded_events;          /* sum of known counts */
+	uint64_t discarded_events_messages; /* messages, with or without a count */
+	uint64_t discarded_packets;
+	uint64_t events, foreign_events, unknown_accwatch_events;
+	uint64_t by_kind[AW_EVENT_KIND_COUNT];
+	bool read_error;           /* reading stopped before the end */
+	char read_error_message[512];
+};
+
+struct aw_model {
+	struct aw_process *processes;
+	size_t n_processes, processes_cap;
+	struct aw_loader *loaders;
+	size_t n_loaders, loaders_cap;
+	struct aw_iteration *iterations;
+	size_t n_iterations, iterations_cap;
+	struct aw_fork *forks;
+	size_t n_forks, forks_cap;
+
+	struct aw_index_map process_index;   /* (run, pid) */
+	struct aw_index_map loader_index;    /* (process, loader id) */
+	struct aw_index_map iteration_index; /* (loader, iteration) */
+
+	struct aw_trace_stats stats;
+	uint64_t bad_events; /* events that named nothing usable */
+
+	/* Resolved by aw_model_finish. */
+	bool finished;
+	struct aw_global_loader *loaders_global;
+	size_t n_loaders_global;
+	int32_t *ranks; /* sorted */
+	size_t n_ranks;
+	int32_t world_size;
+	bool ranks_inferred;
+	uint32_t unranked_processes; /* iterated, but no rank could be given */
+	uint32_t incomplete_iterations;
+	uint64_t index_out_of_range, index_unrepresentable;
+};
+
+struct aw_model *aw_model_create(void);
+void aw_model_destroy(struct aw_model *model);
+
+/* Takes one event; strings and arrays in it are copied if kept. */
+void aw_model_add_event(struct aw_model *model, const struct aw_event *event);
+/* Ends open iterations, resolves ranks and workers, links loaders across
+ * ranks and builds their epochs. Call once, after the last event. */
+void aw_model_finish(struct aw_model *model);
+
+/* Events the reader handed over, all kinds. */
+uint64_t aw_model_accwatch_events(const struct aw_model *model);
+/* The loader object whose description stands for a global loader. */
+const struct aw_loader *aw_model_describe(const struct aw_model *model,
+					  const struct aw_global_loader *loader);
+const struct aw_process *aw_model_cell_process(const struct aw_model *model,
+					       const struct aw_cell *cell);
+
+#endif

@@ -1,0 +1,101 @@
+/* Sample multisets on CRoaring: cardinalities, unions and intersections are
+ * the library's; this file only keeps the duplicate count beside the bitmap. */
+#include "sample_set.h"
+
+#include "util.h"
+
+void aw_sample_set_init(struct aw_sample_set *set)
+{
+	set->bitmap = roaring_bitmap_create();
+	if (!set->bitmap)
+		aw_out_of_memory(sizeof(roaring_bitmap_t));
+	set->samples = 0;
+	set->unrepresentable = 0;
+}
+
+void aw_sample_set_fini(struct aw_sample_set *set)
+{
+	if (set->bitmap)
+		roaring_bitmap_free(set->bitmap);
+	set->bitmap = NULL;
+}
+
+void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices, size_t count)
+{
+	if (count == 0)
+		return;
+	roaring_bitmap_add_many(set->bitmap, count, indices);
+	set->samples += count;
+}
+
+void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices, size_t count)
+{
+	/* Narrowed through a stack buffer: no allocation per call. */
+	uint32_t narrow[512];
+	size_t filled = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (indices[i] < 0 || indices[i] > (int64_t)UINT32_MAX) {
+			set->unrepresentable++;
+			continue;
+		}
+		narrow[filled++] = (uint32_t)indices[i];
+		if (filled == sizeof(narrow) / sizeof(narrow[0])) {
+			aw_sample_set_add(set, narrow, filled);
+			filled = 0;
+		}
+	}
+	aw_sample_set_add(set, narrow, filled);
+}
+
+void aw_sample_set_merge(struct aw_sample_set *set, const struct aw_sample_set *src)
+{
+	roaring_bitmap_or_inplace(set->bitmap, src->bitmap);
+	set->samples += src->samples;
+	set->unrepresentable += src->unrepresentable;
+}
+
+uint64_t aw_sample_set_unique(const struct aw_sample_set *set)
+{
+	return roaring_bitmap_get_cardinality(set->bitmap);
+}
+
+uint64_t aw_sample_set_duplicates(const struct aw_sample_set *set)
+{
+	uint64_t unique = aw_sample_set_unique(set);
+	return set->samples > unique ? set->samples - unique : 0;
+}
+
+uint64_t aw_sample_set_unique_below(const struct aw_sample_set *set, uint64_t limit)
+{
+	if (limit == 0)
+		return 0;
+	return roaring_bitmap_range_cardinality(set->bitmap, 0, limit);
+}
+
+uint64_t aw_sample_set_overlap(const struct aw_sample_set *a, const struct aw_sample_set *b)
+{
+	return roaring_bitmap_and_cardinality(a->bitmap, b->bitmap);
+}
+
+uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets, size_t n, uint64_t *shared)
+{
+	/* seen: in at least one set so far; repeated: in at least two. */
+	roaring_bitmap_t *seen = roaring_bitmap_create();
+	roaring_bitmap_t *repeated = roaring_bitmap_create();
+	if (!seen || !repeated)
+		aw_out_of_memory(sizeof(roaring_bitmap_t));
+	for (size_t i = 0; i < n; i++) {
+		roaring_bitmap_t *again = roaring_bitmap_and(seen, sets[i]->bitmap);
+		if (!again)
+			aw_out_of_memory(sizeof(roaring_bitmap_t));
+		roaring_bitmap_or_inplace(repeated, again);
+		roaring_bitmap_free(again);
+		roaring_bitmap_or_inplace(seen, sets[i]->bitmap);
+	}
+	for (size_t i = 0; shared && i < n; i++)
+		shared[i] = roaring_bitmap_and_cardinality(sets[i]->bitmap, repeated);
+	uint64_t count = roaring_bitmap_get_cardinality(repeated);
+	roaring_bitmap_free(seen);
+	roaring_bitmap_free(repeated);
+	return count;
+}

@@ -1,0 +1,25 @@
+/* Finding CTF traces on disk: every directory holding a `metadata` file under
+ * the paths the user gave (LTTng writes DIR/ust/uid/0/64-bit/metadata). */
+#ifndef AW_TRACE_DIRS_H
+#define AW_TRACE_DIRS_H
+
+#include <stddef.h>
+
+struct aw_trace_dirs {
+	char **dirs; /* sorted, no duplicates */
+	size_t n, cap;
+};
+
+enum aw_trace_dirs_status {
+	AW_TRACE_DIRS_OK,
+	AW_TRACE_DIRS_UNREADABLE, /* the path cannot be opened: message in error */
+	AW_TRACE_DIRS_NONE,       /* readable, but no trace under it */
+};
+
+void aw_trace_dirs_init(struct aw_trace_dirs *dirs);
+void aw_trace_dirs_fini(struct aw_trace_dirs *dirs);
+/* Adds the trace directories under path (a directory, or a metadata file). */
+enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs, const char *path, char *error,
+					     size_t error_size);
+
+#endif

@@ -1,0 +1,80 @@
+/* Allocation helpers: the analyzer has nothing useful to do without memory,
+ * so running out ends it with exit status 2 and one line saying so. */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Noreturn void aw_out_of_memory(size_t size)
+{
+	fprintf(stderr, "accwatch-report: out of memory (%zu bytes); "
+			"try a machine with more memory or a smaller trace\n",
+		size);
+	exit(2);
+}
+
+void *aw_xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		aw_out_of_memory(size);
+	return p;
+}
+
+void *aw_xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		aw_out_of_memory(count * size);
+	return p;
+}
+
+void *aw_xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		aw_out_of_memory(size);
+	return p;
+}
+
+char *aw_xstrdup(const char *s)
+{
+	if (!s)
+		s = "";
+	size_t len = strlen(s) + 1;
+	char *copy = aw_xmalloc(len);
+	memcpy(copy, s, len);
+	return copy;
+}
+
+char *aw_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		len = 0;
+	char *s = aw_xmalloc((size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size)
+{
+	if (need <= *cap)
+		return;
+	size_t new_cap = *cap ? *cap : 8;
+	while (new_cap < need) {
+		if (new_cap > SIZE_MAX / 2 / elem_size)
+			aw_out_of_memory(SIZE_MAX);
+		new_cap *= 2;
+	}
+	*ptr = aw_xrealloc(*ptr, new_cap * elem_size);
+	*cap = new_cap;
+}

@@ -1,0 +1,27 @@
+/* Small helpers of the analyzer: allocation that ends the program with one
+ * message when memory runs out, and growable arrays. */
+#ifndef AW_UTIL_H
+#define AW_UTIL_H
+
+#include <stddef.h>
+
+/* Prints that memory ran out and exits with status 2. */
+_Noreturn void aw_out_of_memory(size_t size);
+
+void *aw_xmalloc(size_t size);
+void *aw_xcalloc(size_t count, size_t size);
+void *aw_xrealloc(void *ptr, size_t size);
+/* Copies s; NULL becomes "". */
+char *aw_xstrdup(const char *s);
+/* Like asprintf, but ends the program when memory runs out. */
+char *aw_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Makes room for `need` elements in a growable array (*ptr, *cap). */
+void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size);
+#define AW_GROW(ptr, cap, need) \
+	aw_grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
+
+#define AW_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define AW_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif

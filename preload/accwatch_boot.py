@@ -1,0 +1,646 @@
+# accwatch bootstrap: run once per torch process by libaccwatch-record.so; it
+# wraps the DataLoader methods whose calls become accwatch trace events.
+#
+# Defined by C before this runs: the _aw_* functions (one per event; they
+# never raise), _AW_UNKNOWN, _AW_BOOT_FILE, _AW_DEBUG.
+#
+# Rules every wrapper keeps: the wrapped call behaves as before (same result,
+# same exception object, StopIteration above all); functools.wraps keeps
+# __wrapped__ so inspect.signature still works; nothing is stored on user
+# objects (dicts keyed by id(), cleaned by weakref.finalize); everything of our
+# own runs inside try/except Exception. Objects that spawn/forkserver pickle by
+# reference (_worker_loop, datasets) are never replaced.
+#
+# Events and what they mean (the analyzer's side of the contract):
+# - process: at attach (role "" -> C picks "rank" when a rank variable
+#   answered, else "other"; "other" in a multiprocessing spawn child), again in
+#   every forked child (role "other"), and again with role "worker" when the
+#   process turns out to be a DataLoader worker (just before worker_start).
+#   The last process event of a pid wins.
+# - loader_new: once per DataLoader object, when DataLoader.__init__ returns
+#   (a subclass calling super().__init__ gives one); loader ids count from 0
+#   per pid (a forked child continues its parent's count).
+# - loader_len: once per distinct (loader, value, call site).
+# - iter_begin: every DataLoader.__iter__ (an epoch), before the original
+#   runs; iteration counts from 0 per loader. An iterator made without
+#   DataLoader.__iter__ (subclasses overriding it) begins one as well.
+# - batch: every _next_index of the main process (drawn, including the
+#   prefetch of workers); batch = draw ordinal within the iteration.
+#   Not sent for IterableDataset loaders (their indices are placeholders).
+# - iter_end: exactly once per iteration: exhausted=1 on StopIteration;
+#   exhausted=0 when abandoned (iterator collected, e.g. after a loop break;
+#   next __iter__ of the same loader; __iter__ raising; interpreter exit).
+#   drawn = batches drawn, yielded = batches __next__ returned.
+# - worker_start / worker_fetch: in DataLoader workers only, when the worker
+#   builds its dataset fetcher (start, and each epoch of persistent workers).
+#   loader/iteration are the parent's at fork time (+1 per later epoch of a
+#   persistent worker), ACCWATCH_UNKNOWN in spawn/forkserver workers;
+#   worker_fetch.batch counts fetches per worker and epoch, and is emitted
+#   before the dataset is read.
+# - dist_init: after torch.distributed.init_process_group returns.
+
+import functools
+import os
+import sys
+import weakref
+
+_UNKNOWN = _AW_UNKNOWN
+_SEED_MASK = (1 << 64) - 1
+
+_dl = sys.modules.get("torch.utils.data.dataloader")
+_fetch = sys.modules.get("torch.utils.data._utils.fetch")
+_workers = sys.modules.get("torch.utils.data._utils.worker")
+_samplers = sys.modules.get("torch.utils.data.sampler")
+
+_pid = os.getpid()
+_next_loader = 0
+_loaders = {}  # id(DataLoader) -> _Loader
+_iters = {}  # id(_BaseDataLoaderIter) -> _Iteration
+_initing = set()  # id(DataLoader) inside DataLoader.__init__
+_lens = set()  # (loader, value, site) already emitted
+_ctx = None  # _Iteration being started: forked workers inherit it
+_fork_base = (_UNKNOWN, _UNKNOWN)  # (loader, iteration) at our fork
+_worker = None  # _Worker, in a DataLoader worker process
+_prefixes = None  # directories of torch and accelerate
+_prefixes_accelerate = False
+
+
+class _Loader(object):
+    __slots__ = ("ordinal", "iterations", "current")
+
+    def __init__(self, ordinal):
+        self.ordinal = ordinal
+        self.iterations = 0
+        self.current = None
+
+
+class _Iteration(object):
+    __slots__ = ("loader", "iteration", "drawn", "yielded", "open", "pid",
+                 "indexed")
+
+    def __init__(self, loader, iteration, indexed):
+        self.loader = loader
+        self.iteration = iteration
+        self.drawn = 0
+        self.yielded = 0
+        self.open = True
+        self.pid = _pid
+        self.indexed = indexed
+
+
+class _Worker(object):
+    __slots__ = ("id", "loader", "base", "iteration", "fetchers", "fetches")
+
+
+def _debug(what):
+    if _AW_DEBUG:
+        try:
+            _aw_debug("%s: %r" % (what, sys.exc_info()[1]))
+        except Exception:
+            pass
+
+
+def _int(value, default=-1):
+    try:
+        return value.__index__()
+    except Exception:
+        return default
+
+
+def _flag(value):
+    return int(value) if isinstance(value, bool) else -1
+
+
+def _class_name(obj):
+    if obj is None:
+        return ""
+    kind = type(obj)
+    return "%s.%s" % (getattr(kind, "__module__", "?"),
+                      getattr(kind, "__qualname__", kind.__name__))
+
+
+# --- Python stacks -----------------------------------------------------------
+
+def _internal_prefixes():
+    global _prefixes, _prefixes_accelerate
+    accelerate = "accelerate" in sys.modules
+    if _prefixes is None or accelerate != _prefixes_accelerate:
+        dirs = []
+        for name in ("torch", "accelerate"):
+            path = getattr(sys.modules.get(name), "__file__", None)
+            if path:
+                dirs.append(os.path.dirname(path) + os.sep)
+        _prefixes = tuple(dirs)
+        _prefixes_accelerate = accelerate
+    return _prefixes
+
+
+def _user_frame(frame):
+    prefixes = _internal_prefixes()
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if path != _AW_BOOT_FILE and not path.startswith(prefixes):
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def _site_of(frame):
+    frame = _user_frame(frame)
+    if frame is None:
+        return ""
+    return "%s:%s" % (frame.f_code.co_filename, frame.f_lineno)
+
+
+def _format_stack(frame, limit):
+    """"file:line function" per frame, innermost last, ours left out."""
+    lines = []
+    while frame is not None and len(lines) < limit:
+        code = frame.f_code
+        if code.co_filename != _AW_BOOT_FILE:
+            lines.append("%s:%s %s" % (code.co_filename, frame.f_lineno,
+                                       code.co_name))
+        frame = frame.f_back
+    lines.reverse()
+    return "\n".join(lines)
+
+
+def _fork_stack():
+    """Called by C at the os.fork audit event: the forking Python stack."""
+    try:
+        return _format_stack(sys._getframe(1), 16)
+    except Exception:
+        return ""
+
+
+# --- process -------------------------------------------------------------------
+
+def _emit_process(role):
+    argv = " ".join(str(arg) for arg in (getattr(sys, "argv", None) or ()))
+    try:
+        host = os.uname().nodename
+    except Exception:
+        host = ""
+    torch = sys.modules.get("torch")
+    _aw_process(role, argv, host, sys.version.split()[0],
+                str(getattr(torch, "__version__", "")))
+
+
+def _after_in_child():
+    global _pid, _worker, _fork_base
+    try:
+        _pid = os.getpid()
+        _worker = None
+        rec = _ctx
+        if rec is not None:
+            _fork_base = (rec.loader, rec.iteration)
+        else:
+            _fork_base = (_UNKNOWN, _UNKNOWN)
+        _emit_process("other")
+    except Exception:
+        _debug("after fork")
+
+
+# --- loaders -----------------------------------------------------------------
+
+def _is_iterable(loader):
+    return getattr(loader, "_dataset_kind", None) == _dl._DatasetKind.Iterable
+
+
+def _sampler_chain(loader):
+    """batch_sampler, the samplers below it; or the sampler alone."""
+    chain = []
+    obj = getattr(loader, "batch_sampler", None)
+    while obj is not None and len(chain) < 4:
+        chain.append(obj)
+        below = getattr(obj, "sampler", None)
+        if below is None:
+            below = getattr(obj, "batch_sampler", None)
+        obj = below
+    if not chain:
+        sampler = getattr(loader, "sampler", None)
+        if sampler is not None:
+            chain.append(sampler)
+    return chain
+
+
+def _shuffle(chain):
+    random = getattr(_samplers, "RandomSampler", None)
+    sequential = getattr(_samplers, "SequentialSampler", None)
+    for obj in chain:
+        if random is not None and isinstance(obj, random):
+            return 1
+        if sequential is not None and isinstance(obj, sequential):
+            return 0
+        flag = getattr(obj, "shuffle", None)
+        if isinstance(flag, bool):
+            return int(flag)
+    return -1
+
+
+def _sharding(chain):
+    for obj in chain:
+        for count, index in (("num_replicas", "rank"),
+                             ("num_processes", "process_index")):
+            replicas = _int(getattr(obj, count, None))
+            rank = _int(getattr(obj, index, None))
+            if replicas >= 0 and rank >= 0:
+                return replicas, rank
+    return -1, -1
+
+
+def _first_int(chain, names):
+    for obj in chain:
+        for name in names:
+            value = _int(getattr(obj, name, None), None)
+            if value is not None:
+                return value
+    return -1
+
+
+def _start_method(loader):
+    context = getattr(loader, "multiprocessing_context", None)
+    if context is not None:
+        name = getattr(context, "_name", None)
+        return name if isinstance(name, str) else str(context)
+    mp = sys.modules.get("multiprocessing")
+    if mp is None:
+        return ""
+    name = mp.get_start_method(allow_none=True)
+    if name is None:  # not fixed yet: the default it would take
+        default = getattr(getattr(mp, "context", None), "_default_context",
+                          None)
+        name = getattr(getattr(default, "_default_context", None), "_name",
+                       None)
+    return name if isinstance(name, str) else ""
+
+
+def _dataset_len(dataset):
+    try:
+        return len(dataset)
+    except Exception:
+        return -1
+
+
+def _register(loader):
+    global _next_loader
+    key = id(loader)
+    entry = _Loader(_next_loader)
+    _next_loader += 1
+    _loaders[key] = entry
+    weakref.finalize(loader, _loaders.pop, key, None).atexit = False
+    return entry
+
+
+def _loader_new(loader, frame):
+    entry = _register(loader)
+    dataset = loader.dataset
+    chain = _sampler_chain(loader)
+    replicas, rank = _sharding(chain)
+    user = _user_frame(frame) if frame is not None else None
+    if user is not None:
+        site = "%s:%s" % (user.f_code.co_filename, user.f_lineno)
+        stack = _format_stack(user, 6)
+    else:
+        site = stack = ""
+    batch_size = getattr(loader, "batch_size", None)
+    _aw_loader_new(
+        entry.ordinal, id(dataset), type(dataset).__qualname__,
+        _dataset_len(dataset), 1 if _is_iterable(loader) else 0,
+        _class_name(loader), _class_name(getattr(loader, "sampler", None)),
+        _class_name(getattr(loader, "batch_sampler", None)),
+        -1 if batch_size is None else _int(batch_size),
+        _flag(getattr(loader, "drop_last", None)), _shuffle(chain),
+        _int(getattr(loader, "num_workers", None)),
+        _flag(getattr(loader, "persistent_workers", None)),
+        _int(getattr(loader, "prefetch_factor", None)),
+        _start_method(loader), replicas, rank, site, stack)
+    return entry
+
+
+def _loader_of(loader):
+    """The loader's entry; registered (loader_new without a site) when it
+    was built before we patched. None while its __init__ runs."""
+    entry = _loaders.get(id(loader))
+    if entry is None and id(loader) not in _initing:
+        entry = _loader_new(loader, None)
+    return entry
+
+
+# --- iterations --------------------------------------------------------------
+
+def _end(rec, exhausted):
+    if not rec.open:
+        return
+    rec.open = False
+    if rec.pid == _pid:
+        _aw_iter_end(rec.loader, rec.iteration, rec.drawn, rec.yielded,
+                     exhausted)
+
+
+def _iterator_gone(key):
+    try:
+        rec = _iters.pop(key, None)
+        if rec is not None:
+            _end(rec, 0)
+    except Exception:
+        _debug("iterator collected")
+
+
+def _bind(iterator, rec):
+    key = id(iterator)
+    known = key in _iters
+    _iters[key] = rec
+    if not known:
+        weakref.finalize(iterator, _iterator_gone, key)
+
+
+def _begin(loader):
+    entry = _loader_of(loader)
+    if entry is None:
+        return None
+    if entry.current is not None and entry.current.open:
+        _end(entry.current, 0)
+    rec = _Iteration(entry.ordinal, entry.iterations, not _is_iterable(loader))
+    entry.iterations += 1
+    entry.current = rec
+    chain = _sampler_chain(loader)
+    _aw_iter_begin(rec.loader, rec.iteration, _first_int(chain, ("epoch",)),
+                   _first_int(chain, ("seed", "initial_seed")))
+    # Persistent workers: the same iterator is _reset inside the original
+    # __iter__ and draws this iteration's first batches there.
+    iterator = getattr(loader, "_iterator", None)
+    if isinstance(iterator, _dl._BaseDataLoaderIter):
+        _bind(iterator, rec)
+    return rec
+
+
+# --- wrappers ----------------------------------------------------------------
+
+def _wrap_loader_init(original):
+    @functools.wraps(original)
+    def __init__(self, *args, **kwargs):
+        key = id(self)
+        if key in _initing:
+            return original(self, *args, **kwargs)
+        _initing.add(key)
+        try:
+            result = original(self, *args, **kwargs)
+        finally:
+            _initing.discard(key)
+        try:
+            if key not in _loaders:
+                _loader_new(self, sys._getframe(1))
+        except Exception:
+            _debug("DataLoader.__init__")
+        return result
+    return __init__
+
+
+def _wrap_loader_len(original):
+    @functools.wraps(original)
+    def __len__(self):
+        value = original(self)
+        try:
+            entry = _loader_of(self)
+            if entry is not None:
+                site = _site_of(sys._getframe(1))
+                key = (entry.ordinal, value, site)
+                if key not in _lens:
+                    _lens.add(key)
+                    _aw_loader_len(entry.ordinal, _int(value), site)
+        except Exception:
+            _debug("DataLoader.__len__")
+        return value
+    return __len__
+
+
+def _wrap_loader_iter(original):
+    @functools.wraps(original)
+    def __iter__(self):
+        global _ctx
+        saved = _ctx
+        rec = None
+        try:
+            rec = _begin(self)
+        except Exception:
+            _debug("DataLoader.__iter__")
+        _ctx = rec
+        try:
+            iterator = original(self)
+        except BaseException:
+            _ctx = saved
+            try:
+                if rec is not None:
+                    _end(rec, 0)
+            except Exception:
+                _debug("DataLoader.__iter__ raised")
+            raise
+        _ctx = saved
+        try:
+            if (rec is not None and id(iterator) not in _iters
+                    and isinstance(iterator, _dl._BaseDataLoaderIter)):
+                _bind(iterator, rec)
+        except Exception:
+            _debug("DataLoader.__iter__ bind")
+        return iterator
+    return __iter__
+
+
+def _wrap_iterator_init(original):
+    @functools.wraps(original)
+    def __init__(self, loader, *args, **kwargs):
+        global _ctx
+        saved = _ctx
+        rec = saved
+        try:
+            if rec is None:  # not made by DataLoader.__iter__
+                rec = _begin(loader)
+            if rec is not None:
+                _bind(self, rec)
+        except Exception:
+            _debug("_BaseDataLoaderIter.__init__")
+        _ctx = rec
+        try:
+            return original(self, loader, *args, **kwargs)
+        finally:
+            _ctx = saved
+    return __init__
+
+
+def _wrap_next_index(original):
+    @functools.wraps(original)
+    def _next_index(self):
+        index = original(self)
+        try:
+            rec = _iters.get(id(self))
+            if rec is None:
+                rec = _Iteration(_UNKNOWN, _UNKNOWN, True)
+                _bind(self, rec)
+            if rec.indexed:
+                _aw_batch(rec.loader, rec.iteration, rec.drawn, index)
+            rec.drawn += 1
+        except Exception:
+            _debug("_next_index")
+        return index
+    return _next_index
+
+
+def _wrap_next(original):
+    @functools.wraps(original)
+    def __next__(self):
+        try:
+            data = original(self)
+        except StopIteration:
+            try:
+                rec = _iters.get(id(self))
+                if rec is not None:
+                    _end(rec, 1)
+            except Exception:
+                _debug("__next__ end")
+            raise
+        try:
+            rec = _iters.get(id(self))
+            if rec is not None:
+                rec.yielded += 1
+        except Exception:
+            _debug("__next__")
+        return data
+    return __next__
+
+
+# --- workers -----------------------------------------------------------------
+
+def _worker_state():
+    """This process's _Worker; None outside DataLoader workers."""
+    global _worker
+    worker = _worker
+    if worker is not None:
+        return worker
+    info = _workers.get_worker_info()
+    if info is None:
+        return None
+    worker = _Worker()
+    worker.id = _int(info.id)
+    worker.loader, worker.base = _fork_base
+    worker.iteration = worker.base
+    worker.fetchers = 0
+    worker.fetches = 0
+    _worker = worker
+    _emit_process("worker")
+    seed = _int(getattr(info, "seed", None), 0) & _SEED_MASK
+    if seed >= 1 << 63:
+        seed -= 1 << 64
+    _aw_worker_start(worker.id, _int(info.num_workers), seed, worker.loader,
+                     worker.iteration)
+    return worker
+
+
+def _wrap_fetcher_init(original):
+    @functools.wraps(original)
+    def __init__(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        try:
+            worker = _worker_state()
+            if worker is not None:
+                worker.fetchers += 1
+                if worker.fetchers > 1:  # next epoch, persistent workers
+                    worker.fetches = 0
+                    if worker.base != _UNKNOWN:
+                        worker.iteration = worker.base + worker.fetchers - 1
+        except Exception:
+            _debug("fetcher __init__")
+        return result
+    return __init__
+
+
+def _wrap_fetch(original):
+    @functools.wraps(original)
+    def fetch(self, possibly_batched_index):
+        try:
+            worker = _worker
+            if worker is None:
+                worker = _worker_state()
+            if worker is not None:
+                _aw_worker_fetch(worker.id, worker.loader, worker.iteration,
+                                 worker.fetches, possibly_batched_index)
+                worker.fetches += 1
+        except Exception:
+            _debug("fetch")
+        return original(self, possibly_batched_index)
+    return fetch
+
+
+# --- torch.distributed -------------------------------------------------------
+
+def _wrap_init_process_group(original):
+    @functools.wraps(original)
+    def init_process_group(*args, **kwargs):
+        result = original(*args, **kwargs)
+        try:
+            dist = sys.modules.get("torch.distributed")
+            _aw_dist_init(_int(dist.get_rank()), _int(dist.get_world_size()),
+                          str(dist.get_backend()))
+        except Exception:
+            _debug("init_process_group")
+        return result
+    return init_process_group
+
+
+# --- installation ------------------------------------------------------------
+
+def _patch(owner, name, make):
+    """Replaces owner.name (its own attribute) by make(original)."""
+    try:
+        if owner is None:
+            return None
+        if isinstance(owner, type):
+            original = owner.__dict__.get(name)
+        else:
+            original = getattr(owner, name, None)
+        if original is None or getattr(original, "_accwatch_wrapper", False):
+            return None
+        wrapper = make(original)
+        wrapper._accwatch_wrapper = True
+        setattr(owner, name, wrapper)
+        return wrapper
+    except Exception:
+        _debug("patching %s" % name)
+        return None
+
+
+def _patch_distributed():
+    c10d = sys.modules.get("torch.distributed.distributed_c10d")
+    dist = sys.modules.get("torch.distributed")
+    original = getattr(c10d, "init_process_group", None)
+    wrapper = _patch(c10d, "init_process_group", _wrap_init_process_group)
+    if wrapper is not None and getattr(dist, "init_process_group",
+                                       None) is original:
+        dist.init_process_group = wrapper
+
+
+def _install():
+    argv = getattr(sys, "argv", None) or ()
+    _emit_process("other" if "--multiprocessing-fork" in argv else "")
+    os.register_at_fork(after_in_child=_after_in_child)
+    loader = getattr(_dl, "DataLoader", None)
+    iterator = getattr(_dl, "_BaseDataLoaderIter", None)
+    _patch(loader, "__init__", _wrap_loader_init)
+    _patch(loader, "__len__", _wrap_loader_len)
+    _patch(loader, "__iter__", _wrap_loader_iter)
+    _patch(iterator, "__init__", _wrap_iterator_init)
+    _patch(iterator, "_next_index", _wrap_next_index)
+    _patch(iterator, "__next__", _wrap_next)
+    _patch(getattr(_fetch, "_BaseDatasetFetcher", None), "__init__",
+           _wrap_fetcher_init)
+    _patch(getattr(_fetch, "_MapDatasetFetcher", None), "fetch", _wrap_fetch)
+    try:
+        _patch_distributed()
+    except Exception:
+        _debug("torch.distributed")
+
+
+try:
+    _install()
+except Exception:
+    _debug("install")

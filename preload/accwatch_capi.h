@@ -1,0 +1,100 @@
+/* The CPython C-API entry points accwatch calls, resolved with dlsym at run
+ * time: no CPython header or struct layout is compiled in (3.8 to 3.13). */
+#ifndef ACCWATCH_CAPI_H
+#define ACCWATCH_CAPI_H
+
+#include <sys/types.h>
+
+/* A PyObject, never dereferenced: only passed back to the C-API. */
+typedef struct accwatch_pyobject accwatch_pyobject;
+
+/* PyMethodDef, part of the stable ABI. */
+struct accwatch_py_method_def {
+	const char *ml_name;
+	void *ml_meth;
+	int ml_flags;
+	const char *ml_doc;
+};
+
+/* Constants of the stable ABI. */
+#define ACCWATCH_PY_METH_VARARGS 0x0001
+#define ACCWATCH_PY_METH_KEYWORDS 0x0002
+#define ACCWATCH_PY_METH_FASTCALL 0x0080
+#define ACCWATCH_PY_FILE_INPUT 257
+
+typedef int (*accwatch_py_audit_hook_fn)(const char *event,
+					 accwatch_pyobject *args, void *data);
+
+/* The signatures of METH_FASTCALL and METH_VARARGS | METH_KEYWORDS. */
+typedef accwatch_pyobject *(*accwatch_py_fastcall_fn)(
+	accwatch_pyobject *self, accwatch_pyobject *const *args, ssize_t nargs);
+typedef accwatch_pyobject *(*accwatch_py_keywords_fn)(accwatch_pyobject *self,
+						      accwatch_pyobject *args,
+						      accwatch_pyobject *kwargs);
+
+/* Members are named after the C-API functions they point to. The first group
+ * is resolved when libaccwatch.so starts in a Python process, the rest when
+ * torch is seen and the recorder is attached. */
+struct accwatch_capi {
+	/* Needed by the audit hook. */
+	int (*Py_IsInitialized)(void);
+	int (*PySys_AddAuditHook)(accwatch_py_audit_hook_fn hook, void *data);
+	void (*PyErr_Fetch)(accwatch_pyobject **type, accwatch_pyobject **value,
+			    accwatch_pyobject **traceback);
+	void (*PyErr_Restore)(accwatch_pyobject *type, accwatch_pyobject *value,
+			      accwatch_pyobject *traceback);
+	void (*PyErr_Clear)(void);
+	accwatch_pyobject *(*PyImport_GetModuleDict)(void);
+	accwatch_pyobject *(*PyDict_GetItem)(accwatch_pyobject *dict,
+					     accwatch_pyobject *key);
+	accwatch_pyobject *(*PyUnicode_InternFromString)(const char *text);
+	accwatch_pyobject *(*PyObject_GetAttrString)(accwatch_pyobject *object,
+						     const char *name);
+	int (*PyObject_IsTrue)(accwatch_pyobject *object);
+	void (*Py_IncRef)(accwatch_pyobject *object);
+	void (*Py_DecRef)(accwatch_pyobject *object);
+
+	/* Needed by the recorder. */
+	accwatch_pyobject *(*PyErr_Occurred)(void);
+	void (*PyErr_Print)(void);
+	accwatch_pyobject *(*Py_CompileString)(const char *source,
+					       const char *filename, int start);
+	accwatch_pyobject *(*PyEval_EvalCode)(accwatch_pyobject *code,
+					      accwatch_pyobject *globals,
+					      accwatch_pyobject *locals);
+	accwatch_pyobject *(*PyEval_GetBuiltins)(void);
+	accwatch_pyobject *(*PyDict_New)(void);
+	int (*PyDict_SetItemString)(accwatch_pyobject *dict, const char *key,
+				    accwatch_pyobject *value);
+	accwatch_pyobject *(*PyDict_GetItemString)(accwatch_pyobject *dict,
+						   const char *key);
+	accwatch_pyobject *(*PyCFunction_NewEx)(
+		struct accwatch_py_method_def *def, accwatch_pyobject *self,
+		accwatch_pyobject *module);
+	accwatch_pyobject *(*PyObject_CallObject)(accwatch_pyobject *callable,
+						  accwatch_pyobject *args);
+	accwatch_pyobject *(*PyObject_Call)(accwatch_pyobject *callable,
+					    accwatch_pyobject *args,
+					    accwatch_pyobject *kwargs);
+	accwatch_pyobject *(*PyTuple_Pack)(ssize_t count, ...);
+	accwatch_pyobject *(*PyObject_Type)(accwatch_pyobject *object);
+	accwatch_pyobject *(*PySequence_List)(accwatch_pyobject *object);
+	ssize_t (*PyList_Size)(accwatch_pyobject *list);
+	accwatch_pyobject *(*PyList_GetItem)(accwatch_pyobject *list,
+					     ssize_t index);
+	ssize_t (*PyTuple_Size)(accwatch_pyobject *tuple);
+	accwatch_pyobject *(*PyTuple_GetItem)(accwatch_pyobject *tuple,
+					      ssize_t index);
+	long long (*PyLong_AsLongLongAndOverflow)(accwatch_pyobject *object,
+						  int *overflow);
+	accwatch_pyobject *(*PyLong_FromLongLong)(long long value);
+	accwatch_pyobject *(*PyUnicode_FromString)(const char *text);
+	const char *(*PyUnicode_AsUTF8)(accwatch_pyobject *text);
+
+	/* Objects (data symbols), borrowed for the life of the process. */
+	accwatch_pyobject *Py_None;
+	accwatch_pyobject *PyList_Type;
+	accwatch_pyobject *PyTuple_Type;
+};
+
+#endif

@@ -1,0 +1,36 @@
+/* State of libaccwatch.so, the object preloaded into every process: one
+ * struct, shared by the audit hook (accwatch_preload.c) and fork (accwatch_fork.c). */
+#ifndef ACCWATCH_PRELOAD_H
+#define ACCWATCH_PRELOAD_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+
+#include "accwatch_capi.h"
+#include "accwatch_record_api.h"
+
+enum accwatch_preload_mode {
+	ACCWATCH_MODE_DORMANT = 0, /* not Python, disabled, or too old */
+	ACCWATCH_MODE_WATCHING,    /* audit hook waits for torch's DataLoader */
+	ACCWATCH_MODE_ATTACHING,   /* loading the recorder */
+	ACCWATCH_MODE_ATTACHED,    /* recorder loaded, hooks valid */
+	ACCWATCH_MODE_FAILED,      /* recorder could not be attached */
+};
+
+struct accwatch_preload {
+	_Atomic int mode; /* enum accwatch_preload_mode */
+	int debug;
+	pid_t (*_Atomic real_fork)(void);
+	struct accwatch_capi api;
+	/* Interned "torch.utils.data.dataloader", created on first use. */
+	accwatch_pyobject *dataloader_key;
+	/* Directory of libaccwatch.so, where the recorder is looked for. */
+	char self_dir[PATH_MAX];
+	void *record_handle;
+	struct accwatch_record_hooks hooks; /* valid once mode is ATTACHED */
+};
+
+extern struct accwatch_preload accwatch_preload;
+
+#endif

@@ -1,0 +1,138 @@
+/* libaccwatch-record.so's entry point: keeps the C-API table, runs the
+ * embedded Python bootstrap (accwatch_boot.py) that patches the DataLoader. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "accwatch_boot.h"
+#include "accwatch_debug.h"
+#include "accwatch_env.h"
+#include "accwatch_events.h"
+#include "accwatch_record.h"
+#include "accwatch_record_api.h"
+
+struct accwatch_recorder accwatch_recorder;
+
+int accwatch_debug_enabled(void)
+{
+	return accwatch_recorder.debug;
+}
+
+accwatch_pyobject *accwatch_record_none(void)
+{
+	accwatch_recorder.api->Py_IncRef(accwatch_recorder.api->Py_None);
+	return accwatch_recorder.api->Py_None;
+}
+
+static const char *accwatch_record_getenv(const char *name, void *context)
+{
+	(void)context;
+	return getenv(name);
+}
+
+/* Sets globals[name] = value and drops the reference to value. */
+static int accwatch_record_set(accwatch_pyobject *globals, const char *name,
+			       accwatch_pyobject *value)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	int ret = -1;
+
+	if (!value)
+		goto end;
+	ret = api->PyDict_SetItemString(globals, name, value);
+	api->Py_DecRef(value);
+end:
+	return ret;
+}
+
+static int accwatch_record_fill_globals(accwatch_pyobject *globals)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	int ret = -1;
+	unsigned i;
+
+	if (api->PyDict_SetItemString(globals, "__builtins__",
+				      api->PyEval_GetBuiltins()) < 0)
+		goto end;
+	if (accwatch_record_set(globals, "__name__",
+				api->PyUnicode_FromString("accwatch_boot")) < 0 ||
+	    accwatch_record_set(globals, "_AW_BOOT_FILE",
+				api->PyUnicode_FromString(ACCWATCH_BOOT_FILE)) < 0 ||
+	    accwatch_record_set(globals, "_AW_UNKNOWN",
+				api->PyLong_FromLongLong(ACCWATCH_UNKNOWN)) < 0 ||
+	    accwatch_record_set(globals, "_AW_DEBUG",
+				api->PyLong_FromLongLong(accwatch_recorder.debug)) < 0)
+		goto end;
+	for (i = 0; i < accwatch_record_method_count; i++) {
+		struct accwatch_py_method_def *def =
+			(struct accwatch_py_method_def *)&accwatch_record_methods[i];
+
+		if (accwatch_record_set(globals, def->ml_name,
+					api->PyCFunction_NewEx(def, NULL, NULL)) < 0)
+			goto end;
+	}
+	ret = 0;
+end:
+	return ret;
+}
+
+static enum accwatch_record_status accwatch_record_boot(void)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	enum accwatch_record_status status = ACCWATCH_RECORD_ERROR_BOOTSTRAP;
+	accwatch_pyobject *code = NULL, *globals = NULL, *result = NULL;
+
+	code = api->Py_CompileString(accwatch_boot_source, ACCWATCH_BOOT_FILE,
+				     ACCWATCH_PY_FILE_INPUT);
+	if (!code)
+		goto end;
+	globals = api->PyDict_New();
+	if (!globals || accwatch_record_fill_globals(globals) < 0)
+		goto end;
+	result = api->PyEval_EvalCode(code, globals, globals);
+	if (!result)
+		goto end;
+	accwatch_recorder.fork_stack_fn =
+		api->PyDict_GetItemString(globals, "_fork_stack");
+	if (accwatch_recorder.fork_stack_fn)
+		api->Py_IncRef(accwatch_recorder.fork_stack_fn);
+	accwatch_recorder.globals = globals;
+	globals = NULL;
+	status = ACCWATCH_RECORD_OK;
+end:
+	if (api->PyErr_Occurred()) {
+		if (accwatch_recorder.debug)
+			api->PyErr_Print();
+		else
+			api->PyErr_Clear();
+	}
+	if (result)
+		api->Py_DecRef(result);
+	if (globals)
+		api->Py_DecRef(globals);
+	if (code)
+		api->Py_DecRef(code);
+	return status;
+}
+
+__attribute__((visibility("default"))) enum accwatch_record_status
+accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
+		     struct accwatch_record_hooks *hooks)
+{
+	enum accwatch_record_status status = ACCWATCH_RECORD_ERROR_ABI;
+
+	if (abi != ACCWATCH_RECORD_ABI)
+		goto end;
+	accwatch_recorder.api = api;
+	accwatch_recorder.debug = debug;
+	accwatch_recorder.pid = getpid();
+	accwatch_recorder.run = accwatch_env_run(accwatch_record_getenv, NULL);
+	status = accwatch_record_boot();
+	if (status != ACCWATCH_RECORD_OK)
+		goto end;
+	hooks->on_fork_audit = accwatch_record_on_fork_audit;
+	hooks->before_fork = accwatch_record_before_fork;
+	hooks->after_fork_parent = accwatch_record_after_fork_parent;
+	hooks->after_fork_child = accwatch_record_after_fork_child;
+end:
+	return status;
+}

@@ -1,0 +1,59 @@
+/* State of libaccwatch-record.so, the recorder loaded into torch processes
+ * only: one struct, shared by its files (bootstrap, emitters, fork hooks). */
+#ifndef ACCWATCH_RECORD_H
+#define ACCWATCH_RECORD_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "accwatch_capi.h"
+#include "accwatch_indices.h"
+
+/* Filename of the bootstrap's code, as Python tracebacks show it. */
+#define ACCWATCH_BOOT_FILE "<accwatch_boot>"
+
+/* What the fork event reports, gathered by the forking thread just before
+ * the real fork and emitted by it in the parent just after. */
+struct accwatch_fork_snapshot {
+	_Atomic int busy;    /* a fork is being recorded by owner */
+	pthread_t owner;
+	uint32_t threads;    /* LTTng's own threads excluded */
+	uint8_t cuda_mapped;
+	char thread_names[1024];
+	char native_stack[2048];
+	char py_stack[4096];
+};
+
+struct accwatch_recorder {
+	const struct accwatch_capi *api;
+	int debug;
+	uint32_t run;
+	pid_t pid; /* cached: refreshed in the fork child */
+	accwatch_pyobject *globals;       /* the bootstrap's namespace */
+	accwatch_pyobject *fork_stack_fn; /* bootstrap's _fork_stack() */
+	/* Python stack taken at the "os.fork" audit event (GIL held). */
+	int py_stack_valid;
+	pthread_t py_stack_thread;
+	char py_stack[4096];
+	struct accwatch_fork_snapshot fork;
+	struct accwatch_indices_buffer indices;
+};
+
+extern struct accwatch_recorder accwatch_recorder;
+
+/* The functions the bootstrap calls, as METH_FASTCALL definitions. */
+extern const struct accwatch_py_method_def accwatch_record_methods[];
+extern const unsigned accwatch_record_method_count;
+
+/* Returns None (a new reference). */
+accwatch_pyobject *accwatch_record_none(void);
+
+void accwatch_record_on_fork_audit(void);
+void accwatch_record_before_fork(sigset_t *sigset);
+void accwatch_record_after_fork_parent(sigset_t *sigset, pid_t child);
+void accwatch_record_after_fork_child(sigset_t *sigset);
+
+#endif

@@ -1,0 +1,42 @@
+/* The contract between libaccwatch.so, which is preloaded everywhere, and
+ * libaccwatch-record.so, which it dlopens only into torch processes. */
+#ifndef ACCWATCH_RECORD_API_H
+#define ACCWATCH_RECORD_API_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "accwatch_capi.h"
+
+/* Bumped whenever this header changes: both objects must agree. */
+#define ACCWATCH_RECORD_ABI 1
+#define ACCWATCH_RECORD_INIT_SYMBOL "accwatch_record_init"
+#define ACCWATCH_RECORD_LIBRARY "libaccwatch-record.so"
+/* Below the directory of libaccwatch.so once installed. */
+#define ACCWATCH_RECORD_SUBDIR "accwatch"
+
+/* Called by libaccwatch.so; the recorder fills them at init. */
+struct accwatch_record_hooks {
+	/* An "os.fork" or "os.forkpty" audit event, GIL held: remember the
+	 * Python stack of this thread for the fork event that follows. */
+	void (*on_fork_audit)(void);
+	/* Around the real fork(), as liblttng-ust-fork does. The child hook
+	 * runs before Python is fixed up: it calls no C-API and emits nothing. */
+	void (*before_fork)(sigset_t *sigset);
+	void (*after_fork_parent)(sigset_t *sigset, pid_t child);
+	void (*after_fork_child)(sigset_t *sigset);
+};
+
+enum accwatch_record_status {
+	ACCWATCH_RECORD_OK = 0,
+	ACCWATCH_RECORD_ERROR_ABI,       /* the two objects do not match */
+	ACCWATCH_RECORD_ERROR_BOOTSTRAP, /* the Python bootstrap failed */
+};
+
+/* Runs with the GIL held, from the audit hook. api must outlive the
+ * process (it lives in libaccwatch.so's state). */
+typedef enum accwatch_record_status (*accwatch_record_init_fn)(
+	int abi, const struct accwatch_capi *api, int debug,
+	struct accwatch_record_hooks *hooks);
+
+#endif

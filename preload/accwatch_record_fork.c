@@ -1,0 +1,229 @@
+/* The recorder's side of fork(): LTTng-UST's own before/after hooks (as
+ * liblttng-ust-fork), and the `fork` event with the parent's threads and stacks. */
+#define UNW_LOCAL_ONLY
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <libunwind.h>
+#include <lttng/ust-fork.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "accwatch_record.h"
+#include "accwatch_tp.h"
+
+#define ACCWATCH_NATIVE_FRAMES_MAX 32
+/* LTTng-UST names its listener threads "<process name>-ust". */
+#define ACCWATCH_LTTNG_THREAD_SUFFIX "-ust"
+
+static int accwatch_is_lttng_thread_name(const char *name)
+{
+	size_t length = strlen(name);
+	size_t suffix = strlen(ACCWATCH_LTTNG_THREAD_SUFFIX);
+
+	return length >= suffix &&
+	       strcmp(name + length - suffix, ACCWATCH_LTTNG_THREAD_SUFFIX) == 0;
+}
+
+static int accwatch_current_thread_is_lttng(void)
+{
+	char name[17] = "";
+
+	if (prctl(PR_GET_NAME, name, 0, 0, 0) != 0)
+		return 0;
+	return accwatch_is_lttng_thread_name(name);
+}
+
+/* Appends text (and a separator first when the buffer is not empty);
+ * truncates silently. */
+static void accwatch_append(char *buffer, size_t size, const char *separator,
+			    const char *text)
+{
+	size_t used = strlen(buffer);
+
+	if (used > 0 && used + 1 < size) {
+		snprintf(buffer + used, size - used, "%s", separator);
+		used = strlen(buffer);
+	}
+	if (used + 1 < size)
+		snprintf(buffer + used, size - used, "%s", text);
+}
+
+static void accwatch_snapshot_threads(struct accwatch_fork_snapshot *snapshot)
+{
+	DIR *tasks = opendir("/proc/self/task");
+	struct dirent *entry;
+
+	snapshot->threads = 0;
+	snapshot->thread_names[0] = '\0';
+	if (!tasks)
+		goto end;
+	while ((entry = readdir(tasks)) != NULL) {
+		char path[sizeof(entry->d_name) + 32], name[64];
+		ssize_t length;
+		int fd;
+
+		if (entry->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 entry->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		length = read(fd, name, sizeof(name) - 1);
+		close(fd);
+		if (length <= 0)
+			continue;
+		name[length] = '\0';
+		name[strcspn(name, "\n")] = '\0';
+		if (accwatch_is_lttng_thread_name(name))
+			continue;
+		snapshot->threads++;
+		accwatch_append(snapshot->thread_names,
+				sizeof(snapshot->thread_names), ",", name);
+	}
+	closedir(tasks);
+end:
+	return;
+}
+
+static uint8_t accwatch_cuda_mapped(void)
+{
+	FILE *maps = fopen("/proc/self/maps", "re");
+	char line[4096];
+	uint8_t found = 0;
+
+	if (!maps)
+		goto end;
+	while (!found && fgets(line, sizeof(line), maps))
+		found = strstr(line, "libcuda.so") != NULL;
+	fclose(maps);
+end:
+	return found;
+}
+
+/* "object!symbol+0xoffset" per frame, outermost first; accwatch's own
+ * frames left out. */
+static void accwatch_snapshot_native_stack(char *buffer, size_t size)
+{
+	void *frames[ACCWATCH_NATIVE_FRAMES_MAX];
+	int count = unw_backtrace(frames, ACCWATCH_NATIVE_FRAMES_MAX);
+	int i;
+
+	buffer[0] = '\0';
+	for (i = count - 1; i >= 0; i--) {
+		const char *object = "?";
+		char frame[256];
+		Dl_info info;
+
+		if (!dladdr(frames[i], &info)) {
+			snprintf(frame, sizeof(frame), "?+%p", frames[i]);
+			accwatch_append(buffer, size, "\n", frame);
+			continue;
+		}
+		if (info.dli_fname) {
+			const char *slash = strrchr(info.dli_fname, '/');
+
+			object = slash ? slash + 1 : info.dli_fname;
+		}
+		if (strncmp(object, "libaccwatch", strlen("libaccwatch")) == 0)
+			continue;
+		if (info.dli_sname)
+			snprintf(frame, sizeof(frame), "%s!%s+0x%lx", object,
+				 info.dli_sname,
+				 (unsigned long)((char *)frames[i] -
+						 (char *)info.dli_saddr));
+		else
+			snprintf(frame, sizeof(frame), "%s+0x%lx", object,
+				 (unsigned long)((char *)frames[i] -
+						 (char *)info.dli_fbase));
+		accwatch_append(buffer, size, "\n", frame);
+	}
+}
+
+void accwatch_record_on_fork_audit(void)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *stack = NULL;
+	const char *text;
+
+	accwatch_recorder.py_stack_valid = 0;
+	if (!accwatch_recorder.fork_stack_fn)
+		goto end;
+	stack = api->PyObject_CallObject(accwatch_recorder.fork_stack_fn, NULL);
+	if (!stack)
+		goto end;
+	text = api->PyUnicode_AsUTF8(stack);
+	if (!text)
+		goto end;
+	snprintf(accwatch_recorder.py_stack, sizeof(accwatch_recorder.py_stack),
+		 "%s", text);
+	accwatch_recorder.py_stack_thread = pthread_self();
+	accwatch_recorder.py_stack_valid = 1;
+end:
+	if (stack)
+		api->Py_DecRef(stack);
+	if (api->PyErr_Occurred())
+		api->PyErr_Clear();
+}
+
+void accwatch_record_before_fork(sigset_t *sigset)
+{
+	struct accwatch_fork_snapshot *snapshot = &accwatch_recorder.fork;
+	int idle = 0;
+
+	/* LTTng's listener threads fork too: not the program's forks. */
+	if (lttng_ust_tracepoint_enabled(accwatch, fork) &&
+	    !accwatch_current_thread_is_lttng() &&
+	    atomic_compare_exchange_strong(&snapshot->busy, &idle, 1)) {
+		snapshot->owner = pthread_self();
+		accwatch_snapshot_threads(snapshot);
+		snapshot->cuda_mapped = accwatch_cuda_mapped();
+		accwatch_snapshot_native_stack(snapshot->native_stack,
+					       sizeof(snapshot->native_stack));
+		snapshot->py_stack[0] = '\0';
+		if (accwatch_recorder.py_stack_valid &&
+		    pthread_equal(accwatch_recorder.py_stack_thread,
+				  pthread_self()))
+			memcpy(snapshot->py_stack, accwatch_recorder.py_stack,
+			       sizeof(snapshot->py_stack));
+	}
+	lttng_ust_before_fork(sigset);
+}
+
+void accwatch_record_after_fork_parent(sigset_t *sigset, pid_t child)
+{
+	struct accwatch_fork_snapshot *snapshot = &accwatch_recorder.fork;
+	struct accwatch_fork_info info;
+
+	lttng_ust_after_fork_parent(sigset);
+	if (!atomic_load(&snapshot->busy) ||
+	    !pthread_equal(snapshot->owner, pthread_self()))
+		goto end;
+	if (child > 0) {
+		info.run = accwatch_recorder.run;
+		info.pid = accwatch_recorder.pid;
+		info.child_pid = child;
+		info.threads = snapshot->threads;
+		info.thread_names = snapshot->thread_names;
+		info.cuda_mapped = snapshot->cuda_mapped;
+		info.py_stack = snapshot->py_stack;
+		info.native_stack = snapshot->native_stack;
+		lttng_ust_tracepoint(accwatch, fork, &info);
+	}
+	atomic_store(&snapshot->busy, 0);
+end:
+	if (pthread_equal(accwatch_recorder.py_stack_thread, pthread_self()))
+		accwatch_recorder.py_stack_valid = 0;
+}
+
+/* Python is not fixed up yet: no C-API call, no event. */
+void accwatch_record_after_fork_child(sigset_t *sigset)
+{
+	accwatch_recorder.pid = getpid();
+	accwatch_recorder.py_stack_valid = 0;
+	atomic_store(&accwatch_recorder.fork.busy, 0);
+	lttng_ust_after_fork_child(sigset);
+}

@@ -1,0 +1,344 @@
+/* The C functions the bootstrap calls (one per event): they read their
+ * Python arguments, fill the event and emit it. They never raise. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "accwatch_debug.h"
+#include "accwatch_env.h"
+#include "accwatch_events.h"
+#include "accwatch_record.h"
+#include "accwatch_tp.h"
+
+static int64_t accwatch_arg_i64(accwatch_pyobject *object, int64_t fallback)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	int overflow = 0;
+	long long value = api->PyLong_AsLongLongAndOverflow(object, &overflow);
+
+	if (value == -1 && api->PyErr_Occurred()) {
+		api->PyErr_Clear();
+		return fallback;
+	}
+	return overflow ? fallback : value;
+}
+
+static int32_t accwatch_arg_i32(accwatch_pyobject *object)
+{
+	int64_t value = accwatch_arg_i64(object, -1);
+
+	return value < INT32_MIN || value > INT32_MAX ? -1 : (int32_t)value;
+}
+
+static int8_t accwatch_arg_i8(accwatch_pyobject *object)
+{
+	int64_t value = accwatch_arg_i64(object, -1);
+
+	return value < INT8_MIN || value > INT8_MAX ? -1 : (int8_t)value;
+}
+
+/* Loader, iteration and batch ordinals: ACCWATCH_UNKNOWN when unknown. */
+static uint32_t accwatch_arg_u32(accwatch_pyobject *object)
+{
+	int64_t value = accwatch_arg_i64(object, -1);
+
+	return value < 0 || value > UINT32_MAX ? ACCWATCH_UNKNOWN
+					       : (uint32_t)value;
+}
+
+static const char *accwatch_arg_str(accwatch_pyobject *object)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	const char *text = api->PyUnicode_AsUTF8(object);
+
+	if (!text) {
+		api->PyErr_Clear();
+		text = "";
+	}
+	return text;
+}
+
+static int accwatch_args_ok(const char *name, ssize_t nargs, ssize_t expected)
+{
+	if (nargs == expected)
+		return 1;
+	ACCWATCH_DEBUG("%s: %zd arguments instead of %zd", name, nargs,
+		       expected);
+	return 0;
+}
+
+static const char *accwatch_record_getenv(const char *name, void *context)
+{
+	(void)context;
+	return getenv(name);
+}
+
+/* (role, argv, host, python, torch); role "" means "rank" when a rank
+ * variable answered, else "other". */
+static accwatch_pyobject *accwatch_py_process(accwatch_pyobject *self,
+					      accwatch_pyobject *const *args,
+					      ssize_t nargs)
+{
+	struct accwatch_process_info info;
+	struct accwatch_rank_info rank;
+
+	(void)self;
+	if (!accwatch_args_ok("process", nargs, 5))
+		goto end;
+	accwatch_env_rank(accwatch_record_getenv, NULL, &rank);
+	info.run = accwatch_recorder.run;
+	info.pid = accwatch_recorder.pid;
+	info.ppid = getppid();
+	info.rank = rank.rank;
+	info.local_rank = rank.local_rank;
+	info.world_size = rank.world_size;
+	info.local_world_size = rank.local_world_size;
+	info.rank_source = rank.source;
+	info.role = accwatch_arg_str(args[0]);
+	if (info.role[0] == '\0')
+		info.role = rank.rank >= 0 ? "rank" : "other";
+	info.argv = accwatch_arg_str(args[1]);
+	info.host = accwatch_arg_str(args[2]);
+	info.python = accwatch_arg_str(args[3]);
+	info.torch = accwatch_arg_str(args[4]);
+	lttng_ust_tracepoint(accwatch, process, &info);
+end:
+	return accwatch_record_none();
+}
+
+/* (rank, world_size, backend) */
+static accwatch_pyobject *accwatch_py_dist_init(accwatch_pyobject *self,
+						accwatch_pyobject *const *args,
+						ssize_t nargs)
+{
+	(void)self;
+	if (!accwatch_args_ok("dist_init", nargs, 3))
+		goto end;
+	lttng_ust_tracepoint(accwatch, dist_init, accwatch_recorder.run,
+			     accwatch_recorder.pid, accwatch_arg_i32(args[0]),
+			     accwatch_arg_i32(args[1]), accwatch_arg_str(args[2]));
+end:
+	return accwatch_record_none();
+}
+
+/* The fields of struct accwatch_loader_info after run and pid, in order. */
+static accwatch_pyobject *accwatch_py_loader_new(accwatch_pyobject *self,
+						 accwatch_pyobject *const *args,
+						 ssize_t nargs)
+{
+	struct accwatch_loader_info info;
+
+	(void)self;
+	if (!accwatch_args_ok("loader_new", nargs, 19))
+		goto end;
+	info.run = accwatch_recorder.run;
+	info.pid = accwatch_recorder.pid;
+	info.loader = accwatch_arg_u32(args[0]);
+	info.dataset_id = (uint64_t)accwatch_arg_i64(args[1], 0);
+	info.dataset_type = accwatch_arg_str(args[2]);
+	info.dataset_len = accwatch_arg_i64(args[3], -1);
+	info.iterable = (uint8_t)accwatch_arg_i8(args[4]);
+	info.loader_class = accwatch_arg_str(args[5]);
+	info.sampler_class = accwatch_arg_str(args[6]);
+	info.batch_sampler_class = accwatch_arg_str(args[7]);
+	info.batch_size = accwatch_arg_i64(args[8], -1);
+	info.drop_last = accwatch_arg_i8(args[9]);
+	info.shuffle = accwatch_arg_i8(args[10]);
+	info.num_workers = accwatch_arg_i32(args[11]);
+	info.persistent_workers = accwatch_arg_i8(args[12]);
+	info.prefetch_factor = accwatch_arg_i32(args[13]);
+	info.start_method = accwatch_arg_str(args[14]);
+	info.sampler_replicas = accwatch_arg_i32(args[15]);
+	info.sampler_rank = accwatch_arg_i32(args[16]);
+	info.site = accwatch_arg_str(args[17]);
+	info.stack = accwatch_arg_str(args[18]);
+	lttng_ust_tracepoint(accwatch, loader_new, &info);
+end:
+	return accwatch_record_none();
+}
+
+/* (loader, value, site) */
+static accwatch_pyobject *accwatch_py_loader_len(accwatch_pyobject *self,
+						 accwatch_pyobject *const *args,
+						 ssize_t nargs)
+{
+	(void)self;
+	if (!accwatch_args_ok("loader_len", nargs, 3))
+		goto end;
+	lttng_ust_tracepoint(accwatch, loader_len, accwatch_recorder.run,
+			     accwatch_recorder.pid, accwatch_arg_u32(args[0]),
+			     accwatch_arg_i64(args[1], -1),
+			     accwatch_arg_str(args[2]));
+end:
+	return accwatch_record_none();
+}
+
+/* (loader, iteration, sampler_epoch, seed) */
+static accwatch_pyobject *accwatch_py_iter_begin(accwatch_pyobject *self,
+						 accwatch_pyobject *const *args,
+						 ssize_t nargs)
+{
+	(void)self;
+	if (!accwatch_args_ok("iter_begin", nargs, 4))
+		goto end;
+	lttng_ust_tracepoint(accwatch, iter_begin, accwatch_recorder.run,
+			     accwatch_recorder.pid, accwatch_arg_u32(args[0]),
+			     accwatch_arg_u32(args[1]),
+			     accwatch_arg_i64(args[2], -1),
+			     accwatch_arg_i64(args[3], -1));
+end:
+	return accwatch_record_none();
+}
+
+/* (loader, iteration, drawn, yielded, exhausted) */
+static accwatch_pyobject *accwatch_py_iter_end(accwatch_pyobject *self,
+					       accwatch_pyobject *const *args,
+					       ssize_t nargs)
+{
+	(void)self;
+	if (!accwatch_args_ok("iter_end", nargs, 5))
+		goto end;
+	lttng_ust_tracepoint(accwatch, iter_end, accwatch_recorder.run,
+			     accwatch_recorder.pid, accwatch_arg_u32(args[0]),
+			     accwatch_arg_u32(args[1]), accwatch_arg_u32(args[2]),
+			     accwatch_arg_u32(args[3]),
+			     (uint8_t)(accwatch_arg_i64(args[4], 0) != 0));
+end:
+	return accwatch_record_none();
+}
+
+static void accwatch_emit_batch_chunk(void *context, uint32_t offset,
+				      uint32_t total, uint32_t count,
+				      const uint32_t *narrow,
+				      const int64_t *wide)
+{
+	struct accwatch_batch_info *info = context;
+
+	info->offset = offset;
+	info->total = total;
+	info->count = count;
+	if (narrow)
+		lttng_ust_tracepoint(accwatch, batch, info, narrow);
+	else
+		lttng_ust_tracepoint(accwatch, batch_wide, info, wide);
+}
+
+/* (loader, iteration, batch, indices): the per-batch path. */
+static accwatch_pyobject *accwatch_py_batch(accwatch_pyobject *self,
+					    accwatch_pyobject *const *args,
+					    ssize_t nargs)
+{
+	struct accwatch_batch_info info;
+
+	(void)self;
+	if (!accwatch_args_ok("batch", nargs, 4))
+		goto end;
+	if (!lttng_ust_tracepoint_enabled(accwatch, batch) &&
+	    !lttng_ust_tracepoint_enabled(accwatch, batch_wide))
+		goto end;
+	info.run = accwatch_recorder.run;
+	info.pid = accwatch_recorder.pid;
+	info.loader = accwatch_arg_u32(args[0]);
+	info.iteration = accwatch_arg_u32(args[1]);
+	info.batch = accwatch_arg_u32(args[2]);
+	if (accwatch_indices_walk(accwatch_recorder.api, args[3],
+				  ACCWATCH_CHUNK_MAX, &accwatch_recorder.indices,
+				  accwatch_emit_batch_chunk,
+				  &info) != ACCWATCH_INDICES_OK)
+		ACCWATCH_DEBUG("batch %u of loader %u: indices not recorded",
+			       info.batch, info.loader);
+end:
+	return accwatch_record_none();
+}
+
+/* (worker_id, num_workers, seed, loader, iteration) */
+static accwatch_pyobject *
+accwatch_py_worker_start(accwatch_pyobject *self, accwatch_pyobject *const *args,
+			 ssize_t nargs)
+{
+	(void)self;
+	if (!accwatch_args_ok("worker_start", nargs, 5))
+		goto end;
+	lttng_ust_tracepoint(accwatch, worker_start, accwatch_recorder.run,
+			     accwatch_recorder.pid, accwatch_arg_i32(args[0]),
+			     accwatch_arg_i32(args[1]),
+			     (uint64_t)accwatch_arg_i64(args[2], 0),
+			     accwatch_arg_u32(args[3]), accwatch_arg_u32(args[4]));
+end:
+	return accwatch_record_none();
+}
+
+static void accwatch_emit_fetch_chunk(void *context, uint32_t offset,
+				      uint32_t total, uint32_t count,
+				      const uint32_t *narrow,
+				      const int64_t *wide)
+{
+	struct accwatch_fetch_info *info = context;
+
+	info->offset = offset;
+	info->total = total;
+	info->count = count;
+	if (narrow)
+		lttng_ust_tracepoint(accwatch, worker_fetch, info, narrow);
+	else
+		lttng_ust_tracepoint(accwatch, worker_fetch_wide, info, wide);
+}
+
+/* (worker_id, loader, iteration, fetch ordinal, indices) */
+static accwatch_pyobject *
+accwatch_py_worker_fetch(accwatch_pyobject *self, accwatch_pyobject *const *args,
+			 ssize_t nargs)
+{
+	struct accwatch_fetch_info info;
+
+	(void)self;
+	if (!accwatch_args_ok("worker_fetch", nargs, 5))
+		goto end;
+	if (!lttng_ust_tracepoint_enabled(accwatch, worker_fetch) &&
+	    !lttng_ust_tracepoint_enabled(accwatch, worker_fetch_wide))
+		goto end;
+	info.run = accwatch_recorder.run;
+	info.pid = accwatch_recorder.pid;
+	info.worker_id = accwatch_arg_i32(args[0]);
+	info.loader = accwatch_arg_u32(args[1]);
+	info.iteration = accwatch_arg_u32(args[2]);
+	info.batch = accwatch_arg_u32(args[3]);
+	if (accwatch_indices_walk(accwatch_recorder.api, args[4],
+				  ACCWATCH_CHUNK_MAX, &accwatch_recorder.indices,
+				  accwatch_emit_fetch_chunk,
+				  &info) != ACCWATCH_INDICES_OK)
+		ACCWATCH_DEBUG("fetch %u of worker %d: indices not recorded",
+			       info.batch, info.worker_id);
+end:
+	return accwatch_record_none();
+}
+
+/* (message): the bootstrap's diagnostics, through ACCWATCH_DEBUG. */
+static accwatch_pyobject *accwatch_py_debug(accwatch_pyobject *self,
+					    accwatch_pyobject *const *args,
+					    ssize_t nargs)
+{
+	(void)self;
+	if (nargs == 1)
+		ACCWATCH_DEBUG("%s", accwatch_arg_str(args[0]));
+	return accwatch_record_none();
+}
+
+#define ACCWATCH_METHOD(name, function)                                        \
+	{ name, (void *)(accwatch_py_fastcall_fn)function,                     \
+	  ACCWATCH_PY_METH_FASTCALL, NULL }
+
+const struct accwatch_py_method_def accwatch_record_methods[] = {
+	ACCWATCH_METHOD("_aw_process", accwatch_py_process),
+	ACCWATCH_METHOD("_aw_dist_init", accwatch_py_dist_init),
+	ACCWATCH_METHOD("_aw_loader_new", accwatch_py_loader_new),
+	ACCWATCH_METHOD("_aw_loader_len", accwatch_py_loader_len),
+	ACCWATCH_METHOD("_aw_iter_begin", accwatch_py_iter_begin),
+	ACCWATCH_METHOD("_aw_iter_end", accwatch_py_iter_end),
+	ACCWATCH_METHOD("_aw_batch", accwatch_py_batch),
+	ACCWATCH_METHOD("_aw_worker_start", accwatch_py_worker_start),
+	ACCWATCH_METHOD("_aw_worker_fetch", accwatch_py_worker_fetch),
+	ACCWATCH_METHOD("_aw_debug", accwatch_py_debug),
+};
+
+const unsigned accwatch_record_method_count =
+	sizeof(accwatch_record_methods) / sizeof(accwatch_record_methods[0]);

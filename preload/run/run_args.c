@@ -1,0 +1,372 @@
+/* Command line of accwatch-run: a table of options, a parser that stops at
+ * the command (first non-option or "--"), and the usage text. */
+#include "run_args.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum accwatch_run_option_id {
+	ACCWATCH_RUN_OPT_OUTPUT,
+	ACCWATCH_RUN_OPT_FORCE,
+	ACCWATCH_RUN_OPT_DISCARD,
+	ACCWATCH_RUN_OPT_SUBBUF_SIZE,
+	ACCWATCH_RUN_OPT_NUM_SUBBUF,
+	ACCWATCH_RUN_OPT_BUFFERS_UID,
+	ACCWATCH_RUN_OPT_BUFFERS_PID,
+	ACCWATCH_RUN_OPT_QUIET,
+	ACCWATCH_RUN_OPT_HELP,
+	ACCWATCH_RUN_OPT_VERSION,
+};
+
+struct accwatch_run_option {
+	const char *long_name;
+	char short_name; /* 0: long form only */
+	bool takes_value;
+	enum accwatch_run_option_id id;
+};
+
+static const struct accwatch_run_option accwatch_run_option_table[] = {
+	{"output", 'o', true, ACCWATCH_RUN_OPT_OUTPUT},
+	{"force", 'f', false, ACCWATCH_RUN_OPT_FORCE},
+	{"discard", 0, false, ACCWATCH_RUN_OPT_DISCARD},
+	{"subbuf-size", 0, true, ACCWATCH_RUN_OPT_SUBBUF_SIZE},
+	{"num-subbuf", 0, true, ACCWATCH_RUN_OPT_NUM_SUBBUF},
+	{"buffers-uid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_UID},
+	{"buffers-pid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_PID},
+	{"quiet", 'q', false, ACCWATCH_RUN_OPT_QUIET},
+	{"help", 'h', false, ACCWATCH_RUN_OPT_HELP},
+	{"version", 'V', false, ACCWATCH_RUN_OPT_VERSION},
+};
+
+#define ACCWATCH_RUN_OPTION_COUNT \
+	(sizeof(accwatch_run_option_table) / sizeof(accwatch_run_option_table[0]))
+
+static const struct accwatch_run_option *accwatch_run_option_by_long(const char *name,
+	size_t name_len)
+{
+	for (size_t i = 0; i < ACCWATCH_RUN_OPTION_COUNT; i++) {
+		const char *candidate = accwatch_run_option_table[i].long_name;
+		if (strlen(candidate) == name_len && strncmp(candidate, name, name_len) == 0)
+			return &accwatch_run_option_table[i];
+	}
+	return NULL;
+}
+
+static const struct accwatch_run_option *accwatch_run_option_by_short(char name)
+{
+	for (size_t i = 0; i < ACCWATCH_RUN_OPTION_COUNT; i++) {
+		if (accwatch_run_option_table[i].short_name == name)
+			return &accwatch_run_option_table[i];
+	}
+	return NULL;
+}
+
+static void accwatch_run_args_set_culprit(struct accwatch_run_args_error *error,
+	const char *text, size_t len)
+{
+	if (len >= sizeof(error->culprit))
+		len = sizeof(error->culprit) - 1;
+	memcpy(error->culprit, text, len);
+	error->culprit[len] = '\0';
+}
+
+enum accwatch_run_size_status accwatch_run_parse_size(const char *text, uint64_t min,
+	uint64_t *value)
+{
+	uint64_t number = 0;
+	unsigned int shift = 0;
+	const char *p = text;
+
+	if (*p < '0' || *p > '9')
+		return ACCWATCH_RUN_SIZE_SYNTAX;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int digit = (unsigned int)(*p - '0');
+		if (number > (UINT64_MAX - digit) / 10)
+			return ACCWATCH_RUN_SIZE_OVERFLOW;
+		number = number * 10 + digit;
+	}
+	switch (*p) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	default:
+		return ACCWATCH_RUN_SIZE_SYNTAX;
+	}
+	if (*p != '\0' && p[1] != '\0')
+		return ACCWATCH_RUN_SIZE_SYNTAX;
+	if (shift && number > (UINT64_MAX >> shift))
+		return ACCWATCH_RUN_SIZE_OVERFLOW;
+	number <<= shift;
+	if (number == 0 || (number & (number - 1)) != 0)
+		return ACCWATCH_RUN_SIZE_NOT_POWER_OF_2;
+	if (number < min)
+		return ACCWATCH_RUN_SIZE_TOO_SMALL;
+	*value = number;
+	return ACCWATCH_RUN_SIZE_OK;
+}
+
+/* Applies one recognised option; value is NULL for flags. */
+static enum accwatch_run_args_status accwatch_run_args_apply(
+	const struct accwatch_run_option *option, const char *value,
+	struct accwatch_run_options *options, struct accwatch_run_args_error *error)
+{
+	enum accwatch_run_size_status size_status;
+
+	switch (option->id) {
+	case ACCWATCH_RUN_OPT_OUTPUT:
+		if (value[0] == '\0')
+			return ACCWATCH_RUN_ARGS_EMPTY_OUTPUT;
+		options->output_dir = value;
+		break;
+	case ACCWATCH_RUN_OPT_FORCE:
+		options->force = true;
+		break;
+	case ACCWATCH_RUN_OPT_DISCARD:
+		options->discard = true;
+		break;
+	case ACCWATCH_RUN_OPT_SUBBUF_SIZE:
+		size_status = accwatch_run_parse_size(value, ACCWATCH_RUN_MIN_SUBBUF_SIZE,
+			&options->subbuf_size);
+		if (size_status != ACCWATCH_RUN_SIZE_OK) {
+			accwatch_run_args_set_culprit(error, value, strlen(value));
+			error->size_status = size_status;
+			return ACCWATCH_RUN_ARGS_BAD_SIZE;
+		}
+		break;
+	case ACCWATCH_RUN_OPT_NUM_SUBBUF:
+		size_status = accwatch_run_parse_size(value, ACCWATCH_RUN_MIN_NUM_SUBBUF,
+			&options->num_subbuf);
+		if (size_status != ACCWATCH_RUN_SIZE_OK) {
+			accwatch_run_args_set_culprit(error, value, strlen(value));
+			error->size_status = size_status;
+			return ACCWATCH_RUN_ARGS_BAD_COUNT;
+		}
+		break;
+	case ACCWATCH_RUN_OPT_BUFFERS_UID:
+		options->buffers = ACCWATCH_RUN_BUFFERS_PER_UID;
+		break;
+	case ACCWATCH_RUN_OPT_BUFFERS_PID:
+		options->buffers = ACCWATCH_RUN_BUFFERS_PER_PID;
+		break;
+	case ACCWATCH_RUN_OPT_QUIET:
+		options->quiet = true;
+		break;
+	case ACCWATCH_RUN_OPT_HELP:
+		return ACCWATCH_RUN_ARGS_HELP;
+	case ACCWATCH_RUN_OPT_VERSION:
+		return ACCWATCH_RUN_ARGS_VERSION;
+	}
+	return ACCWATCH_RUN_ARGS_OK;
+}
+
+/* "--name" or "--name=value"; *index moves past a value taken from the next
+ * argument. */
+static enum accwatch_run_args_status accwatch_run_args_long(int argc, char *const argv[],
+	int *index, struct accwatch_run_options *options, struct accwatch_run_args_error *error)
+{
+	const char *arg = argv[*index];
+	const char *name = arg + 2;
+	const char *equals = strchr(name, '=');
+	size_t name_len = equals ? (size_t)(equals - name) : strlen(name);
+	const struct accwatch_run_option *option = accwatch_run_option_by_long(name, name_len);
+	const char *value = NULL;
+
+	if (!option) {
+		accwatch_run_args_set_culprit(error, arg, (size_t)(name + name_len - arg));
+		return ACCWATCH_RUN_ARGS_UNKNOWN_OPTION;
+	}
+	if (!option->takes_value && equals) {
+		accwatch_run_args_set_culprit(error, arg, (size_t)(name + name_len - arg));
+		return ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE;
+	}
+	if (option->takes_value) {
+		if (equals) {
+			value = equals + 1;
+		} else if (*index + 1 < argc) {
+			value = argv[++*index];
+		} else {
+			accwatch_run_args_set_culprit(error, arg, strlen(arg));
+			return ACCWATCH_RUN_ARGS_MISSING_VALUE;
+		}
+	}
+	return accwatch_run_args_apply(option, value, options, error);
+}
+
+/* "-qf", "-o DIR", "-oDIR": flags may be grouped, a value ends the group. */
+static enum accwatch_run_args_status accwatch_run_args_short(int argc, char *const argv[],
+	int *index, struct accwatch_run_options *options, struct accwatch_run_args_error *error)
+{
+	const char *arg = argv[*index];
+
+	for (size_t i = 1; arg[i] != '\0'; i++) {
+		const struct accwatch_run_option *option = accwatch_run_option_by_short(arg[i]);
+		const char *value = NULL;
+		enum accwatch_run_args_status status;
+		char written[2] = {'-', arg[i]};
+
+		if (!option) {
+			accwatch_run_args_set_culprit(error, written, sizeof(written));
+			return ACCWATCH_RUN_ARGS_UNKNOWN_OPTION;
+		}
+		if (option->takes_value) {
+			if (arg[i + 1] != '\0') {
+				value = &arg[i + 1];
+			} else if (*index + 1 < argc) {
+				value = argv[++*index];
+			} else {
+				accwatch_run_args_set_culprit(error, written, sizeof(written));
+				return ACCWATCH_RUN_ARGS_MISSING_VALUE;
+			}
+		}
+		status = accwatch_run_args_apply(option, value, options, error);
+		if (status != ACCWATCH_RUN_ARGS_OK || option->takes_value)
+			return status;
+	}
+	return ACCWATCH_RUN_ARGS_OK;
+}
+
+enum accwatch_run_args_status accwatch_run_args_parse(int argc, char *const argv[],
+	struct accwatch_run_options *options, struct accwatch_run_args_error *error)
+{
+	enum accwatch_run_args_status status = ACCWATCH_RUN_ARGS_OK;
+	int index = 1;
+
+	*options = (struct accwatch_run_options){
+		.buffers = ACCWATCH_RUN_BUFFERS_PER_UID,
+		.subbuf_size = ACCWATCH_RUN_DEFAULT_SUBBUF_SIZE,
+		.num_subbuf = ACCWATCH_RUN_DEFAULT_NUM_SUBBUF,
+	};
+	*error = (struct accwatch_run_args_error){0};
+
+	for (; index < argc; index++) {
+		const char *arg = argv[index];
+
+		if (strcmp(arg, "--") == 0) {
+			index++;
+			break;
+		}
+		/* The command starts at the first non-option; "-" alone is one. */
+		if (arg[0] != '-' || arg[1] == '\0')
+			break;
+		if (arg[1] == '-')
+			status = accwatch_run_args_long(argc, argv, &index, options, error);
+		else
+			status = accwatch_run_args_short(argc, argv, &index, options, error);
+		if (status != ACCWATCH_RUN_ARGS_OK)
+			goto end;
+	}
+	if (index >= argc) {
+		status = ACCWATCH_RUN_ARGS_MISSING_COMMAND;
+		goto end;
+	}
+	options->command = &argv[index];
+	options->command_argc = argc - index;
+end:
+	return status;
+}
+
+static const char *accwatch_run_size_reason(enum accwatch_run_size_status status)
+{
+	switch (status) {
+	case ACCWATCH_RUN_SIZE_OK:
+		return "";
+	case ACCWATCH_RUN_SIZE_SYNTAX:
+		return "not a number with an optional k, M or G suffix";
+	case ACCWATCH_RUN_SIZE_OVERFLOW:
+		return "too large";
+	case ACCWATCH_RUN_SIZE_NOT_POWER_OF_2:
+		return "not a power of two";
+	case ACCWATCH_RUN_SIZE_TOO_SMALL:
+		return "too small";
+	}
+	return "";
+}
+
+void accwatch_run_args_describe(enum accwatch_run_args_status status,
+	const struct accwatch_run_args_error *error, char *line, size_t line_len)
+{
+	const char *culprit = error->culprit;
+
+	switch (status) {
+	case ACCWATCH_RUN_ARGS_OK:
+	case ACCWATCH_RUN_ARGS_HELP:
+	case ACCWATCH_RUN_ARGS_VERSION:
+		snprintf(line, line_len, "no error");
+		break;
+	case ACCWATCH_RUN_ARGS_UNKNOWN_OPTION:
+		snprintf(line, line_len, "unknown option '%s'", culprit);
+		break;
+	case ACCWATCH_RUN_ARGS_MISSING_VALUE:
+		snprintf(line, line_len, "option '%s' needs a value", culprit);
+		break;
+	case ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE:
+		snprintf(line, line_len, "option '%s' takes no value", culprit);
+		break;
+	case ACCWATCH_RUN_ARGS_BAD_SIZE:
+		snprintf(line, line_len,
+			"bad --subbuf-size '%s': %s; give a power of two of at least 4k, e.g. 256k or 1M",
+			culprit, accwatch_run_size_reason(error->size_status));
+		break;
+	case ACCWATCH_RUN_ARGS_BAD_COUNT:
+		snprintf(line, line_len,
+			"bad --num-subbuf '%s': %s; give a power of two of at least 2, e.g. 4 or 8",
+			culprit, accwatch_run_size_reason(error->size_status));
+		break;
+	case ACCWATCH_RUN_ARGS_EMPTY_OUTPUT:
+		snprintf(line, line_len, "the output directory (-o) must not be empty");
+		break;
+	case ACCWATCH_RUN_ARGS_MISSING_COMMAND:
+		snprintf(line, line_len, "no command to run (accwatch-run [options] [--] COMMAND [ARG...])");
+		break;
+	}
+}
+
+void accwatch_run_args_usage(FILE *out)
+{
+	fputs("Usage: accwatch-run [options] [--] COMMAND [ARG...]\n"
+	      "\n"
+	      "Run COMMAND with libaccwatch.so preloaded inside a new LTTng session that\n"
+	      "records which dataset indices every rank and DataLoader worker reads.\n"
+	      "Then read the trace with accwatch-report.\n"
+	      "\n"
+	      "Options (they stop at the first non-option or at --):\n"
+	      "  -o, --output DIR     write the trace into DIR (created mode 0700);\n"
+	      "                       default ./accwatch-trace-YYYYmmdd-HHMMSS\n"
+	      "  -f, --force          write into DIR even if it is not empty\n"
+	      "      --discard        drop events when the buffers are full instead of\n"
+	      "                       making the program wait (faster, may lose data)\n"
+	      "      --subbuf-size SIZE\n"
+	      "                       size of one sub-buffer, a power of two with an\n"
+	      "                       optional k/M/G suffix (default 1M)\n"
+	      "      --num-subbuf N   sub-buffers per buffer, a power of two (default 4)\n"
+	      "      --buffers-uid    one buffer set per user (default)\n"
+	      "      --buffers-pid    one buffer set per process\n"
+	      "  -q, --quiet          do not say where the trace was written\n"
+	      "  -h, --help           show this help and exit\n"
+	      "  -V, --version        show the version and exit\n"
+	      "\n"
+	      "Environment:\n"
+	      "  ACCWATCH_PRELOAD     path of libaccwatch.so to preload (default: next to\n"
+	      "                       this program, in ../lib or the install libdir)\n"
+	      "  ACCWATCH_DEBUG=1     say what accwatch-run does (session, run id, paths)\n"
+	      "\n"
+	      "Exit status: the command's own status, 128+N if it died of signal N,\n"
+	      "126 if it could not be executed, 127 if it was not found, 125 if\n"
+	      "accwatch-run itself failed, 2 on a usage error.\n"
+	      "\n"
+	      "Example:\n"
+	      "  accwatch-run -o trace -- accelerate launch --num_processes 4 train.py\n"
+	      "  accwatch-report trace\n",
+		out);
+}

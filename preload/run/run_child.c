@@ -1,0 +1,103 @@
+/* fork/exec/wait of the command. A close-on-exec pipe carries exec's errno
+ * back, so "not found" is told apart from a command that itself exits 127. */
+#define _GNU_SOURCE
+#include "run_child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run_signals.h"
+
+static void accwatch_run_child_exec(char *const argv[], char *const env[],
+	const sigset_t *old_mask, int error_pipe)
+{
+	int err;
+
+	accwatch_run_signals_reset_in_child(old_mask);
+	execvpe(argv[0], argv, env);
+	err = errno;
+	if (write(error_pipe, &err, sizeof(err)) < 0) {
+		/* The parent then reports a plain exit 127. */
+	}
+	_exit(127);
+}
+
+/* Waits until the child has ended without reaping it, so its pid cannot be
+ * reused while the signal handler may still send to it; then reaps it. */
+static void accwatch_run_child_wait(pid_t pid, struct accwatch_run_child_result *result)
+{
+	siginfo_t info;
+	int wait_status = 0;
+
+	for (;;) {
+		memset(&info, 0, sizeof(info));
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) == 0)
+			break;
+		if (errno != EINTR)
+			break;
+	}
+	accwatch_run_signals_set_target(0);
+	while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
+	}
+	if (WIFSIGNALED(wait_status)) {
+		result->status = ACCWATCH_RUN_CHILD_SIGNALED;
+		result->signal = WTERMSIG(wait_status);
+	} else {
+		result->status = ACCWATCH_RUN_CHILD_EXITED;
+		result->exit_status = WEXITSTATUS(wait_status);
+	}
+}
+
+void accwatch_run_child_run(char *const argv[], char *const env[],
+	struct accwatch_run_child_result *result)
+{
+	int pipe_fds[2] = {-1, -1};
+	int exec_errno = 0;
+	sigset_t old_mask;
+	ssize_t got;
+	pid_t pid;
+
+	memset(result, 0, sizeof(*result));
+	accwatch_run_signals_block(&old_mask);
+	if (accwatch_run_signals_pending() != 0) {
+		result->status = ACCWATCH_RUN_CHILD_INTERRUPTED;
+		result->signal = accwatch_run_signals_pending();
+		goto end;
+	}
+	if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+		result->status = ACCWATCH_RUN_CHILD_FORK_FAILED;
+		result->exec_errno = errno;
+		goto end;
+	}
+	pid = fork();
+	if (pid < 0) {
+		result->status = ACCWATCH_RUN_CHILD_FORK_FAILED;
+		result->exec_errno = errno;
+		goto end;
+	}
+	if (pid == 0)
+		accwatch_run_child_exec(argv, env, &old_mask, pipe_fds[1]);
+	accwatch_run_signals_set_target(pid);
+	accwatch_run_signals_restore_mask(&old_mask);
+	close(pipe_fds[1]);
+	pipe_fds[1] = -1;
+
+	do {
+		got = read(pipe_fds[0], &exec_errno, sizeof(exec_errno));
+	} while (got < 0 && errno == EINTR);
+	accwatch_run_child_wait(pid, result);
+	if (got == (ssize_t)sizeof(exec_errno)) {
+		result->status = ACCWATCH_RUN_CHILD_EXEC_FAILED;
+		result->exec_errno = exec_errno;
+	}
+end:
+	accwatch_run_signals_restore_mask(&old_mask);
+	if (pipe_fds[0] >= 0)
+		close(pipe_fds[0]);
+	if (pipe_fds[1] >= 0)
+		close(pipe_fds[1]);
+}

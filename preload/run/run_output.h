@@ -1,0 +1,40 @@
+/* The trace directory: created mode 0700 (parents as needed), refused when it
+ * already holds files unless forced, returned as an absolute path. */
+#ifndef ACCWATCH_RUN_OUTPUT_H
+#define ACCWATCH_RUN_OUTPUT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+enum accwatch_run_output_status {
+	ACCWATCH_RUN_OUTPUT_OK = 0,
+	ACCWATCH_RUN_OUTPUT_NOT_EMPTY,     /* exists with entries, not forced */
+	ACCWATCH_RUN_OUTPUT_NOT_DIRECTORY, /* exists and is something else */
+	ACCWATCH_RUN_OUTPUT_CREATE_FAILED, /* mkdir failed: see error */
+	ACCWATCH_RUN_OUTPUT_READ_FAILED,   /* cannot list or resolve it: see error */
+	ACCWATCH_RUN_OUTPUT_TOO_LONG,
+};
+
+struct accwatch_run_output {
+	char path[PATH_MAX]; /* absolute, canonical */
+	bool created;        /* accwatch-run made it (vs. it existed) */
+	int error;           /* errno of the failure */
+};
+
+/* "accwatch-trace-YYYYmmdd-HHMMSS" in local time. */
+void accwatch_run_output_default_name(time_t now, char *name, size_t name_len);
+
+enum accwatch_run_output_status accwatch_run_output_prepare(const char *dir, bool force,
+	struct accwatch_run_output *output);
+
+/* Whether a file (not just a directory) exists below path: the consumer
+ * makes ust/ at start, files only once a traced process registered. */
+bool accwatch_run_output_has_files(const char *path);
+
+/* Removes the directory again if accwatch-run created it and nothing but
+ * empty directories is in it (the command never started). */
+void accwatch_run_output_discard(const struct accwatch_run_output *output);
+
+#endif

@@ -1,0 +1,99 @@
+/* The signal handler and the few words it shares with the main flow; this is
+ * accwatch-run's only global state, because a handler can reach nothing else. */
+#define _GNU_SOURCE
+#include "run_signals.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <unistd.h>
+
+/* SIGQUIT too: Ctrl-\ must not kill us before the session is destroyed. */
+static const int accwatch_run_forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define ACCWATCH_RUN_FORWARDED_COUNT \
+	(sizeof(accwatch_run_forwarded_signals) / sizeof(accwatch_run_forwarded_signals[0]))
+
+static volatile sig_atomic_t accwatch_run_signal_target;
+static volatile sig_atomic_t accwatch_run_signal_pending;
+/* Signals found ignored at start (nohup, "cmd &" in a script) stay ignored,
+ * in us and in the command: we only take over the others. */
+static bool accwatch_run_signal_installed[ACCWATCH_RUN_FORWARDED_COUNT];
+
+static void accwatch_run_signals_handle(int signo, siginfo_t *info, void *context)
+{
+	int saved_errno = errno;
+	pid_t target = (pid_t)accwatch_run_signal_target;
+
+	(void)context;
+	if (target > 0) {
+		/* A terminal's Ctrl-C or hangup (si_code SI_KERNEL) went to the whole
+		 * foreground process group: the child already has it unless it left
+		 * our group. Sending it again would interrupt its own cleanup. */
+		if (info->si_code != SI_KERNEL || getpgid(target) != getpgrp())
+			kill(target, signo);
+	} else if (accwatch_run_signal_pending == 0) {
+		accwatch_run_signal_pending = signo;
+	}
+	errno = saved_errno;
+}
+
+enum accwatch_run_signals_status accwatch_run_signals_install(void)
+{
+	struct sigaction action = {0};
+
+	action.sa_sigaction = accwatch_run_signals_handle;
+	action.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&action.sa_mask);
+	for (size_t i = 0; i < ACCWATCH_RUN_FORWARDED_COUNT; i++)
+		sigaddset(&action.sa_mask, accwatch_run_forwarded_signals[i]);
+	for (size_t i = 0; i < ACCWATCH_RUN_FORWARDED_COUNT; i++) {
+		struct sigaction previous;
+
+		if (sigaction(accwatch_run_forwarded_signals[i], NULL, &previous) != 0)
+			return ACCWATCH_RUN_SIGNALS_FAILED;
+		if (previous.sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(accwatch_run_forwarded_signals[i], &action, NULL) != 0)
+			return ACCWATCH_RUN_SIGNALS_FAILED;
+		accwatch_run_signal_installed[i] = true;
+	}
+	return ACCWATCH_RUN_SIGNALS_OK;
+}
+
+void accwatch_run_signals_block(sigset_t *old)
+{
+	sigset_t forwarded;
+
+	sigemptyset(&forwarded);
+	for (size_t i = 0; i < ACCWATCH_RUN_FORWARDED_COUNT; i++)
+		sigaddset(&forwarded, accwatch_run_forwarded_signals[i]);
+	sigprocmask(SIG_BLOCK, &forwarded, old);
+}
+
+void accwatch_run_signals_restore_mask(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+void accwatch_run_signals_set_target(pid_t pid)
+{
+	accwatch_run_signal_target = pid;
+}
+
+int accwatch_run_signals_pending(void)
+{
+	return accwatch_run_signal_pending;
+}
+
+void accwatch_run_signals_reset_in_child(const sigset_t *old)
+{
+	struct sigaction action = {0};
+
+	action.sa_handler = SIG_DFL;
+	sigemptyset(&action.sa_mask);
+	for (size_t i = 0; i < ACCWATCH_RUN_FORWARDED_COUNT; i++) {
+		if (accwatch_run_signal_installed[i])
+			sigaction(accwatch_run_forwarded_signals[i], &action, NULL);
+	}
+	sigprocmask(SIG_SETMASK, old, NULL);
+}

@@ -1,0 +1,24 @@
+/* The lines accwatch-run prints once the session is gone: where the trace is
+ * and the exact command to read it (memray-style), plus data-loss warnings. */
+#ifndef ACCWATCH_RUN_SUMMARY_H
+#define ACCWATCH_RUN_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct accwatch_run_summary {
+	const char *trace_path; /* absolute */
+	bool trace_empty;       /* no process registered with LTTng: nothing was written */
+	uint64_t discarded;     /* events the channel dropped */
+	bool quiet;             /* only warnings */
+};
+
+void accwatch_run_summary_print(FILE *out, const struct accwatch_run_summary *summary);
+
+/* text as one shell word: unchanged when plain, else in single quotes.
+ * Returns false (out empty) if out is too small. */
+bool accwatch_run_shell_quote(const char *text, char *out, size_t out_len);
+
+#endif
