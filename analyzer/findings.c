@@ -150,6 +150,9 @@ static int aw_compare_findings(const void *a, const void *b)
 	/* Findings about no loader (AW_NONE) come after the loaders'. */
 	if (x->loader != y->loader)
 		return x->loader < y->loader ? -1 : 1;
+	int by_id = strcmp(x->id, y->id);
+	if (by_id)
+		return by_id;
 	if (x->epoch != y->epoch)
 		return x->epoch < y->epoch ? -1 : 1;
 	return (x->order > y->order) - (x->order < y->order);

@@ -62,7 +62,8 @@ void aw_finding_add_rank(struct aw_finding *finding, int32_t rank);
 void aw_finding_add_integer(struct aw_finding *finding, const char *name, int64_t value);
 void aw_finding_add_real(struct aw_finding *finding, const char *name, double value);
 
-/* Errors first, then warnings, then infos; by loader and epoch within. */
+/* Errors first, then warnings, then infos; by loader, id and epoch within
+ * (so one problem repeated over epochs stays together). */
 void aw_findings_sort(struct aw_findings *findings);
 size_t aw_findings_count(const struct aw_findings *findings, enum aw_severity severity);
 /* The first finding with this id, or NULL (tests use it). */

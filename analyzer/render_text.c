@@ -1,6 +1,7 @@
 /* The text report: a one-line verdict, the findings (errors first) with their
  * evidence and fix, then per loader a table of ranks x epochs. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,17 +46,36 @@ static void aw_table_print(FILE *out, struct aw_table *t, const char *indent)
 }
 
 /* "0-3,5,7-8" */
-static void aw_print_ranks(FILE *out, const int32_t *ranks, size_t n)
+static void aw_print_ranges(FILE *out, const int64_t *values, size_t n)
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
-		while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+		while (j + 1 < n && values[j + 1] == values[j] + 1)
 			j++;
-		fprintf(out, "%s%d", i ? "," : "", ranks[i]);
+		fprintf(out, "%s%" PRId64, i ? "," : "", values[i]);
 		if (j > i)
-			fprintf(out, "-%d", ranks[j]);
+			fprintf(out, "-%" PRId64, values[j]);
 		i = j + 1;
 	}
+}
+
+static int aw_compare_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Sorts values and drops repeats; returns how many are left. */
+static size_t aw_sort_unique(int64_t *values, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(values, n, sizeof(*values), aw_compare_int64);
+	size_t kept = 1;
+	for (size_t i = 1; i < n; i++)
+		if (values[i] != values[kept - 1])
+			values[kept++] = values[i];
+	return kept;
 }
 
 static const char *aw_plural(uint64_t n)
@@ -87,19 +107,43 @@ static void aw_print_notes(FILE *out, const struct aw_model *model)
 		fprintf(out, "note: reading stopped early: %s\n", s->read_error_message);
 }
 
-static void aw_print_finding(FILE *out, const struct aw_model *model, const struct aw_finding *f)
+static bool aw_same_problem(const struct aw_finding *a, const struct aw_finding *b)
+{
+	return a->severity == b->severity && a->loader == b->loader && strcmp(a->id, b->id) == 0;
+}
+
+/* Prints findings[0 .. n): one problem (same id and loader) over n epochs, as
+ * one block showing the first epoch's message, evidence and fix. */
+static void aw_print_finding_group(FILE *out, const struct aw_model *model, const struct aw_finding *group, size_t n)
 {
 	static const char *const labels[] = { "ERROR", "WARNING", "INFO" };
+	const struct aw_finding *f = &group[0];
+	size_t n_ranks = 0, ranks_cap = 0, n_epochs = 0;
+	int64_t *ranks = NULL;
+	int64_t *epochs = aw_xcalloc(n + 1, sizeof(*epochs));
+	for (size_t i = 0; i < n; i++) {
+		if (group[i].epoch >= 0)
+			epochs[n_epochs++] = group[i].epoch;
+		for (size_t r = 0; r < group[i].n_ranks; r++) {
+			AW_GROW(ranks, ranks_cap, n_ranks + 1);
+			ranks[n_ranks++] = group[i].ranks[r];
+		}
+	}
+	n_epochs = aw_sort_unique(epochs, n_epochs);
+	n_ranks = aw_sort_unique(ranks, n_ranks);
+
 	fprintf(out, "%s %s", labels[f->severity], f->id);
 	if (f->loader < model->n_loaders_global) {
 		const struct aw_global_loader *g = &model->loaders_global[f->loader];
 		fprintf(out, "  %s (%s)", g->id, *g->site ? g->site : "unknown site");
 	}
-	if (f->epoch >= 0)
-		fprintf(out, ", epoch %" PRId64, f->epoch);
-	if (f->n_ranks) {
-		fprintf(out, ", rank%s ", f->n_ranks == 1 ? "" : "s");
-		aw_print_ranks(out, f->ranks, f->n_ranks);
+	if (n_epochs) {
+		fprintf(out, ", epoch%s ", n_epochs == 1 ? "" : "s");
+		aw_print_ranges(out, epochs, n_epochs);
+	}
+	if (n_ranks) {
+		fprintf(out, ", rank%s ", n_ranks == 1 ? "" : "s");
+		aw_print_ranges(out, ranks, n_ranks);
 	}
 	fprintf(out, "\n  %s\n", f->message ? f->message : "");
 	for (const char *line = f->evidence; line && *line;) {
@@ -108,9 +152,13 @@ static void aw_print_finding(FILE *out, const struct aw_model *model, const stru
 		fprintf(out, "    %.*s\n", len, line);
 		line += len + (end ? 1 : 0);
 	}
+	if (n > 1)
+		fprintf(out, "    (epoch %" PRId64 " shown; the same in %zu epochs)\n", f->epoch, n);
 	if (f->fix)
 		fprintf(out, "  fix: %s\n", f->fix);
 	fputc('\n', out);
+	free(ranks);
+	free(epochs);
 }
 
 static void aw_format_coverage(char *buf, size_t size, uint64_t part, int64_t dataset_len)
@@ -208,8 +256,13 @@ void aw_render_text(FILE *out, const struct aw_model *model, const struct aw_fin
 
 	if (findings->n == 0)
 		fputs("No data-loading problem found.\n\n", out);
-	for (size_t i = 0; i < findings->n; i++)
-		aw_print_finding(out, model, &findings->items[i]);
+	for (size_t i = 0; i < findings->n;) {
+		size_t n = 1;
+		while (i + n < findings->n && aw_same_problem(&findings->items[i], &findings->items[i + n]))
+			n++;
+		aw_print_finding_group(out, model, &findings->items[i], n);
+		i += n;
+	}
 
 	for (size_t g = 0; g < model->n_loaders_global; g++)
 		aw_print_loader(out, model, &model->loaders_global[g]);

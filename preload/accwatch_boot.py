@@ -31,8 +31,9 @@
 #   exhausted=0 when abandoned (iterator collected, e.g. after a loop break;
 #   next __iter__ of the same loader; __iter__ raising; interpreter exit).
 #   drawn = batches drawn, yielded = batches __next__ returned.
-# - worker_start / worker_fetch: in DataLoader workers only, when the worker
-#   builds its dataset fetcher (start, and each epoch of persistent workers).
+# - worker_start / worker_fetch: in DataLoader workers only (map-style
+#   datasets for worker_fetch); worker_start when the worker builds its first
+#   dataset fetcher, before any fetch.
 #   loader/iteration are the parent's at fork time (+1 per later epoch of a
 #   persistent worker), ACCWATCH_UNKNOWN in spawn/forkserver workers;
 #   worker_fetch.batch counts fetches per worker and epoch, and is emitted
@@ -536,7 +537,20 @@ def _worker_state():
     return worker
 
 
+def _on_fetch(possibly_batched_index):
+    try:
+        worker = _worker
+        if worker is not None:
+            _aw_worker_fetch(worker.id, worker.loader, worker.iteration,
+                             worker.fetches, possibly_batched_index)
+            worker.fetches += 1
+    except Exception:
+        _debug("fetch")
+
+
 def _wrap_fetcher_init(original):
+    # Runs no user code (iter(dataset) comes after it in subclasses), so its
+    # frame never shows in a traceback of the user's.
     @functools.wraps(original)
     def __init__(self, *args, **kwargs):
         result = original(self, *args, **kwargs)
@@ -548,27 +562,17 @@ def _wrap_fetcher_init(original):
                     worker.fetches = 0
                     if worker.base != _UNKNOWN:
                         worker.iteration = worker.base + worker.fetchers - 1
+                if isinstance(self, _fetch._MapDatasetFetcher):
+                    # Per instance and in C: no frame of ours between the
+                    # worker loop and __getitem__ (torch copies the worker's
+                    # traceback into the message of the re-raised error).
+                    fetch = _aw_call_before(self.fetch, _on_fetch)
+                    if fetch is not None:
+                        self.fetch = fetch
         except Exception:
             _debug("fetcher __init__")
         return result
     return __init__
-
-
-def _wrap_fetch(original):
-    @functools.wraps(original)
-    def fetch(self, possibly_batched_index):
-        try:
-            worker = _worker
-            if worker is None:
-                worker = _worker_state()
-            if worker is not None:
-                _aw_worker_fetch(worker.id, worker.loader, worker.iteration,
-                                 worker.fetches, possibly_batched_index)
-                worker.fetches += 1
-        except Exception:
-            _debug("fetch")
-        return original(self, possibly_batched_index)
-    return fetch
 
 
 # --- torch.distributed -------------------------------------------------------
@@ -633,7 +637,6 @@ def _install():
     _patch(iterator, "__next__", _wrap_next)
     _patch(getattr(_fetch, "_BaseDatasetFetcher", None), "__init__",
            _wrap_fetcher_init)
-    _patch(getattr(_fetch, "_MapDatasetFetcher", None), "fetch", _wrap_fetch)
     try:
         _patch_distributed()
     except Exception:

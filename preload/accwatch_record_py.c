@@ -312,6 +312,64 @@ end:
 	return accwatch_record_none();
 }
 
+/* self is (target, before): calls before(*args, **kwargs), then returns
+ * target(*args, **kwargs). Being C, it adds no frame to the traceback of an
+ * exception raised by target (torch copies worker tracebacks into messages).
+ * before catches its own errors: what reaches here (KeyboardInterrupt...)
+ * propagates. */
+static accwatch_pyobject *accwatch_py_call_before(accwatch_pyobject *self,
+						  accwatch_pyobject *args,
+						  accwatch_pyobject *kwargs)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *target = api->PyTuple_GetItem(self, 0);
+	accwatch_pyobject *before = api->PyTuple_GetItem(self, 1);
+	accwatch_pyobject *result;
+
+	if (!target || !before)
+		return NULL;
+	result = api->PyObject_Call(before, args, kwargs);
+	if (!result)
+		return NULL;
+	api->Py_DecRef(result);
+	return api->PyObject_Call(target, args, kwargs);
+}
+
+static const struct accwatch_py_method_def accwatch_call_before_def = {
+	"call_before",
+	(void *)(accwatch_py_keywords_fn)accwatch_py_call_before,
+	ACCWATCH_PY_METH_VARARGS | ACCWATCH_PY_METH_KEYWORDS,
+	NULL,
+};
+
+/* (target, before) -> a callable running before, then target; None when it
+ * cannot be made. */
+static accwatch_pyobject *
+accwatch_py_call_before_new(accwatch_pyobject *self,
+			    accwatch_pyobject *const *args, ssize_t nargs)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *pair = NULL, *function = NULL;
+
+	(void)self;
+	if (!accwatch_args_ok("call_before", nargs, 2))
+		goto end;
+	pair = api->PyTuple_Pack(2, args[0], args[1]);
+	if (!pair)
+		goto end;
+	function = api->PyCFunction_NewEx(
+		(struct accwatch_py_method_def *)&accwatch_call_before_def, pair,
+		NULL);
+end:
+	if (pair)
+		api->Py_DecRef(pair);
+	if (!function) {
+		api->PyErr_Clear();
+		function = accwatch_record_none();
+	}
+	return function;
+}
+
 /* (message): the bootstrap's diagnostics, through ACCWATCH_DEBUG. */
 static accwatch_pyobject *accwatch_py_debug(accwatch_pyobject *self,
 					    accwatch_pyobject *const *args,
@@ -337,6 +395,7 @@ const struct accwatch_py_method_def accwatch_record_methods[] = {
 	ACCWATCH_METHOD("_aw_batch", accwatch_py_batch),
 	ACCWATCH_METHOD("_aw_worker_start", accwatch_py_worker_start),
 	ACCWATCH_METHOD("_aw_worker_fetch", accwatch_py_worker_fetch),
+	ACCWATCH_METHOD("_aw_call_before", accwatch_py_call_before_new),
 	ACCWATCH_METHOD("_aw_debug", accwatch_py_debug),
 };
 
