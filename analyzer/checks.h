@@ -23,11 +23,13 @@ struct aw_check_input {
 	const struct aw_loader *desc; /* the loader's description */
 	uint32_t loader_index;        /* into model->loaders_global */
 	const struct aw_epoch *epoch;
-	uint64_t world;      /* W: ranks that iterated the loader in this epoch */
-	uint64_t batch_size; /* B: the loader's batch_size, else its longest batch */
+	uint64_t world; /* W: ranks that iterated the loader in this epoch */
+	uint64_t
+	    batch_size; /* B: the loader's batch_size, else its longest batch */
 };
 
-typedef void (*aw_check_fn)(const struct aw_check_input *in, struct aw_findings *out);
+typedef void (*aw_check_fn)(const struct aw_check_input *in,
+			    struct aw_findings *out);
 
 struct aw_check {
 	const char *id;
@@ -43,15 +45,18 @@ void aw_checks_run(const struct aw_model *model, struct aw_findings *out);
 /* Reads of samples another rank also read (cross-rank duplicates) that
  * DistributedSampler's padding or accelerate's even_batches can cause: both
  * complete the last round so that each of W ranks gets the same number of
- * batches of B, adding fewer than W*B samples. Allowance: W*B - 1; 0 if W < 2. */
+ * batches of B, adding fewer than W*B samples. Allowance: W*B - 1; 0 if W < 2.
+ */
 uint64_t aw_padding_allowance(uint64_t world, uint64_t batch_size);
 /* Samples drop_last may leave unread in one epoch. With drop_last on the
  * loader (or unknown): W*B - 1, the worst of DataLoader(drop_last) dropping
  * B-1 per rank plus DistributedSampler(drop_last) dropping W-1, and of
  * accelerate's BatchSamplerShard dropping its last partial round of up to
  * W-1 full batches plus the last partial batch. Without it: replicas - 1 when
- * the sampler is a DistributedSampler (its own drop_last is not traced), else 0. */
-uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world, uint64_t batch_size);
+ * the sampler is a DistributedSampler (its own drop_last is not traced), else
+ * 0. */
+uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world,
+			   uint64_t batch_size);
 /* Every rank consumed at least 90% of the epoch's union, with W >= 2 and
  * more cross-rank duplicates than the padding allowance. */
 bool aw_epoch_unsharded(const struct aw_check_input *in);

@@ -14,7 +14,8 @@ struct aw_cli_option {
 	char short_name;       /* 0: none */
 	bool takes_value;
 	/* Returns false and fills error when the value is not acceptable. */
-	bool (*apply)(struct aw_options *opts, const char *value, char *error, size_t error_size);
+	bool (*apply)(struct aw_options *opts, const char *value, char *error,
+		      size_t error_size);
 };
 
 static bool aw_cli_fail(char *error, size_t error_size, const char *fmt, ...)
@@ -26,29 +27,36 @@ static bool aw_cli_fail(char *error, size_t error_size, const char *fmt, ...)
 	return false;
 }
 
-static bool aw_apply_format(struct aw_options *opts, const char *value, char *error, size_t error_size)
+static bool aw_apply_format(struct aw_options *opts, const char *value,
+			    char *error, size_t error_size)
 {
 	if (strcmp(value, "text") == 0)
 		opts->format = AW_FORMAT_TEXT;
 	else if (strcmp(value, "json") == 0)
 		opts->format = AW_FORMAT_JSON;
 	else
-		return aw_cli_fail(error, error_size, "--format takes text or json, not '%s'", value);
+		return aw_cli_fail(error, error_size,
+				   "--format takes text or json, not '%s'",
+				   value);
 	return true;
 }
 
-static bool aw_apply_fail_on(struct aw_options *opts, const char *value, char *error, size_t error_size)
+static bool aw_apply_fail_on(struct aw_options *opts, const char *value,
+			     char *error, size_t error_size)
 {
 	if (strcmp(value, "error") == 0)
 		opts->fail_on = AW_FAIL_ON_ERROR;
 	else if (strcmp(value, "warning") == 0)
 		opts->fail_on = AW_FAIL_ON_WARNING;
 	else
-		return aw_cli_fail(error, error_size, "--fail-on takes error or warning, not '%s'", value);
+		return aw_cli_fail(error, error_size,
+				   "--fail-on takes error or warning, not '%s'",
+				   value);
 	return true;
 }
 
-static bool aw_apply_output(struct aw_options *opts, const char *value, char *error, size_t error_size)
+static bool aw_apply_output(struct aw_options *opts, const char *value,
+			    char *error, size_t error_size)
 {
 	if (!*value)
 		return aw_cli_fail(error, error_size, "-o needs a file name");
@@ -56,14 +64,16 @@ static bool aw_apply_output(struct aw_options *opts, const char *value, char *er
 	return true;
 }
 
-static bool aw_apply_help(struct aw_options *opts, const char *value, char *error, size_t error_size)
+static bool aw_apply_help(struct aw_options *opts, const char *value,
+			  char *error, size_t error_size)
 {
 	(void)value, (void)error, (void)error_size;
 	opts->help = true;
 	return true;
 }
 
-static bool aw_apply_version(struct aw_options *opts, const char *value, char *error, size_t error_size)
+static bool aw_apply_version(struct aw_options *opts, const char *value,
+			     char *error, size_t error_size)
 {
 	(void)value, (void)error, (void)error_size;
 	opts->version = true;
@@ -71,40 +81,51 @@ static bool aw_apply_version(struct aw_options *opts, const char *value, char *e
 }
 
 static const struct aw_cli_option aw_cli_options[] = {
-	{ "format", 0, true, aw_apply_format },
-	{ "fail-on", 0, true, aw_apply_fail_on },
-	{ "output", 'o', true, aw_apply_output },
-	{ "help", 'h', false, aw_apply_help },
-	{ "version", 'V', false, aw_apply_version },
+    {"format", 0, true, aw_apply_format},
+    {"fail-on", 0, true, aw_apply_fail_on},
+    {"output", 'o', true, aw_apply_output},
+    {"help", 'h', false, aw_apply_help},
+    {"version", 'V', false, aw_apply_version},
 };
 
 #define AW_N_CLI_OPTIONS (sizeof(aw_cli_options) / sizeof(aw_cli_options[0]))
 
 void aw_cli_usage(FILE *out)
 {
-	fputs("usage: accwatch-report [--format text|json] [--fail-on error|warning] [-o FILE] PATH...\n"
+	fputs("usage: accwatch-report [--format text|json] [--fail-on "
+	      "error|warning] [-o FILE] PATH...\n"
 	      "\n"
-	      "Reads the LTTng traces that accwatch-run recorded under each PATH (every\n"
-	      "directory holding a CTF `metadata` file, searched recursively; several\n"
-	      "paths, e.g. one per node, make one analysis) and reports the data-loading\n"
-	      "bugs it finds: unsharded or overlapping ranks, missing samples, uneven\n"
+	      "Reads the LTTng traces that accwatch-run recorded under each "
+	      "PATH (every\n"
+	      "directory holding a CTF `metadata` file, searched recursively; "
+	      "several\n"
+	      "paths, e.g. one per node, make one analysis) and reports the "
+	      "data-loading\n"
+	      "bugs it finds: unsharded or overlapping ranks, missing samples, "
+	      "uneven\n"
 	      "batches.\n"
 	      "\n"
-	      "  --format text|json      text for people (default), JSON (accwatch-report/1)\n"
-	      "  --fail-on error|warning exit 1 on errors (default), or on warnings too\n"
-	      "  -o, --output FILE       write the report to FILE instead of stdout\n"
+	      "  --format text|json      text for people (default), JSON "
+	      "(accwatch-report/1)\n"
+	      "  --fail-on error|warning exit 1 on errors (default), or on "
+	      "warnings too\n"
+	      "  -o, --output FILE       write the report to FILE instead of "
+	      "stdout\n"
 	      "  -h, --help              show this help\n"
 	      "  -V, --version           show the version\n"
 	      "\n"
-	      "Exit status: 0 no error found, 1 errors found, 2 usage error or no readable\n"
+	      "Exit status: 0 no error found, 1 errors found, 2 usage error or "
+	      "no readable\n"
 	      "trace.\n",
 	      out);
 }
 
-static const struct aw_cli_option *aw_cli_find_long(const char *name, size_t len)
+static const struct aw_cli_option *aw_cli_find_long(const char *name,
+						    size_t len)
 {
 	for (size_t i = 0; i < AW_N_CLI_OPTIONS; i++)
-		if (strlen(aw_cli_options[i].long_name) == len && strncmp(aw_cli_options[i].long_name, name, len) == 0)
+		if (strlen(aw_cli_options[i].long_name) == len &&
+		    strncmp(aw_cli_options[i].long_name, name, len) == 0)
 			return &aw_cli_options[i];
 	return NULL;
 }
@@ -118,7 +139,9 @@ static const struct aw_cli_option *aw_cli_find_short(char name)
 }
 
 /* One option at argv[*i]; advances *i past a separate value. */
-static bool aw_cli_option(int argc, char **argv, int *i, struct aw_options *opts, char *error, size_t error_size)
+static bool aw_cli_option(int argc, char **argv, int *i,
+			  struct aw_options *opts, char *error,
+			  size_t error_size)
 {
 	const char *arg = argv[*i];
 	const struct aw_cli_option *option;
@@ -128,9 +151,11 @@ static bool aw_cli_option(int argc, char **argv, int *i, struct aw_options *opts
 		const char *eq = strchr(arg + 2, '=');
 		size_t len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
 		option = aw_cli_find_long(arg + 2, len);
-		snprintf(name, sizeof(name), "--%.*s", (int)AW_MIN(len, 40), arg + 2);
+		snprintf(name, sizeof(name), "--%.*s", (int)AW_MIN(len, 40),
+			 arg + 2);
 		if (option && eq && !option->takes_value)
-			return aw_cli_fail(error, error_size, "%s takes no value", name);
+			return aw_cli_fail(error, error_size,
+					   "%s takes no value", name);
 		if (eq)
 			value = eq + 1;
 	} else {
@@ -139,19 +164,23 @@ static bool aw_cli_option(int argc, char **argv, int *i, struct aw_options *opts
 		if (option && arg[2] && option->takes_value)
 			value = arg + 2;
 		else if (arg[2])
-			return aw_cli_fail(error, error_size, "unknown option '%s'", arg);
+			return aw_cli_fail(error, error_size,
+					   "unknown option '%s'", arg);
 	}
 	if (!option)
-		return aw_cli_fail(error, error_size, "unknown option '%s'", arg);
+		return aw_cli_fail(error, error_size, "unknown option '%s'",
+				   arg);
 	if (option->takes_value && !value) {
 		if (*i + 1 >= argc)
-			return aw_cli_fail(error, error_size, "%s needs a value", name);
+			return aw_cli_fail(error, error_size,
+					   "%s needs a value", name);
 		value = argv[++*i];
 	}
 	return option->apply(opts, value ? value : "", error, error_size);
 }
 
-enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts, char *error, size_t error_size)
+enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts,
+				char *error, size_t error_size)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->format = AW_FORMAT_TEXT;
@@ -163,14 +192,17 @@ enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts, 
 		if (!options_done && strcmp(arg, "--") == 0) {
 			options_done = true;
 		} else if (!options_done && arg[0] == '-' && arg[1]) {
-			if (!aw_cli_option(argc, argv, &i, opts, error, error_size))
+			if (!aw_cli_option(argc, argv, &i, opts, error,
+					   error_size))
 				return AW_CLI_USAGE;
 		} else {
 			opts->paths[opts->n_paths++] = arg;
 		}
 	}
 	if (!opts->help && !opts->version && opts->n_paths == 0) {
-		aw_cli_fail(error, error_size, "no trace given: pass the directory accwatch-run wrote (-o DIR)");
+		aw_cli_fail(error, error_size,
+			    "no trace given: pass the directory accwatch-run "
+			    "wrote (-o DIR)");
 		return AW_CLI_USAGE;
 	}
 	return AW_CLI_OK;
@@ -183,7 +215,8 @@ void aw_options_fini(struct aw_options *opts)
 	opts->n_paths = 0;
 }
 
-enum aw_exit aw_cli_exit_status(const struct aw_options *opts, size_t errors, size_t warnings)
+enum aw_exit aw_cli_exit_status(const struct aw_options *opts, size_t errors,
+				size_t warnings)
 {
 	if (errors || (opts->fail_on == AW_FAIL_ON_WARNING && warnings))
 		return AW_EXIT_FINDINGS;

@@ -18,9 +18,12 @@ enum aw_fail_on {
 
 /* Exit statuses of accwatch-report. */
 enum aw_exit {
-	AW_EXIT_CLEAN = 0,    /* no error found (or no warning with --fail-on warning) */
-	AW_EXIT_FINDINGS = 1, /* errors found (or warnings with --fail-on warning) */
-	AW_EXIT_USAGE = 2,    /* bad arguments, unreadable trace, no accwatch events */
+	AW_EXIT_CLEAN =
+	    0, /* no error found (or no warning with --fail-on warning) */
+	AW_EXIT_FINDINGS =
+	    1, /* errors found (or warnings with --fail-on warning) */
+	AW_EXIT_USAGE =
+	    2, /* bad arguments, unreadable trace, no accwatch events */
 };
 
 struct aw_options {
@@ -39,9 +42,11 @@ enum aw_cli_status {
 
 /* Parses argv; options and paths may be mixed, "--" ends the options.
  * Free with aw_options_fini. */
-enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts, char *error, size_t error_size);
+enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts,
+				char *error, size_t error_size);
 void aw_options_fini(struct aw_options *opts);
 void aw_cli_usage(FILE *out);
-enum aw_exit aw_cli_exit_status(const struct aw_options *opts, size_t errors, size_t warnings);
+enum aw_exit aw_cli_exit_status(const struct aw_options *opts, size_t errors,
+				size_t warnings);
 
 #endif

@@ -1,5 +1,6 @@
 /* The accwatch trace events as plain structs: the reader turns each babeltrace2
- * event into one of these, unit tests build them by hand, the model eats them. */
+ * event into one of these, unit tests build them by hand, the model eats them.
+ */
 #ifndef AW_EVENT_H
 #define AW_EVENT_H
 
@@ -106,6 +107,10 @@ struct aw_event_worker_start {
 
 struct aw_event {
 	enum aw_event_kind kind;
+	/* Whose pid namespace `pid` is in: the reader numbers the hosts of the
+	 * traces (their `hostname`), so equal pids of two nodes stay apart.
+	 * 0 when there is one host or it is unknown. */
+	uint32_t source;
 	uint32_t run;
 	int32_t pid;
 	union {

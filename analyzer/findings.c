@@ -43,7 +43,8 @@ void aw_findings_fini(struct aw_findings *findings)
 }
 
 struct aw_finding *aw_findings_add(struct aw_findings *findings, const char *id,
-				   enum aw_severity severity, uint32_t loader, int64_t epoch)
+				   enum aw_severity severity, uint32_t loader,
+				   int64_t epoch)
 {
 	AW_GROW(findings->items, findings->cap, findings->n + 1);
 	struct aw_finding *f = &findings->items[findings->n];
@@ -110,13 +111,16 @@ void aw_finding_add_rank(struct aw_finding *finding, int32_t rank)
 		at++;
 	if (at < finding->n_ranks && finding->ranks[at] == rank)
 		return;
-	finding->ranks = aw_xrealloc(finding->ranks, (finding->n_ranks + 1) * sizeof(*finding->ranks));
-	memmove(&finding->ranks[at + 1], &finding->ranks[at], (finding->n_ranks - at) * sizeof(*finding->ranks));
+	finding->ranks = aw_xrealloc(
+	    finding->ranks, (finding->n_ranks + 1) * sizeof(*finding->ranks));
+	memmove(&finding->ranks[at + 1], &finding->ranks[at],
+		(finding->n_ranks - at) * sizeof(*finding->ranks));
 	finding->ranks[at] = rank;
 	finding->n_ranks++;
 }
 
-static struct aw_number *aw_finding_number(struct aw_finding *finding, const char *name)
+static struct aw_number *aw_finding_number(struct aw_finding *finding,
+					   const char *name)
 {
 	if (finding->n_numbers == AW_FINDING_NUMBERS_MAX)
 		return NULL;
@@ -126,14 +130,16 @@ static struct aw_number *aw_finding_number(struct aw_finding *finding, const cha
 	return n;
 }
 
-void aw_finding_add_integer(struct aw_finding *finding, const char *name, int64_t value)
+void aw_finding_add_integer(struct aw_finding *finding, const char *name,
+			    int64_t value)
 {
 	struct aw_number *n = aw_finding_number(finding, name);
 	if (n)
 		n->integer = value;
 }
 
-void aw_finding_add_real(struct aw_finding *finding, const char *name, double value)
+void aw_finding_add_real(struct aw_finding *finding, const char *name,
+			 double value)
 {
 	struct aw_number *n = aw_finding_number(finding, name);
 	if (n) {
@@ -161,10 +167,12 @@ static int aw_compare_findings(const void *a, const void *b)
 void aw_findings_sort(struct aw_findings *findings)
 {
 	if (findings->n > 1)
-		qsort(findings->items, findings->n, sizeof(*findings->items), aw_compare_findings);
+		qsort(findings->items, findings->n, sizeof(*findings->items),
+		      aw_compare_findings);
 }
 
-size_t aw_findings_count(const struct aw_findings *findings, enum aw_severity severity)
+size_t aw_findings_count(const struct aw_findings *findings,
+			 enum aw_severity severity)
 {
 	size_t count = 0;
 	for (size_t i = 0; i < findings->n; i++)
@@ -172,7 +180,8 @@ size_t aw_findings_count(const struct aw_findings *findings, enum aw_severity se
 	return count;
 }
 
-const struct aw_finding *aw_findings_find(const struct aw_findings *findings, const char *id)
+const struct aw_finding *aw_findings_find(const struct aw_findings *findings,
+					  const char *id)
 {
 	for (size_t i = 0; i < findings->n; i++)
 		if (strcmp(findings->items[i].id, id) == 0)

@@ -51,22 +51,27 @@ void aw_findings_fini(struct aw_findings *findings);
 
 /* Adds a finding; the pointer is valid until the next add. */
 struct aw_finding *aw_findings_add(struct aw_findings *findings, const char *id,
-				   enum aw_severity severity, uint32_t loader, int64_t epoch);
+				   enum aw_severity severity, uint32_t loader,
+				   int64_t epoch);
 void aw_finding_set_message(struct aw_finding *finding, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void aw_finding_set_fix(struct aw_finding *finding, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void aw_finding_add_evidence(struct aw_finding *finding, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 void aw_finding_add_rank(struct aw_finding *finding, int32_t rank);
-void aw_finding_add_integer(struct aw_finding *finding, const char *name, int64_t value);
-void aw_finding_add_real(struct aw_finding *finding, const char *name, double value);
+void aw_finding_add_integer(struct aw_finding *finding, const char *name,
+			    int64_t value);
+void aw_finding_add_real(struct aw_finding *finding, const char *name,
+			 double value);
 
 /* Errors first, then warnings, then infos; by loader, id and epoch within
  * (so one problem repeated over epochs stays together). */
 void aw_findings_sort(struct aw_findings *findings);
-size_t aw_findings_count(const struct aw_findings *findings, enum aw_severity severity);
+size_t aw_findings_count(const struct aw_findings *findings,
+			 enum aw_severity severity);
 /* The first finding with this id, or NULL (tests use it). */
-const struct aw_finding *aw_findings_find(const struct aw_findings *findings, const char *id);
+const struct aw_finding *aw_findings_find(const struct aw_findings *findings,
+					  const char *id);
 
 #endif

@@ -19,7 +19,8 @@ static bool aw_role_is(const struct aw_process *p, const char *role)
 
 static int32_t aw_own_rank(const struct aw_process *p)
 {
-	/* torch.distributed's answer wins: mp.spawn sets the rank only there. */
+	/* torch.distributed's answer wins: mp.spawn sets the rank only there.
+	 */
 	return p->dist_rank >= 0 ? p->dist_rank : p->env_rank;
 }
 
@@ -28,18 +29,22 @@ static void aw_link_parents(struct aw_model *model)
 	for (size_t i = 0; i < model->n_processes; i++) {
 		struct aw_process *p = &model->processes[i];
 		if (p->ppid > 0)
-			p->parent = aw_index_map_get(&model->process_index,
-						     aw_key2(p->run, (uint32_t)p->ppid));
+			p->parent = aw_index_map_get(
+			    &model->process_index,
+			    aw_key2(p->space, (uint32_t)p->ppid));
 		if (p->parent == i)
 			p->parent = AW_NONE;
 	}
-	/* A child whose `process` event was lost still has its parent's fork. */
+	/* A child whose `process` event was lost still has its parent's fork.
+	 */
 	for (size_t i = 0; i < model->n_forks; i++) {
 		const struct aw_fork *f = &model->forks[i];
 		const struct aw_process *parent = &model->processes[f->process];
-		uint32_t child = aw_index_map_get(&model->process_index,
-						  aw_key2(parent->run, (uint32_t)f->child_pid));
-		if (child == AW_NONE || child == f->process || model->processes[child].parent != AW_NONE)
+		uint32_t child = aw_index_map_get(
+		    &model->process_index,
+		    aw_key2(parent->space, (uint32_t)f->child_pid));
+		if (child == AW_NONE || child == f->process ||
+		    model->processes[child].parent != AW_NONE)
 			continue;
 		model->processes[child].parent = f->process;
 		model->processes[child].ppid = parent->pid;
@@ -50,7 +55,8 @@ static bool aw_is_rank_process(const struct aw_process *p)
 {
 	if (aw_role_is(p, "rank"))
 		return true;
-	return aw_own_rank(p) >= 0 && !aw_role_is(p, "worker") && !p->started_worker;
+	return aw_own_rank(p) >= 0 && !aw_role_is(p, "worker") &&
+	       !p->started_worker;
 }
 
 static void aw_find_workers(struct aw_model *model)
@@ -64,7 +70,8 @@ static void aw_find_workers(struct aw_model *model)
 		if (aw_role_is(p, "rank"))
 			continue;
 		uint32_t up = p->parent;
-		for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY; depth++) {
+		for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY;
+		     depth++) {
 			if (aw_is_rank_process(&model->processes[up])) {
 				p->is_worker = true;
 				break;
@@ -74,8 +81,8 @@ static void aw_find_workers(struct aw_model *model)
 	}
 }
 
-
-static int32_t aw_ancestor_rank(const struct aw_model *model, const struct aw_process *p)
+static int32_t aw_ancestor_rank(const struct aw_model *model,
+				const struct aw_process *p)
 {
 	uint32_t up = p->parent;
 	for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY; depth++) {
@@ -91,8 +98,8 @@ static int aw_compare_pid(const void *a, const void *b)
 {
 	const struct aw_process *p = *(const struct aw_process *const *)a;
 	const struct aw_process *q = *(const struct aw_process *const *)b;
-	if (p->run != q->run)
-		return p->run < q->run ? -1 : 1;
+	if (p->space != q->space)
+		return p->space < q->space ? -1 : 1;
 	return (p->pid > q->pid) - (p->pid < q->pid);
 }
 
@@ -105,7 +112,8 @@ static int aw_compare_int32(const void *a, const void *b)
 static void aw_resolve_ranks(struct aw_model *model)
 {
 	for (size_t i = 0; i < model->n_iterations; i++) {
-		const struct aw_loader *l = &model->loaders[model->iterations[i].loader];
+		const struct aw_loader *l =
+		    &model->loaders[model->iterations[i].loader];
 		model->processes[l->process].iterations++;
 	}
 
@@ -117,12 +125,14 @@ static void aw_resolve_ranks(struct aw_model *model)
 	}
 
 	if (!any_rank) {
-		/* No launcher told any rank: every process that iterated is taken
-		 * as one rank, numbered in pid order. */
-		struct aw_process **order = aw_xcalloc(model->n_processes, sizeof(*order));
+		/* No launcher told any rank: every process that iterated is
+		 * taken as one rank, numbered in pid order. */
+		struct aw_process **order =
+		    aw_xcalloc(model->n_processes, sizeof(*order));
 		size_t n = 0;
 		for (size_t i = 0; i < model->n_processes; i++)
-			if (!model->processes[i].is_worker && model->processes[i].iterations)
+			if (!model->processes[i].is_worker &&
+			    model->processes[i].iterations)
 				order[n++] = &model->processes[i];
 		qsort(order, n, sizeof(*order), aw_compare_pid);
 		for (size_t i = 0; i < n; i++) {
@@ -144,7 +154,8 @@ static void aw_resolve_ranks(struct aw_model *model)
 	int32_t world = -1;
 	for (size_t i = 0; i < model->n_processes; i++) {
 		const struct aw_process *p = &model->processes[i];
-		world = AW_MAX(world, AW_MAX(p->world_size, p->dist_world_size));
+		world =
+		    AW_MAX(world, AW_MAX(p->world_size, p->dist_world_size));
 		if (p->is_worker || p->rank < 0)
 			continue;
 		world = AW_MAX(world, p->rank + 1);
@@ -152,11 +163,14 @@ static void aw_resolve_ranks(struct aw_model *model)
 		for (size_t r = 0; r < model->n_ranks && !known; r++)
 			known = model->ranks[r] == p->rank;
 		if (!known) {
-			model->ranks = aw_xrealloc(model->ranks, (model->n_ranks + 1) * sizeof(*model->ranks));
+			model->ranks = aw_xrealloc(model->ranks,
+						   (model->n_ranks + 1) *
+						       sizeof(*model->ranks));
 			model->ranks[model->n_ranks++] = p->rank;
 		}
 	}
-	qsort(model->ranks, model->n_ranks, sizeof(*model->ranks), aw_compare_int32);
+	qsort(model->ranks, model->n_ranks, sizeof(*model->ranks),
+	      aw_compare_int32);
 	model->world_size = world;
 }
 
@@ -172,7 +186,8 @@ static bool aw_is_dispatcher(const struct aw_loader *l)
 
 /* Picks the description shown for a loader: a described one, of the lowest
  * rank, first seen among equals. */
-static void aw_choose_representative(struct aw_model *model, struct aw_global_loader *g)
+static void aw_choose_representative(struct aw_model *model,
+				     struct aw_global_loader *g)
 {
 	int32_t best_rank = INT32_MAX;
 	bool best_described = false;
@@ -180,8 +195,10 @@ static void aw_choose_representative(struct aw_model *model, struct aw_global_lo
 	for (size_t m = 0; m < g->n_members; m++) {
 		const struct aw_loader *l = &model->loaders[g->members[m]];
 		const struct aw_process *p = &model->processes[l->process];
-		int32_t rank = !p->is_worker && p->rank >= 0 ? p->rank : INT32_MAX;
-		if (g->representative == AW_NONE || (l->described && !best_described) ||
+		int32_t rank =
+		    !p->is_worker && p->rank >= 0 ? p->rank : INT32_MAX;
+		if (g->representative == AW_NONE ||
+		    (l->described && !best_described) ||
 		    (l->described == best_described && rank < best_rank)) {
 			g->representative = g->members[m];
 			best_rank = rank;
@@ -197,7 +214,8 @@ static void aw_link_loaders(struct aw_model *model)
 		l->site_ordinal = 0;
 		for (size_t j = 0; j < model->n_loaders; j++) {
 			const struct aw_loader *o = &model->loaders[j];
-			if (j != i && o->process == l->process && o->id < l->id &&
+			if (j != i && o->process == l->process &&
+			    o->id < l->id &&
 			    strcmp(aw_site(o), aw_site(l)) == 0)
 				l->site_ordinal++;
 		}
@@ -208,20 +226,24 @@ static void aw_link_loaders(struct aw_model *model)
 		struct aw_loader *l = &model->loaders[i];
 		size_t g;
 		for (g = 0; g < model->n_loaders_global; g++) {
-			const struct aw_global_loader *gl = &model->loaders_global[g];
-			if (gl->site_ordinal == l->site_ordinal && strcmp(gl->site, aw_site(l)) == 0)
+			const struct aw_global_loader *gl =
+			    &model->loaders_global[g];
+			if (gl->site_ordinal == l->site_ordinal &&
+			    strcmp(gl->site, aw_site(l)) == 0)
 				break;
 		}
 		if (g == model->n_loaders_global) {
 			AW_GROW(model->loaders_global, cap, g + 1);
-			struct aw_global_loader *gl = &model->loaders_global[model->n_loaders_global++];
+			struct aw_global_loader *gl =
+			    &model->loaders_global[model->n_loaders_global++];
 			memset(gl, 0, sizeof(*gl));
 			snprintf(gl->id, sizeof(gl->id), "L%zu", g);
 			gl->site = aw_site(l);
 			gl->site_ordinal = l->site_ordinal;
 		}
 		struct aw_global_loader *gl = &model->loaders_global[g];
-		gl->members = aw_xrealloc(gl->members, (gl->n_members + 1) * sizeof(*gl->members));
+		gl->members = aw_xrealloc(
+		    gl->members, (gl->n_members + 1) * sizeof(*gl->members));
 		gl->members[gl->n_members++] = (uint32_t)i;
 		l->global = (uint32_t)g;
 	}
@@ -231,15 +253,18 @@ static void aw_link_loaders(struct aw_model *model)
 		aw_choose_representative(model, gl);
 		size_t len_cap = 0;
 		for (size_t m = 0; m < gl->n_members; m++) {
-			const struct aw_loader *l = &model->loaders[gl->members[m]];
+			const struct aw_loader *l =
+			    &model->loaders[gl->members[m]];
 			for (size_t c = 0; c < l->n_len_calls; c++) {
 				int64_t value = l->len_calls[c].value;
 				bool seen = false;
-				for (size_t k = 0; k < gl->n_len_reported && !seen; k++)
+				for (size_t k = 0;
+				     k < gl->n_len_reported && !seen; k++)
 					seen = gl->len_reported[k] == value;
 				if (seen)
 					continue;
-				AW_GROW(gl->len_reported, len_cap, gl->n_len_reported + 1);
+				AW_GROW(gl->len_reported, len_cap,
+					gl->n_len_reported + 1);
 				gl->len_reported[gl->n_len_reported++] = value;
 			}
 		}
@@ -251,11 +276,15 @@ static void aw_link_loaders(struct aw_model *model)
 			continue;
 		model->loaders_global[l->global].dispatched = true;
 		if (l->wrap_inner != AW_NONE)
-			model->loaders_global[model->loaders[l->wrap_inner].global].dispatched = true;
+			model
+			    ->loaders_global[model->loaders[l->wrap_inner]
+						 .global]
+			    .dispatched = true;
 	}
 }
 
-static struct aw_epoch *aw_epoch_for(struct aw_global_loader *g, size_t *cap, uint32_t ordinal)
+static struct aw_epoch *aw_epoch_for(struct aw_global_loader *g, size_t *cap,
+				     uint32_t ordinal)
 {
 	for (size_t e = 0; e < g->n_epochs; e++)
 		if (g->epochs[e].epoch == ordinal)
@@ -268,7 +297,8 @@ static struct aw_epoch *aw_epoch_for(struct aw_global_loader *g, size_t *cap, ui
 	return epoch;
 }
 
-static void aw_cell_add(struct aw_model *model, struct aw_epoch *epoch, int32_t rank, uint32_t index)
+static void aw_cell_add(struct aw_model *model, struct aw_epoch *epoch,
+			int32_t rank, uint32_t index)
 {
 	const struct aw_iteration *it = &model->iterations[index];
 	struct aw_cell *cell = NULL;
@@ -276,11 +306,13 @@ static void aw_cell_add(struct aw_model *model, struct aw_epoch *epoch, int32_t 
 		if (epoch->cells[c].rank == rank)
 			cell = &epoch->cells[c];
 	if (!cell) {
-		epoch->cells = aw_xrealloc(epoch->cells, (epoch->n_cells + 1) * sizeof(*epoch->cells));
+		epoch->cells = aw_xrealloc(
+		    epoch->cells, (epoch->n_cells + 1) * sizeof(*epoch->cells));
 		cell = &epoch->cells[epoch->n_cells++];
 		memset(cell, 0, sizeof(*cell));
 		cell->rank = rank;
-		cell->pid = model->processes[model->loaders[it->loader].process].pid;
+		cell->pid =
+		    model->processes[model->loaders[it->loader].process].pid;
 		cell->iteration = index;
 		cell->set = &it->consumed;
 		cell->complete = true;
@@ -291,13 +323,16 @@ static void aw_cell_add(struct aw_model *model, struct aw_epoch *epoch, int32_t 
 		 * `set` points at `merged` once the cells stop moving. */
 		if (cell->n_iterations == 1) {
 			aw_sample_set_init(&cell->merged);
-			aw_sample_set_merge(&cell->merged, &model->iterations[cell->iteration].consumed);
+			aw_sample_set_merge(
+			    &cell->merged,
+			    &model->iterations[cell->iteration].consumed);
 		}
 		aw_sample_set_merge(&cell->merged, &it->consumed);
 	}
 	cell->n_iterations++;
 	cell->batches += aw_iteration_batches(it);
-	cell->drawn += it->ended ? AW_MAX(it->drawn, it->batches_seen) : it->batches_seen;
+	cell->drawn +=
+	    it->ended ? AW_MAX(it->drawn, it->batches_seen) : it->batches_seen;
 	cell->prefetched_samples += it->prefetched_samples;
 	cell->lost_samples += it->lost_samples;
 	cell->max_batch_len = AW_MAX(cell->max_batch_len, it->max_batch_len);
@@ -317,9 +352,12 @@ static int aw_compare_epochs(const void *a, const void *b)
 	return (x->epoch > y->epoch) - (x->epoch < y->epoch);
 }
 
-static void aw_epoch_summarize(struct aw_model *model, const struct aw_loader *desc, struct aw_epoch *epoch)
+static void aw_epoch_summarize(struct aw_model *model,
+			       const struct aw_loader *desc,
+			       struct aw_epoch *epoch)
 {
-	qsort(epoch->cells, epoch->n_cells, sizeof(*epoch->cells), aw_compare_cells);
+	qsort(epoch->cells, epoch->n_cells, sizeof(*epoch->cells),
+	      aw_compare_cells);
 	aw_sample_set_init(&epoch->all);
 	uint64_t unique_sum = 0;
 	epoch->complete = epoch->exhausted = epoch->n_cells > 0;
@@ -332,7 +370,8 @@ static void aw_epoch_summarize(struct aw_model *model, const struct aw_loader *d
 		cell->unrepresentable = cell->set->unrepresentable;
 		unique_sum += cell->unique;
 		aw_sample_set_merge(&epoch->all, cell->set);
-		epoch->max_batch_len = AW_MAX(epoch->max_batch_len, cell->max_batch_len);
+		epoch->max_batch_len =
+		    AW_MAX(epoch->max_batch_len, cell->max_batch_len);
 		epoch->complete &= cell->complete;
 		epoch->exhausted &= cell->exhausted;
 		model->index_unrepresentable += cell->unrepresentable;
@@ -343,9 +382,12 @@ static void aw_epoch_summarize(struct aw_model *model, const struct aw_loader *d
 	epoch->cross_rank_duplicates = unique_sum - epoch->union_count;
 	epoch->union_in_range = epoch->union_count;
 	if (desc->dataset_len >= 0) {
-		epoch->union_in_range = aw_sample_set_unique_below(&epoch->all, (uint64_t)desc->dataset_len);
-		epoch->missing = desc->dataset_len - (int64_t)epoch->union_in_range;
-		epoch->out_of_range = epoch->union_count - epoch->union_in_range;
+		epoch->union_in_range = aw_sample_set_unique_below(
+		    &epoch->all, (uint64_t)desc->dataset_len);
+		epoch->missing =
+		    desc->dataset_len - (int64_t)epoch->union_in_range;
+		epoch->out_of_range =
+		    epoch->union_count - epoch->union_in_range;
 		model->index_out_of_range += epoch->out_of_range;
 	}
 }
@@ -360,14 +402,18 @@ static void aw_build_epochs(struct aw_model *model)
 		if (p->is_worker || p->rank < 0)
 			continue;
 		struct aw_global_loader *g = &model->loaders_global[l->global];
-		aw_cell_add(model, aw_epoch_for(g, &caps[l->global], it->ordinal), p->rank, (uint32_t)i);
+		aw_cell_add(model,
+			    aw_epoch_for(g, &caps[l->global], it->ordinal),
+			    p->rank, (uint32_t)i);
 	}
 	free(caps);
 	for (size_t g = 0; g < model->n_loaders_global; g++) {
 		struct aw_global_loader *gl = &model->loaders_global[g];
-		qsort(gl->epochs, gl->n_epochs, sizeof(*gl->epochs), aw_compare_epochs);
+		qsort(gl->epochs, gl->n_epochs, sizeof(*gl->epochs),
+		      aw_compare_epochs);
 		for (size_t e = 0; e < gl->n_epochs; e++)
-			aw_epoch_summarize(model, aw_model_describe(model, gl), &gl->epochs[e]);
+			aw_epoch_summarize(model, aw_model_describe(model, gl),
+					   &gl->epochs[e]);
 	}
 }
 

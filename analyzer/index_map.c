@@ -36,7 +36,8 @@ uint32_t aw_index_map_get(const struct aw_index_map *map, uint64_t key)
 {
 	if (map->capacity == 0)
 		return AW_NONE;
-	for (size_t i = aw_index_map_slot(key, map->capacity);; i = (i + 1) & (map->capacity - 1)) {
+	for (size_t i = aw_index_map_slot(key, map->capacity);;
+	     i = (i + 1) & (map->capacity - 1)) {
 		if (map->values[i] == AW_NONE)
 			return AW_NONE;
 		if (map->keys[i] == key)
@@ -44,7 +45,8 @@ uint32_t aw_index_map_get(const struct aw_index_map *map, uint64_t key)
 	}
 }
 
-static void aw_index_map_insert(struct aw_index_map *map, uint64_t key, uint32_t value)
+static void aw_index_map_insert(struct aw_index_map *map, uint64_t key,
+				uint32_t value)
 {
 	size_t i = aw_index_map_slot(key, map->capacity);
 	while (map->values[i] != AW_NONE && map->keys[i] != key)
@@ -74,6 +76,7 @@ static void aw_index_map_rehash(struct aw_index_map *map, size_t capacity)
 void aw_index_map_put(struct aw_index_map *map, uint64_t key, uint32_t value)
 {
 	if ((map->count + 1) * 2 > map->capacity)
-		aw_index_map_rehash(map, map->capacity ? map->capacity * 2 : 64);
+		aw_index_map_rehash(map,
+				    map->capacity ? map->capacity * 2 : 64);
 	aw_index_map_insert(map, key, value);
 }

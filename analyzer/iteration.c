@@ -14,7 +14,8 @@
 /* Slots of a batch that no chunk filled (lost events). */
 #define AW_SLOT_EMPTY UINT32_MAX
 
-void aw_iteration_init(struct aw_iteration *it, uint32_t loader, uint32_t ordinal, uint32_t window)
+void aw_iteration_init(struct aw_iteration *it, uint32_t loader,
+		       uint32_t ordinal, uint32_t window)
 {
 	memset(it, 0, sizeof(*it));
 	it->loader = loader;
@@ -41,8 +42,9 @@ void aw_iteration_fini(struct aw_iteration *it)
 	aw_sample_set_fini(&it->consumed);
 }
 
-static void aw_iteration_consume_slots(struct aw_iteration *it, const uint32_t *slots,
-				       size_t count, bool may_have_holes)
+static void aw_iteration_consume_slots(struct aw_iteration *it,
+				       const uint32_t *slots, size_t count,
+				       bool may_have_holes)
 {
 	if (!may_have_holes) {
 		aw_sample_set_add(&it->consumed, slots, count);
@@ -68,9 +70,14 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 {
 	struct aw_pending_batch *batch = &it->pending[0];
 	if (consume) {
-		uint32_t holes = batch->total - batch->filled - batch->unrepresentable;
-		aw_iteration_consume_slots(it, it->buffer + batch->start, batch->total,
-					   holes != 0 || batch->unrepresentable != 0);
+		/* Overlapping chunks (a repeated event) can over-fill a batch.
+		 */
+		uint32_t written = batch->filled + batch->unrepresentable;
+		uint32_t holes =
+		    batch->total > written ? batch->total - written : 0;
+		aw_iteration_consume_slots(
+		    it, it->buffer + batch->start, batch->total,
+		    holes != 0 || batch->unrepresentable != 0);
 		it->consumed.unrepresentable += batch->unrepresentable;
 		it->lost_samples += holes;
 		it->batches_consumed++;
@@ -78,17 +85,20 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 			it->folded_max_ordinal = batch->ordinal;
 		it->folded_any = true;
 	} else {
-		it->prefetched_samples += batch->filled + batch->unrepresentable;
+		it->prefetched_samples +=
+		    batch->filled + batch->unrepresentable;
 	}
 
 	it->n_pending--;
-	memmove(&it->pending[0], &it->pending[1], it->n_pending * sizeof(it->pending[0]));
+	memmove(&it->pending[0], &it->pending[1],
+		it->n_pending * sizeof(it->pending[0]));
 	it->buffer_head = it->n_pending ? it->pending[0].start : it->buffer_len;
 	if (it->buffer_head == it->buffer_len) {
 		it->buffer_head = it->buffer_len = 0;
 	} else if (it->buffer_head > it->buffer_cap / 2) {
 		size_t shift = it->buffer_head;
-		memmove(it->buffer, it->buffer + shift, (it->buffer_len - shift) * sizeof(uint32_t));
+		memmove(it->buffer, it->buffer + shift,
+			(it->buffer_len - shift) * sizeof(uint32_t));
 		it->buffer_len -= shift;
 		it->buffer_head = 0;
 		for (size_t i = 0; i < it->n_pending; i++)
@@ -96,7 +106,8 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 	}
 }
 
-static struct aw_pending_batch *aw_iteration_find_pending(struct aw_iteration *it, uint32_t ordinal)
+static struct aw_pending_batch *
+aw_iteration_find_pending(struct aw_iteration *it, uint32_t ordinal)
 {
 	/* Chunks of one batch come together, so the newest is the usual hit. */
 	for (size_t i = it->n_pending; i-- > 0;)
@@ -105,11 +116,12 @@ static struct aw_pending_batch *aw_iteration_find_pending(struct aw_iteration *i
 	return NULL;
 }
 
-static struct aw_pending_batch *aw_iteration_reserve(struct aw_iteration *it, uint32_t ordinal,
-						     uint32_t total)
+static struct aw_pending_batch *
+aw_iteration_reserve(struct aw_iteration *it, uint32_t ordinal, uint32_t total)
 {
 	AW_GROW(it->buffer, it->buffer_cap, it->buffer_len + total);
-	memset(it->buffer + it->buffer_len, 0xff, (size_t)total * sizeof(uint32_t));
+	memset(it->buffer + it->buffer_len, 0xff,
+	       (size_t)total * sizeof(uint32_t));
 	AW_GROW(it->pending, it->pending_cap, it->n_pending + 1);
 	struct aw_pending_batch *batch = &it->pending[it->n_pending++];
 	batch->ordinal = ordinal;
@@ -126,8 +138,10 @@ static struct aw_pending_batch *aw_iteration_reserve(struct aw_iteration *it, ui
 
 /* A chunk of a batch that was already folded (it came late): it goes
  * straight into the consumed set. */
-static void aw_iteration_add_late(struct aw_iteration *it, const struct aw_event_chunk *chunk,
-				  const uint32_t *u32, const int64_t *i64, uint32_t count)
+static void aw_iteration_add_late(struct aw_iteration *it,
+				  const struct aw_event_chunk *chunk,
+				  const uint32_t *u32, const int64_t *i64,
+				  uint32_t count)
 {
 	if (u32)
 		aw_sample_set_add(&it->consumed, u32, count);
@@ -151,11 +165,14 @@ static uint32_t aw_iteration_resolve_ordinal(const struct aw_iteration *it,
 	return chunk->offset == 0 ? it->last_ordinal + 1 : it->last_ordinal;
 }
 
-void aw_iteration_add_chunk(struct aw_iteration *it, const struct aw_event_chunk *chunk,
-			    const uint32_t *u32, const int64_t *i64, uint32_t count)
+void aw_iteration_add_chunk(struct aw_iteration *it,
+			    const struct aw_event_chunk *chunk,
+			    const uint32_t *u32, const int64_t *i64,
+			    uint32_t count)
 {
 	if (it->ended) {
-		it->bad_chunks++; /* a batch after iter_end: nothing can consume it */
+		it->bad_chunks++; /* a batch after iter_end: nothing can consume
+				     it */
 		return;
 	}
 	uint32_t ordinal = aw_iteration_resolve_ordinal(it, chunk);
@@ -180,7 +197,8 @@ void aw_iteration_add_chunk(struct aw_iteration *it, const struct aw_event_chunk
 		batch = aw_iteration_reserve(it, ordinal, (uint32_t)total);
 	}
 
-	uint32_t fits = batch->total > chunk->offset ? batch->total - chunk->offset : 0;
+	uint32_t fits =
+	    batch->total > chunk->offset ? batch->total - chunk->offset : 0;
 	if (count > fits) {
 		it->bad_chunks++;
 		count = fits;
@@ -204,7 +222,8 @@ void aw_iteration_add_chunk(struct aw_iteration *it, const struct aw_event_chunk
 		aw_iteration_retire_oldest(it, true);
 }
 
-void aw_iteration_end(struct aw_iteration *it, uint32_t drawn, uint32_t yielded, uint8_t exhausted)
+void aw_iteration_end(struct aw_iteration *it, uint32_t drawn, uint32_t yielded,
+		      uint8_t exhausted)
 {
 	if (it->ended)
 		return;
@@ -213,9 +232,11 @@ void aw_iteration_end(struct aw_iteration *it, uint32_t drawn, uint32_t yielded,
 	it->yielded = yielded;
 	it->exhausted = exhausted;
 	if (it->folded_any && it->folded_max_ordinal >= yielded)
-		it->over_counted_batches = AW_MIN(it->batches_consumed, it->folded_max_ordinal - yielded + 1);
+		it->over_counted_batches = AW_MIN(
+		    it->batches_consumed, it->folded_max_ordinal - yielded + 1);
 	while (it->n_pending)
-		aw_iteration_retire_oldest(it, it->pending[0].ordinal < yielded);
+		aw_iteration_retire_oldest(it,
+					   it->pending[0].ordinal < yielded);
 	aw_iteration_release_buffers(it);
 }
 

@@ -32,13 +32,13 @@ struct aw_iteration {
 	uint32_t batches_seen;     /* distinct batches drawn in the trace */
 	uint32_t batches_consumed; /* of those, folded into consumed */
 	uint32_t max_batch_len;
-	uint64_t prefetched_samples;   /* drawn, never yielded */
-	uint64_t lost_samples;         /* of consumed batches, chunks never seen */
-	uint64_t bad_chunks;           /* chunks that did not fit their batch */
+	uint64_t prefetched_samples; /* drawn, never yielded */
+	uint64_t lost_samples; /* of consumed batches, chunks never seen */
+	uint64_t bad_chunks;   /* chunks that did not fit their batch */
 	uint32_t over_counted_batches; /* folded early, then beyond `yielded` */
 
-	/* Drawn batches wait here until `window` newer ones were drawn (then they
-	 * cannot be prefetched ones) or until iter_end tells how many were
+	/* Drawn batches wait here until `window` newer ones were drawn (then
+	 * they cannot be prefetched ones) or until iter_end tells how many were
 	 * yielded. This bounds memory by the window, not by the epoch. */
 	uint32_t window;
 	struct aw_pending_batch *pending;
@@ -49,14 +49,18 @@ struct aw_iteration {
 	bool any_batch, folded_any;
 };
 
-void aw_iteration_init(struct aw_iteration *it, uint32_t loader, uint32_t ordinal, uint32_t window);
+void aw_iteration_init(struct aw_iteration *it, uint32_t loader,
+		       uint32_t ordinal, uint32_t window);
 void aw_iteration_fini(struct aw_iteration *it);
 
 /* One batch (or batch_wide) event: exactly one of u32 and i64 is non-NULL. */
-void aw_iteration_add_chunk(struct aw_iteration *it, const struct aw_event_chunk *chunk,
-			    const uint32_t *u32, const int64_t *i64, uint32_t count);
+void aw_iteration_add_chunk(struct aw_iteration *it,
+			    const struct aw_event_chunk *chunk,
+			    const uint32_t *u32, const int64_t *i64,
+			    uint32_t count);
 /* iter_end: the first `yielded` batches were consumed, the rest prefetched. */
-void aw_iteration_end(struct aw_iteration *it, uint32_t drawn, uint32_t yielded, uint8_t exhausted);
+void aw_iteration_end(struct aw_iteration *it, uint32_t drawn, uint32_t yielded,
+		      uint8_t exhausted);
 /* No iter_end came (the process died or events were lost): every batch
  * drawn counts as consumed. Does nothing on an ended iteration. */
 void aw_iteration_flush(struct aw_iteration *it);

@@ -24,20 +24,24 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	FILE *out = NULL;
 	aw_findings_init(&findings);
 
-	if (aw_reader_read(opts->paths, opts->n_paths, model, error, sizeof(error)) != AW_READER_OK) {
+	if (aw_reader_read(opts->paths, opts->n_paths, model, error,
+			   sizeof(error)) != AW_READER_OK) {
 		fprintf(stderr, "accwatch-report: %s\n", error);
 		goto end;
 	}
 	if (model->stats.read_error)
-		fprintf(stderr, "accwatch-report: warning: reading stopped early (%s); the report covers the events "
-				"before that point\n",
+		fprintf(stderr,
+			"accwatch-report: warning: reading stopped early (%s); "
+			"the report covers the events "
+			"before that point\n",
 			model->stats.read_error_message);
 	aw_model_finish(model);
 	aw_checks_run(model, &findings);
 
 	out = opts->output ? fopen(opts->output, "w") : stdout;
 	if (!out) {
-		fprintf(stderr, "accwatch-report: cannot write %s: %s\n", opts->output, strerror(errno));
+		fprintf(stderr, "accwatch-report: cannot write %s: %s\n",
+			opts->output, strerror(errno));
 		goto end;
 	}
 	if (opts->format == AW_FORMAT_JSON) {
@@ -48,17 +52,20 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	}
 	if (fflush(out) != 0 || ferror(out))
 		goto write_error;
-	status = aw_cli_exit_status(opts, aw_findings_count(&findings, AW_SEVERITY_ERROR),
-				    aw_findings_count(&findings, AW_SEVERITY_WARNING));
+	status = aw_cli_exit_status(
+	    opts, aw_findings_count(&findings, AW_SEVERITY_ERROR),
+	    aw_findings_count(&findings, AW_SEVERITY_WARNING));
 	goto end;
 
 write_error:
-	fprintf(stderr, "accwatch-report: cannot write the report to %s: %s\n", opts->output ? opts->output : "stdout",
-		strerror(errno));
+	fprintf(stderr, "accwatch-report: cannot write the report to %s: %s\n",
+		opts->output ? opts->output : "stdout", strerror(errno));
 	status = AW_EXIT_USAGE;
 end:
-	if (out && out != stdout && fclose(out) != 0 && status != AW_EXIT_USAGE) {
-		fprintf(stderr, "accwatch-report: cannot write %s: %s\n", opts->output, strerror(errno));
+	if (out && out != stdout && fclose(out) != 0 &&
+	    status != AW_EXIT_USAGE) {
+		fprintf(stderr, "accwatch-report: cannot write %s: %s\n",
+			opts->output, strerror(errno));
 		status = AW_EXIT_USAGE;
 	}
 	aw_findings_fini(&findings);
@@ -71,8 +78,11 @@ int main(int argc, char **argv)
 	struct aw_options opts;
 	char error[256];
 	enum aw_exit status;
-	if (aw_cli_parse(argc, argv, &opts, error, sizeof(error)) != AW_CLI_OK) {
-		fprintf(stderr, "accwatch-report: %s\nTry 'accwatch-report --help'.\n", error);
+	if (aw_cli_parse(argc, argv, &opts, error, sizeof(error)) !=
+	    AW_CLI_OK) {
+		fprintf(stderr,
+			"accwatch-report: %s\nTry 'accwatch-report --help'.\n",
+			error);
 		status = AW_EXIT_USAGE;
 	} else if (opts.help) {
 		aw_cli_usage(stdout);

@@ -11,6 +11,7 @@
 struct aw_model *aw_model_create(void)
 {
 	struct aw_model *model = aw_xcalloc(1, sizeof(*model));
+	aw_index_map_init(&model->space_index);
 	aw_index_map_init(&model->process_index);
 	aw_index_map_init(&model->loader_index);
 	aw_index_map_init(&model->iteration_index);
@@ -73,6 +74,7 @@ void aw_model_destroy(struct aw_model *model)
 	}
 	free(model->forks);
 	free(model->ranks);
+	aw_index_map_fini(&model->space_index);
 	aw_index_map_fini(&model->process_index);
 	aw_index_map_fini(&model->loader_index);
 	aw_index_map_fini(&model->iteration_index);
@@ -92,9 +94,24 @@ static void aw_set_known(int32_t *field, int32_t value)
 		*field = value;
 }
 
-static uint32_t aw_model_process(struct aw_model *model, uint32_t run, int32_t pid)
+/* pids are unique per host and run: (source, run) names the namespace. */
+static uint32_t aw_model_space(struct aw_model *model, uint32_t source,
+			       uint32_t run)
 {
-	uint64_t key = aw_key2(run, (uint32_t)pid);
+	uint64_t key = aw_key2(source, run);
+	uint32_t space = aw_index_map_get(&model->space_index, key);
+	if (space == AW_NONE) {
+		space = (uint32_t)model->space_index.count;
+		aw_index_map_put(&model->space_index, key, space);
+	}
+	return space;
+}
+
+static uint32_t aw_model_process(struct aw_model *model, uint32_t source,
+				 uint32_t run, int32_t pid)
+{
+	uint32_t space = aw_model_space(model, source, run);
+	uint64_t key = aw_key2(space, (uint32_t)pid);
 	uint32_t index = aw_index_map_get(&model->process_index, key);
 	if (index != AW_NONE)
 		return index;
@@ -102,6 +119,8 @@ static uint32_t aw_model_process(struct aw_model *model, uint32_t run, int32_t p
 	index = (uint32_t)model->n_processes++;
 	struct aw_process *p = &model->processes[index];
 	memset(p, 0, sizeof(*p));
+	p->space = space;
+	p->source = source;
 	p->run = run;
 	p->pid = pid;
 	p->ppid = -1;
@@ -115,7 +134,8 @@ static uint32_t aw_model_process(struct aw_model *model, uint32_t run, int32_t p
 	return index;
 }
 
-static uint32_t aw_model_loader(struct aw_model *model, uint32_t process, uint32_t id)
+static uint32_t aw_model_loader(struct aw_model *model, uint32_t process,
+				uint32_t id)
 {
 	uint64_t key = aw_key2(process, id);
 	uint32_t index = aw_index_map_get(&model->loader_index, key);
@@ -146,13 +166,15 @@ static uint32_t aw_loader_window(const struct aw_loader *l)
 {
 	if (!l->described)
 		return 256;
-	uint32_t prefetch = l->prefetch_factor > 0 ? (uint32_t)l->prefetch_factor : 2;
+	uint32_t prefetch =
+	    l->prefetch_factor > 0 ? (uint32_t)l->prefetch_factor : 2;
 	uint32_t workers = l->num_workers > 0 ? (uint32_t)l->num_workers : 1;
 	uint64_t window = 2ull * prefetch * workers + 16;
 	return (uint32_t)AW_MIN(window, 4096);
 }
 
-static uint32_t aw_model_iteration(struct aw_model *model, uint32_t loader, uint32_t ordinal)
+static uint32_t aw_model_iteration(struct aw_model *model, uint32_t loader,
+				   uint32_t ordinal)
 {
 	struct aw_loader *l = &model->loaders[loader];
 	if (ordinal == ACCWATCH_UNKNOWN) {
@@ -164,9 +186,11 @@ static uint32_t aw_model_iteration(struct aw_model *model, uint32_t loader, uint
 	uint32_t index = aw_index_map_get(&model->iteration_index, key);
 	if (index != AW_NONE)
 		return index;
-	AW_GROW(model->iterations, model->iterations_cap, model->n_iterations + 1);
+	AW_GROW(model->iterations, model->iterations_cap,
+		model->n_iterations + 1);
 	index = (uint32_t)model->n_iterations++;
-	aw_iteration_init(&model->iterations[index], loader, ordinal, aw_loader_window(l));
+	aw_iteration_init(&model->iterations[index], loader, ordinal,
+			  aw_loader_window(l));
 	aw_index_map_put(&model->iteration_index, key, index);
 	l->last_iteration = index;
 	return index;
@@ -191,7 +215,8 @@ static void aw_model_on_process(struct aw_model *model, struct aw_process *p,
 		aw_set_string(&p->argv, e->argv);
 }
 
-static void aw_model_on_fork(struct aw_model *model, uint32_t process, const struct aw_event_fork *e)
+static void aw_model_on_fork(struct aw_model *model, uint32_t process,
+			     const struct aw_event_fork *e)
 {
 	AW_GROW(model->forks, model->forks_cap, model->n_forks + 1);
 	struct aw_fork *f = &model->forks[model->n_forks++];
@@ -204,7 +229,8 @@ static void aw_model_on_fork(struct aw_model *model, uint32_t process, const str
 	f->native_stack = aw_xstrdup(e->native_stack);
 }
 
-static void aw_model_on_loader_new(struct aw_loader *l, const struct aw_event_loader_new *e)
+static void aw_model_on_loader_new(struct aw_loader *l,
+				   const struct aw_event_loader_new *e)
 {
 	l->described = true;
 	l->dataset_id = e->dataset_id;
@@ -243,11 +269,13 @@ static void aw_model_on_loader_wrap(struct aw_model *model, uint32_t process,
 	model->loaders[inner].wrapped = true;
 }
 
-static void aw_model_on_loader_len(struct aw_loader *l, const struct aw_event_loader_len *e)
+static void aw_model_on_loader_len(struct aw_loader *l,
+				   const struct aw_event_loader_len *e)
 {
 	const char *site = e->site ? e->site : "";
 	for (size_t i = 0; i < l->n_len_calls; i++) {
-		if (l->len_calls[i].value == e->value && strcmp(l->len_calls[i].site, site) == 0) {
+		if (l->len_calls[i].value == e->value &&
+		    strcmp(l->len_calls[i].site, site) == 0) {
 			l->len_calls[i].count++;
 			return;
 		}
@@ -259,16 +287,19 @@ static void aw_model_on_loader_len(struct aw_loader *l, const struct aw_event_lo
 	call->count = 1;
 }
 
-static void aw_model_on_chunk(struct aw_model *model, uint32_t process, const struct aw_event *event)
+static void aw_model_on_chunk(struct aw_model *model, uint32_t process,
+			      const struct aw_event *event)
 {
 	const struct aw_event_chunk *c = &event->u.chunk;
 	uint32_t loader = aw_model_loader(model, process, c->loader);
 	uint32_t iteration = aw_model_iteration(model, loader, c->iteration);
 	struct aw_iteration *it = &model->iterations[iteration];
 	if (event->kind == AW_EVENT_BATCH)
-		aw_iteration_add_chunk(it, c, event->values.u32, NULL, event->count);
+		aw_iteration_add_chunk(it, c, event->values.u32, NULL,
+				       event->count);
 	else
-		aw_iteration_add_chunk(it, c, NULL, event->values.i64, event->count);
+		aw_iteration_add_chunk(it, c, NULL, event->values.i64,
+				       event->count);
 }
 
 void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
@@ -282,7 +313,8 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		return;
 	}
 	model->stats.by_kind[event->kind]++;
-	uint32_t process = aw_model_process(model, event->run, event->pid);
+	uint32_t process =
+	    aw_model_process(model, event->source, event->run, event->pid);
 	struct aw_process *p = &model->processes[process];
 	p->events++;
 
@@ -292,7 +324,8 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		break;
 	case AW_EVENT_DIST_INIT:
 		aw_set_known(&p->dist_rank, event->u.dist_init.rank);
-		aw_set_known(&p->dist_world_size, event->u.dist_init.world_size);
+		aw_set_known(&p->dist_world_size,
+			     event->u.dist_init.world_size);
 		break;
 	case AW_EVENT_FORK:
 		aw_model_on_fork(model, process, &event->u.fork);
@@ -300,8 +333,11 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 	case AW_EVENT_EXEC:
 		break;
 	case AW_EVENT_EXIT: {
-		int32_t exited_pid = event->u.exit.exited_pid > 0 ? event->u.exit.exited_pid : event->pid;
-		uint32_t exited = aw_model_process(model, event->run, exited_pid);
+		int32_t exited_pid = event->u.exit.exited_pid > 0
+					 ? event->u.exit.exited_pid
+					 : event->pid;
+		uint32_t exited = aw_model_process(model, event->source,
+						   event->run, exited_pid);
 		struct aw_process *q = &model->processes[exited];
 		q->exited = true;
 		aw_set_known(&q->exit_status, event->u.exit.status);
@@ -309,22 +345,27 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		break;
 	}
 	case AW_EVENT_LOADER_NEW: {
-		uint32_t loader = aw_model_loader(model, process, event->u.loader_new.loader);
-		aw_model_on_loader_new(&model->loaders[loader], &event->u.loader_new);
+		uint32_t loader =
+		    aw_model_loader(model, process, event->u.loader_new.loader);
+		aw_model_on_loader_new(&model->loaders[loader],
+				       &event->u.loader_new);
 		break;
 	}
 	case AW_EVENT_LOADER_WRAP:
 		aw_model_on_loader_wrap(model, process, &event->u.loader_wrap);
 		break;
 	case AW_EVENT_LOADER_LEN: {
-		uint32_t loader = aw_model_loader(model, process, event->u.loader_len.loader);
-		aw_model_on_loader_len(&model->loaders[loader], &event->u.loader_len);
+		uint32_t loader =
+		    aw_model_loader(model, process, event->u.loader_len.loader);
+		aw_model_on_loader_len(&model->loaders[loader],
+				       &event->u.loader_len);
 		break;
 	}
 	case AW_EVENT_ITER_BEGIN: {
 		const struct aw_event_iter_begin *e = &event->u.iter_begin;
 		uint32_t loader = aw_model_loader(model, process, e->loader);
-		uint32_t iteration = aw_model_iteration(model, loader, e->iteration);
+		uint32_t iteration =
+		    aw_model_iteration(model, loader, e->iteration);
 		struct aw_iteration *it = &model->iterations[iteration];
 		it->began = true;
 		it->sampler_epoch = e->sampler_epoch;
@@ -338,7 +379,8 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 	case AW_EVENT_ITER_END: {
 		const struct aw_event_iter_end *e = &event->u.iter_end;
 		uint32_t loader = aw_model_loader(model, process, e->loader);
-		uint32_t iteration = aw_model_iteration(model, loader, e->iteration);
+		uint32_t iteration =
+		    aw_model_iteration(model, loader, e->iteration);
 		struct aw_iteration *it = &model->iterations[iteration];
 		aw_iteration_end(it, e->drawn, e->yielded, e->exhausted);
 		break;

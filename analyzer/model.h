@@ -13,7 +13,9 @@
 #include "sample_set.h"
 
 struct aw_process {
-	uint32_t run;
+	uint32_t
+	    space; /* (source, run) pid namespace, see aw_model.space_index */
+	uint32_t source, run;
 	int32_t pid, ppid;
 	uint32_t parent; /* index of the parent process, AW_NONE */
 	int32_t env_rank, dist_rank, local_rank;
@@ -28,8 +30,8 @@ struct aw_process {
 
 	/* Resolved by aw_model_finish. */
 	bool is_worker;
-	bool rank_inferred; /* no process had a rank: numbered in pid order */
-	int32_t rank;       /* -1: unknown */
+	bool rank_inferred;  /* no process had a rank: numbered in pid order */
+	int32_t rank;        /* -1: unknown */
 	uint32_t iterations; /* passes over any loader */
 };
 
@@ -43,7 +45,7 @@ struct aw_len_call {
 /* One DataLoader object in one process. */
 struct aw_loader {
 	uint32_t process;
-	uint32_t id; /* the per-process ordinal the recorder gave it */
+	uint32_t id;    /* the per-process ordinal the recorder gave it */
 	bool described; /* its loader_new event was seen */
 	uint64_t dataset_id;
 	int64_t dataset_len, batch_size;
@@ -66,8 +68,9 @@ struct aw_loader {
 	uint32_t last_iteration; /* index of its newest iteration, AW_NONE */
 
 	/* Resolved by aw_model_finish. */
-	uint32_t global;       /* index into aw_model.loaders_global */
-	uint32_t site_ordinal; /* among loaders of the same site in its process */
+	uint32_t global; /* index into aw_model.loaders_global */
+	uint32_t
+	    site_ordinal; /* among loaders of the same site in its process */
 };
 
 struct aw_fork {
@@ -81,11 +84,11 @@ struct aw_fork {
 /* One rank's part of one epoch of one loader. */
 struct aw_cell {
 	int32_t rank;
-	int32_t pid;                   /* of the process that iterated */
-	uint32_t iteration;            /* index into aw_model.iterations */
-	uint32_t n_iterations;         /* >1: several processes of the rank */
+	int32_t pid;                     /* of the process that iterated */
+	uint32_t iteration;              /* index into aw_model.iterations */
+	uint32_t n_iterations;           /* >1: several processes of the rank */
 	const struct aw_sample_set *set; /* what the rank consumed */
-	struct aw_sample_set merged;   /* owned when n_iterations > 1 */
+	struct aw_sample_set merged;     /* owned when n_iterations > 1 */
 	uint64_t batches, drawn, samples, unique, unrepresentable;
 	uint64_t prefetched_samples, lost_samples;
 	uint32_t max_batch_len;
@@ -94,7 +97,7 @@ struct aw_cell {
 };
 
 struct aw_epoch {
-	uint32_t epoch; /* the iteration ordinal */
+	uint32_t epoch;        /* the iteration ordinal */
 	struct aw_cell *cells; /* sorted by rank */
 	size_t n_cells;
 	struct aw_sample_set all; /* union over ranks, samples summed */
@@ -102,9 +105,10 @@ struct aw_epoch {
 	uint64_t union_in_range;  /* of those, in [0, dataset_len) */
 	uint64_t samples;         /* reads, all ranks */
 	uint64_t duplicates;      /* samples - union_count */
-	uint64_t cross_rank_duplicates; /* sum of per-rank unique - union_count */
-	int64_t missing;          /* dataset_len - union_in_range; -1 unknown */
-	uint64_t out_of_range;    /* distinct indices >= dataset_len */
+	uint64_t
+	    cross_rank_duplicates; /* sum of per-rank unique - union_count */
+	int64_t missing;       /* dataset_len - union_in_range; -1 unknown */
+	uint64_t out_of_range; /* distinct indices >= dataset_len */
 	uint32_t max_batch_len;
 	bool complete;  /* every rank's iter_end seen */
 	bool exhausted; /* every rank ran to the end */
@@ -114,8 +118,8 @@ struct aw_epoch {
  * rank's process are one loader ("L0", "L1", ... by first appearance). */
 struct aw_global_loader {
 	char id[16];
-	const char *site;      /* the link key: creation site ... */
-	uint32_t site_ordinal; /* ... and order among that site's loaders */
+	const char *site;        /* the link key: creation site ... */
+	uint32_t site_ordinal;   /* ... and order among that site's loaders */
 	uint32_t representative; /* loader object whose description is shown */
 	uint32_t *members;       /* loader objects, all processes */
 	size_t n_members;
@@ -129,12 +133,13 @@ struct aw_global_loader {
 /* What the reader saw besides the events it handed over. */
 struct aw_trace_stats {
 	uint64_t trace_dirs, streams, packets;
-	uint64_t discarded_events;          /* sum of known counts */
-	uint64_t discarded_events_messages; /* messages, with or without a count */
+	uint64_t discarded_events; /* sum of known counts */
+	uint64_t
+	    discarded_events_messages; /* messages, with or without a count */
 	uint64_t discarded_packets;
 	uint64_t events, foreign_events, unknown_accwatch_events;
 	uint64_t by_kind[AW_EVENT_KIND_COUNT];
-	bool read_error;           /* reading stopped before the end */
+	bool read_error; /* reading stopped before the end */
 	char read_error_message[512];
 };
 
@@ -148,7 +153,9 @@ struct aw_model {
 	struct aw_fork *forks;
 	size_t n_forks, forks_cap;
 
-	struct aw_index_map process_index;   /* (run, pid) */
+	struct aw_index_map
+	    space_index; /* (source, run) -> namespace ordinal */
+	struct aw_index_map process_index;   /* (namespace, pid) */
 	struct aw_index_map loader_index;    /* (process, loader id) */
 	struct aw_index_map iteration_index; /* (loader, iteration) */
 
@@ -180,8 +187,9 @@ void aw_model_finish(struct aw_model *model);
 /* Events the reader handed over, all kinds. */
 uint64_t aw_model_accwatch_events(const struct aw_model *model);
 /* The loader object whose description stands for a global loader. */
-const struct aw_loader *aw_model_describe(const struct aw_model *model,
-					  const struct aw_global_loader *loader);
+const struct aw_loader *
+aw_model_describe(const struct aw_model *model,
+		  const struct aw_global_loader *loader);
 const struct aw_process *aw_model_cell_process(const struct aw_model *model,
 					       const struct aw_cell *cell);
 

@@ -18,7 +18,8 @@ enum aw_reader_status {
 
 /* Fills model (not finished) from the traces under paths. On any status but
  * OK, error holds one line naming the path and what to do. */
-enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths, struct aw_model *model,
-				     char *error, size_t error_size);
+enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
+				     struct aw_model *model, char *error,
+				     size_t error_size);
 
 #endif

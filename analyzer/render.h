@@ -11,15 +11,18 @@
 #define AW_JSON_SCHEMA "accwatch-report/1"
 
 /* Findings first (sorted), then a table of ranks x epochs per loader. */
-void aw_render_text(FILE *out, const struct aw_model *model, const struct aw_findings *findings);
+void aw_render_text(FILE *out, const struct aw_model *model,
+		    const struct aw_findings *findings);
 
 /* The report as a JSON object (new reference). */
-json_t *aw_render_json_object(const struct aw_model *model, const struct aw_findings *findings);
+json_t *aw_render_json_object(const struct aw_model *model,
+			      const struct aw_findings *findings);
 
 enum aw_render_status {
 	AW_RENDER_OK,
 	AW_RENDER_WRITE_ERROR,
 };
-enum aw_render_status aw_render_json(FILE *out, const struct aw_model *model, const struct aw_findings *findings);
+enum aw_render_status aw_render_json(FILE *out, const struct aw_model *model,
+				     const struct aw_findings *findings);
 
 #endif

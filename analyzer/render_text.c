@@ -18,7 +18,8 @@ struct aw_table {
 	size_t n_rows, cap;
 };
 
-static void aw_table_row(struct aw_table *t, const char *const cells[AW_TABLE_COLUMNS])
+static void aw_table_row(struct aw_table *t,
+			 const char *const cells[AW_TABLE_COLUMNS])
 {
 	AW_GROW(t->rows, t->cap, t->n_rows + 1);
 	for (int c = 0; c < AW_TABLE_COLUMNS; c++)
@@ -28,14 +29,15 @@ static void aw_table_row(struct aw_table *t, const char *const cells[AW_TABLE_CO
 
 static void aw_table_print(FILE *out, struct aw_table *t, const char *indent)
 {
-	size_t width[AW_TABLE_COLUMNS] = { 0 };
+	size_t width[AW_TABLE_COLUMNS] = {0};
 	for (size_t r = 0; r < t->n_rows; r++)
 		for (int c = 0; c < AW_TABLE_COLUMNS; c++)
 			width[c] = AW_MAX(width[c], strlen(t->rows[r][c]));
 	for (size_t r = 0; r < t->n_rows; r++) {
 		fputs(indent, out);
 		for (int c = 0; c < AW_TABLE_COLUMNS; c++)
-			fprintf(out, "%s%*s", c ? "  " : "", (int)width[c], t->rows[r][c]);
+			fprintf(out, "%s%*s", c ? "  " : "", (int)width[c],
+				t->rows[r][c]);
 		fputc('\n', out);
 		for (int c = 0; c < AW_TABLE_COLUMNS; c++)
 			free(t->rows[r][c]);
@@ -87,36 +89,51 @@ static void aw_print_notes(FILE *out, const struct aw_model *model)
 {
 	const struct aw_trace_stats *s = &model->stats;
 	if (model->ranks_inferred)
-		fputs("note: no process carried a rank (RANK, torch.distributed): each process that iterated a "
+		fputs("note: no process carried a rank (RANK, "
+		      "torch.distributed): each process that iterated a "
 		      "loader is taken as one rank, in pid order\n",
 		      out);
 	if (model->unranked_processes)
-		fprintf(out, "note: %u process%s iterated a loader without a rank and %s left out of the tables\n",
-			model->unranked_processes, model->unranked_processes == 1 ? "" : "es",
+		fprintf(out,
+			"note: %u process%s iterated a loader without a rank "
+			"and %s left out of the tables\n",
+			model->unranked_processes,
+			model->unranked_processes == 1 ? "" : "es",
 			model->unranked_processes == 1 ? "is" : "are");
-	if (s->discarded_events || s->discarded_events_messages || s->discarded_packets)
-		fprintf(out, "note: the tracer discarded %" PRIu64 " event%s (%" PRIu64 " packet%s): counts below "
-			     "are lower bounds; record with larger or blocking buffers\n",
-			s->discarded_events, aw_plural(s->discarded_events), s->discarded_packets,
-			aw_plural(s->discarded_packets));
+	if (s->discarded_events || s->discarded_events_messages ||
+	    s->discarded_packets)
+		fprintf(out,
+			"note: the tracer discarded %" PRIu64
+			" event%s (%" PRIu64 " packet%s): counts below "
+			"are lower bounds; record with larger or blocking "
+			"buffers\n",
+			s->discarded_events, aw_plural(s->discarded_events),
+			s->discarded_packets, aw_plural(s->discarded_packets));
 	if (model->incomplete_iterations)
-		fprintf(out, "note: %u iteration%s had no iter_end (the process stopped mid-epoch): their drawn "
-			     "batches are counted as consumed (marked *)\n",
-			model->incomplete_iterations, model->incomplete_iterations == 1 ? "" : "s");
+		fprintf(out,
+			"note: %u iteration%s had no iter_end (the process "
+			"stopped mid-epoch): their drawn "
+			"batches are counted as consumed (marked *)\n",
+			model->incomplete_iterations,
+			model->incomplete_iterations == 1 ? "" : "s");
 	if (s->read_error)
-		fprintf(out, "note: reading stopped early: %s\n", s->read_error_message);
+		fprintf(out, "note: reading stopped early: %s\n",
+			s->read_error_message);
 }
 
-static bool aw_same_problem(const struct aw_finding *a, const struct aw_finding *b)
+static bool aw_same_problem(const struct aw_finding *a,
+			    const struct aw_finding *b)
 {
-	return a->severity == b->severity && a->loader == b->loader && strcmp(a->id, b->id) == 0;
+	return a->severity == b->severity && a->loader == b->loader &&
+	       strcmp(a->id, b->id) == 0;
 }
 
 /* Prints findings[0 .. n): one problem (same id and loader) over n epochs, as
  * one block showing the first epoch's message, evidence and fix. */
-static void aw_print_finding_group(FILE *out, const struct aw_model *model, const struct aw_finding *group, size_t n)
+static void aw_print_finding_group(FILE *out, const struct aw_model *model,
+				   const struct aw_finding *group, size_t n)
 {
-	static const char *const labels[] = { "ERROR", "WARNING", "INFO" };
+	static const char *const labels[] = {"ERROR", "WARNING", "INFO"};
 	const struct aw_finding *f = &group[0];
 	size_t n_ranks = 0, ranks_cap = 0, n_epochs = 0;
 	int64_t *ranks = NULL;
@@ -134,8 +151,10 @@ static void aw_print_finding_group(FILE *out, const struct aw_model *model, cons
 
 	fprintf(out, "%s %s", labels[f->severity], f->id);
 	if (f->loader < model->n_loaders_global) {
-		const struct aw_global_loader *g = &model->loaders_global[f->loader];
-		fprintf(out, "  %s (%s)", g->id, *g->site ? g->site : "unknown site");
+		const struct aw_global_loader *g =
+		    &model->loaders_global[f->loader];
+		fprintf(out, "  %s (%s)", g->id,
+			*g->site ? g->site : "unknown site");
 	}
 	if (n_epochs) {
 		fprintf(out, ", epoch%s ", n_epochs == 1 ? "" : "s");
@@ -153,7 +172,10 @@ static void aw_print_finding_group(FILE *out, const struct aw_model *model, cons
 		line += len + (end ? 1 : 0);
 	}
 	if (n > 1)
-		fprintf(out, "    (epoch %" PRId64 " shown; the same in %zu epochs)\n", f->epoch, n);
+		fprintf(out,
+			"    (epoch %" PRId64
+			" shown; the same in %zu epochs)\n",
+			f->epoch, n);
 	if (f->fix)
 		fprintf(out, "  fix: %s\n", f->fix);
 	fputc('\n', out);
@@ -161,17 +183,22 @@ static void aw_print_finding_group(FILE *out, const struct aw_model *model, cons
 	free(epochs);
 }
 
-static void aw_format_coverage(char *buf, size_t size, uint64_t part, int64_t dataset_len)
+static void aw_format_coverage(char *buf, size_t size, uint64_t part,
+			       int64_t dataset_len)
 {
 	if (dataset_len > 0)
-		snprintf(buf, size, "%.1f%%", 100.0 * (double)part / (double)dataset_len);
+		snprintf(buf, size, "%.1f%%",
+			 100.0 * (double)part / (double)dataset_len);
 	else
 		snprintf(buf, size, "-");
 }
 
-static void aw_print_loader_header(FILE *out, const struct aw_global_loader *g, const struct aw_loader *d)
+static void aw_print_loader_header(FILE *out, const struct aw_global_loader *g,
+				   const struct aw_loader *d)
 {
-	fprintf(out, "%s  %s at %s", g->id, d->loader_class && *d->loader_class ? d->loader_class : "loader",
+	fprintf(out, "%s  %s at %s", g->id,
+		d->loader_class && *d->loader_class ? d->loader_class
+						    : "loader",
 		*g->site ? g->site : "unknown site");
 	if (d->sampler_class && *d->sampler_class)
 		fprintf(out, ", sampler %s", d->sampler_class);
@@ -180,51 +207,72 @@ static void aw_print_loader_header(FILE *out, const struct aw_global_loader *g, 
 	if (d->dataset_len >= 0)
 		fprintf(out, ", dataset_len %" PRId64, d->dataset_len);
 	if (d->num_workers >= 0)
-		fprintf(out, ", %d worker%s", d->num_workers, d->num_workers == 1 ? "" : "s");
+		fprintf(out, ", %d worker%s", d->num_workers,
+			d->num_workers == 1 ? "" : "s");
 	if (d->drop_last == 1)
 		fputs(", drop_last", out);
 	if (g->dispatched)
-		fputs(", accelerate dispatcher (per-rank shares not rebuilt yet)", out);
+		fputs(
+		    ", accelerate dispatcher (per-rank shares not rebuilt yet)",
+		    out);
 	fputc('\n', out);
 }
 
-static void aw_print_loader(FILE *out, const struct aw_model *model, const struct aw_global_loader *g)
+static void aw_print_loader(FILE *out, const struct aw_model *model,
+			    const struct aw_global_loader *g)
 {
 	const struct aw_loader *d = aw_model_describe(model, g);
 	aw_print_loader_header(out, g, d);
 	if (g->n_epochs == 0) {
 		fputs("  never iterated by a rank\n", out);
 	} else {
-		struct aw_table table = { 0 };
-		const char *header[AW_TABLE_COLUMNS] = { "epoch", "rank", "batches", "samples", "unique", "duplicates",
-							 "coverage" };
+		struct aw_table table = {0};
+		const char *header[AW_TABLE_COLUMNS] = {
+		    "epoch",  "rank",       "batches", "samples",
+		    "unique", "duplicates", "coverage"};
 		aw_table_row(&table, header);
 		for (size_t e = 0; e < g->n_epochs; e++) {
 			const struct aw_epoch *ep = &g->epochs[e];
-			char epoch[16], rank[16], batches[32], samples[32], unique[32], dups[32], coverage[16];
+			char epoch[16], rank[16], batches[32], samples[32],
+			    unique[32], dups[32], coverage[16];
 			snprintf(epoch, sizeof(epoch), "%u", ep->epoch);
 			uint64_t batch_sum = 0;
 			for (size_t c = 0; c < ep->n_cells; c++) {
 				const struct aw_cell *cell = &ep->cells[c];
 				snprintf(rank, sizeof(rank), "%d", cell->rank);
-				snprintf(batches, sizeof(batches), "%" PRIu64 "%s", cell->batches,
+				snprintf(batches, sizeof(batches),
+					 "%" PRIu64 "%s", cell->batches,
 					 cell->complete ? "" : "*");
-				snprintf(samples, sizeof(samples), "%" PRIu64, cell->samples);
-				snprintf(unique, sizeof(unique), "%" PRIu64, cell->unique);
-				snprintf(dups, sizeof(dups), "%" PRIu64, cell->samples - cell->unique);
-				aw_format_coverage(coverage, sizeof(coverage), cell->unique, d->dataset_len);
-				const char *row[AW_TABLE_COLUMNS] = { c ? "" : epoch, rank, batches, samples,
-								      unique, dups, coverage };
+				snprintf(samples, sizeof(samples), "%" PRIu64,
+					 cell->samples);
+				snprintf(unique, sizeof(unique), "%" PRIu64,
+					 cell->unique);
+				snprintf(dups, sizeof(dups), "%" PRIu64,
+					 cell->samples - cell->unique);
+				aw_format_coverage(coverage, sizeof(coverage),
+						   cell->unique,
+						   d->dataset_len);
+				const char *row[AW_TABLE_COLUMNS] = {
+				    c ? "" : epoch, rank, batches, samples,
+				    unique,         dups, coverage};
 				aw_table_row(&table, row);
 				batch_sum += cell->batches;
 			}
 			if (ep->n_cells > 1) {
-				snprintf(batches, sizeof(batches), "%" PRIu64, batch_sum);
-				snprintf(samples, sizeof(samples), "%" PRIu64, ep->samples);
-				snprintf(unique, sizeof(unique), "%" PRIu64, ep->union_count);
-				snprintf(dups, sizeof(dups), "%" PRIu64, ep->duplicates);
-				aw_format_coverage(coverage, sizeof(coverage), ep->union_in_range, d->dataset_len);
-				const char *row[AW_TABLE_COLUMNS] = { "", "all", batches, samples, unique, dups, coverage };
+				snprintf(batches, sizeof(batches), "%" PRIu64,
+					 batch_sum);
+				snprintf(samples, sizeof(samples), "%" PRIu64,
+					 ep->samples);
+				snprintf(unique, sizeof(unique), "%" PRIu64,
+					 ep->union_count);
+				snprintf(dups, sizeof(dups), "%" PRIu64,
+					 ep->duplicates);
+				aw_format_coverage(coverage, sizeof(coverage),
+						   ep->union_in_range,
+						   d->dataset_len);
+				const char *row[AW_TABLE_COLUMNS] = {
+				    "",     "all", batches, samples,
+				    unique, dups,  coverage};
 				aw_table_row(&table, row);
 			}
 		}
@@ -233,24 +281,28 @@ static void aw_print_loader(FILE *out, const struct aw_model *model, const struc
 	if (g->n_len_reported) {
 		fputs("  len() answered:", out);
 		for (size_t i = 0; i < g->n_len_reported; i++)
-			fprintf(out, "%s %" PRId64, i ? "," : "", g->len_reported[i]);
+			fprintf(out, "%s %" PRId64, i ? "," : "",
+				g->len_reported[i]);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
 }
 
-void aw_render_text(FILE *out, const struct aw_model *model, const struct aw_findings *findings)
+void aw_render_text(FILE *out, const struct aw_model *model,
+		    const struct aw_findings *findings)
 {
 	size_t errors = aw_findings_count(findings, AW_SEVERITY_ERROR);
 	size_t warnings = aw_findings_count(findings, AW_SEVERITY_WARNING);
 	size_t infos = aw_findings_count(findings, AW_SEVERITY_INFO);
-	fprintf(out, "accwatch-report: %zu error%s, %zu warning%s, %zu info%s", errors, aw_plural(errors), warnings,
-		aw_plural(warnings), infos, aw_plural(infos));
+	fprintf(out, "accwatch-report: %zu error%s, %zu warning%s, %zu info%s",
+		errors, aw_plural(errors), warnings, aw_plural(warnings), infos,
+		aw_plural(infos));
 	fprintf(out, " (%zu rank%s", model->n_ranks, aw_plural(model->n_ranks));
 	if (model->world_size > 0)
 		fprintf(out, ", world size %d", model->world_size);
-	fprintf(out, ", %zu loader%s, %" PRIu64 " events)\n", model->n_loaders_global,
-		aw_plural(model->n_loaders_global), aw_model_accwatch_events(model));
+	fprintf(out, ", %zu loader%s, %" PRIu64 " events)\n",
+		model->n_loaders_global, aw_plural(model->n_loaders_global),
+		aw_model_accwatch_events(model));
 	aw_print_notes(out, model);
 	fputc('\n', out);
 
@@ -258,7 +310,9 @@ void aw_render_text(FILE *out, const struct aw_model *model, const struct aw_fin
 		fputs("No data-loading problem found.\n\n", out);
 	for (size_t i = 0; i < findings->n;) {
 		size_t n = 1;
-		while (i + n < findings->n && aw_same_problem(&findings->items[i], &findings->items[i + n]))
+		while (i + n < findings->n &&
+		       aw_same_problem(&findings->items[i],
+				       &findings->items[i + n]))
 			n++;
 		aw_print_finding_group(out, model, &findings->items[i], n);
 		i += n;

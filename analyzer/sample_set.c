@@ -20,7 +20,8 @@ void aw_sample_set_fini(struct aw_sample_set *set)
 	set->bitmap = NULL;
 }
 
-void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices, size_t count)
+void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
+		       size_t count)
 {
 	if (count == 0)
 		return;
@@ -28,7 +29,8 @@ void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices, size_
 	set->samples += count;
 }
 
-void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices, size_t count)
+void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
+			    size_t count)
 {
 	/* Narrowed through a stack buffer: no allocation per call. */
 	uint32_t narrow[512];
@@ -47,7 +49,8 @@ void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices, s
 	aw_sample_set_add(set, narrow, filled);
 }
 
-void aw_sample_set_merge(struct aw_sample_set *set, const struct aw_sample_set *src)
+void aw_sample_set_merge(struct aw_sample_set *set,
+			 const struct aw_sample_set *src)
 {
 	roaring_bitmap_or_inplace(set->bitmap, src->bitmap);
 	set->samples += src->samples;
@@ -65,19 +68,24 @@ uint64_t aw_sample_set_duplicates(const struct aw_sample_set *set)
 	return set->samples > unique ? set->samples - unique : 0;
 }
 
-uint64_t aw_sample_set_unique_below(const struct aw_sample_set *set, uint64_t limit)
+uint64_t aw_sample_set_unique_below(const struct aw_sample_set *set,
+				    uint64_t limit)
 {
 	if (limit == 0)
 		return 0;
+	if (limit > (uint64_t)UINT32_MAX + 1)
+		limit = (uint64_t)UINT32_MAX + 1;
 	return roaring_bitmap_range_cardinality(set->bitmap, 0, limit);
 }
 
-uint64_t aw_sample_set_overlap(const struct aw_sample_set *a, const struct aw_sample_set *b)
+uint64_t aw_sample_set_overlap(const struct aw_sample_set *a,
+			       const struct aw_sample_set *b)
 {
 	return roaring_bitmap_and_cardinality(a->bitmap, b->bitmap);
 }
 
-uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets, size_t n, uint64_t *shared)
+uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets,
+			       size_t n, uint64_t *shared)
 {
 	/* seen: in at least one set so far; repeated: in at least two. */
 	roaring_bitmap_t *seen = roaring_bitmap_create();
@@ -85,7 +93,8 @@ uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets, size_t n
 	if (!seen || !repeated)
 		aw_out_of_memory(sizeof(roaring_bitmap_t));
 	for (size_t i = 0; i < n; i++) {
-		roaring_bitmap_t *again = roaring_bitmap_and(seen, sets[i]->bitmap);
+		roaring_bitmap_t *again =
+		    roaring_bitmap_and(seen, sets[i]->bitmap);
 		if (!again)
 			aw_out_of_memory(sizeof(roaring_bitmap_t));
 		roaring_bitmap_or_inplace(repeated, again);
@@ -93,7 +102,8 @@ uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets, size_t n
 		roaring_bitmap_or_inplace(seen, sets[i]->bitmap);
 	}
 	for (size_t i = 0; shared && i < n; i++)
-		shared[i] = roaring_bitmap_and_cardinality(sets[i]->bitmap, repeated);
+		shared[i] =
+		    roaring_bitmap_and_cardinality(sets[i]->bitmap, repeated);
 	uint64_t count = roaring_bitmap_get_cardinality(repeated);
 	roaring_bitmap_free(seen);
 	roaring_bitmap_free(repeated);

@@ -1,5 +1,6 @@
 /* A multiset of dataset indices as the analyzer needs it: the distinct indices
- * in a CRoaring bitmap plus how many were added in all (duplicates included). */
+ * in a CRoaring bitmap plus how many were added in all (duplicates included).
+ */
 #ifndef AW_SAMPLE_SET_H
 #define AW_SAMPLE_SET_H
 
@@ -9,29 +10,37 @@
 
 struct aw_sample_set {
 	roaring_bitmap_t *bitmap;
-	uint64_t samples;         /* indices added that fit uint32, duplicates included */
-	uint64_t unrepresentable; /* indices < 0 or >= 2^32: counted, not stored */
+	uint64_t
+	    samples; /* indices added that fit uint32, duplicates included */
+	uint64_t
+	    unrepresentable; /* indices < 0 or >= 2^32: counted, not stored */
 };
 
 void aw_sample_set_init(struct aw_sample_set *set);
 void aw_sample_set_fini(struct aw_sample_set *set);
 
-void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices, size_t count);
-void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices, size_t count);
+void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
+		       size_t count);
+void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
+			    size_t count);
 /* Adds every element of src to set (union of bitmaps, sum of counts). */
-void aw_sample_set_merge(struct aw_sample_set *set, const struct aw_sample_set *src);
+void aw_sample_set_merge(struct aw_sample_set *set,
+			 const struct aw_sample_set *src);
 
 uint64_t aw_sample_set_unique(const struct aw_sample_set *set);
 /* samples - unique: how many reads repeated an index already read. */
 uint64_t aw_sample_set_duplicates(const struct aw_sample_set *set);
 /* Distinct indices in [0, limit). */
-uint64_t aw_sample_set_unique_below(const struct aw_sample_set *set, uint64_t limit);
+uint64_t aw_sample_set_unique_below(const struct aw_sample_set *set,
+				    uint64_t limit);
 /* Distinct indices present in both. */
-uint64_t aw_sample_set_overlap(const struct aw_sample_set *a, const struct aw_sample_set *b);
+uint64_t aw_sample_set_overlap(const struct aw_sample_set *a,
+			       const struct aw_sample_set *b);
 
 /* For n sets (one per rank): how many distinct indices are in two or more of
  * them (the return value) and, per set, how many of its distinct indices
  * another set also holds (shared[i], may be NULL). Linear in n. */
-uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets, size_t n, uint64_t *shared);
+uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets,
+			       size_t n, uint64_t *shared);
 
 #endif

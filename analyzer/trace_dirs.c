@@ -2,9 +2,11 @@
  * links cannot trap it) that stops at each trace directory it finds. */
 #include "trace_dirs.h"
 
+#include <byteswap.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,28 +49,34 @@ static bool aw_has_metadata(const char *dir)
 	return found;
 }
 
-static void aw_trace_dirs_walk(struct aw_trace_dirs *dirs, const char *dir, int depth)
+/* Returns how many trace directories it met, already known ones included. */
+static size_t aw_trace_dirs_walk(struct aw_trace_dirs *dirs, const char *dir,
+				 int depth)
 {
 	if (aw_has_metadata(dir)) {
 		aw_trace_dirs_add(dirs, dir);
-		return;
+		return 1;
 	}
+	size_t found = 0;
 	if (depth >= AW_MAX_DEPTH)
-		return;
+		return found;
 	DIR *d = opendir(dir);
 	if (!d)
-		return; /* an unreadable subdirectory holds nothing we can read */
+		return found; /* an unreadable subdirectory holds nothing we can
+				 read */
 	struct dirent *entry;
 	while ((entry = readdir(d))) {
-		if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+		if (strcmp(entry->d_name, ".") == 0 ||
+		    strcmp(entry->d_name, "..") == 0)
 			continue;
 		char *child = aw_xasprintf("%s/%s", dir, entry->d_name);
 		struct stat st;
 		if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
-			aw_trace_dirs_walk(dirs, child, depth + 1);
+			found += aw_trace_dirs_walk(dirs, child, depth + 1);
 		free(child);
 	}
 	closedir(d);
+	return found;
 }
 
 static int aw_compare_strings(const void *a, const void *b)
@@ -76,15 +84,17 @@ static int aw_compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs, const char *path, char *error,
+enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
+					     const char *path, char *error,
 					     size_t error_size)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
-		snprintf(error, error_size, "cannot read %s: %s", path, strerror(errno));
+		snprintf(error, error_size, "cannot read %s: %s", path,
+			 strerror(errno));
 		return AW_TRACE_DIRS_UNREADABLE;
 	}
-	size_t before = dirs->n;
+	size_t before = dirs->n, found = 0;
 	if (S_ISDIR(st.st_mode)) {
 		/* Keep the user's spelling, without a trailing slash. */
 		char *dir = aw_xstrdup(path);
@@ -92,32 +102,126 @@ enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs, const c
 		while (len > 1 && dir[len - 1] == '/')
 			dir[--len] = '\0';
 		if (access(dir, R_OK | X_OK) != 0) {
-			snprintf(error, error_size, "cannot read %s: %s", path, strerror(errno));
+			snprintf(error, error_size, "cannot read %s: %s", path,
+				 strerror(errno));
 			free(dir);
 			return AW_TRACE_DIRS_UNREADABLE;
 		}
-		aw_trace_dirs_walk(dirs, dir, 0);
+		found = aw_trace_dirs_walk(dirs, dir, 0);
 		free(dir);
 	} else {
 		const char *slash = strrchr(path, '/');
 		const char *base = slash ? slash + 1 : path;
 		if (strcmp(base, "metadata") == 0) {
-			char *dir = slash ? aw_xasprintf("%.*s", (int)(slash - path), path) : aw_xstrdup(".");
+			char *dir =
+			    slash ? aw_xasprintf("%.*s", (int)(slash - path),
+						 path)
+				  : aw_xstrdup(".");
 			if (!*dir) {
 				free(dir);
 				dir = aw_xstrdup("/");
 			}
 			aw_trace_dirs_add(dirs, dir);
 			free(dir);
+			found = 1;
 		}
 	}
-	if (dirs->n == before) {
+	if (found == 0) {
 		snprintf(error, error_size,
-			 "no trace under %s (no CTF `metadata` file): give the directory accwatch-run -o "
+			 "no trace under %s (no CTF `metadata` file): give the "
+			 "directory accwatch-run -o "
 			 "wrote, or an LTTng session's output directory",
 			 path);
 		return AW_TRACE_DIRS_NONE;
 	}
-	qsort(dirs->dirs + before, dirs->n - before, sizeof(*dirs->dirs), aw_compare_strings);
+	qsort(dirs->dirs + before, dirs->n - before, sizeof(*dirs->dirs),
+	      aw_compare_strings);
 	return AW_TRACE_DIRS_OK;
+}
+
+/* CTF 1.8 packetized metadata: each packet opens with this header (packed,
+ * in the trace's byte order, which the magic reveals). */
+#define AW_METADATA_MAGIC 0x75D11D57u
+#define AW_METADATA_HEADER_SIZE                                                \
+	37 /* magic, uuid[16], checksum, content and                           \
+	    * packet sizes (bits), 5 one-byte fields */
+
+static uint32_t aw_read_u32(const unsigned char *p, bool swap)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_32(v) : v;
+}
+
+enum aw_metadata_status aw_metadata_check(const char *dir, char *error,
+					  size_t error_size)
+{
+	enum aw_metadata_status status = AW_METADATA_CORRUPT;
+	char *path = aw_xasprintf("%s/metadata", dir);
+	FILE *f = fopen(path, "rb");
+	unsigned char header[AW_METADATA_HEADER_SIZE];
+	if (!f) {
+		snprintf(error, error_size, "cannot read %s: %s", path,
+			 strerror(errno));
+		goto end;
+	}
+	if (fseeko(f, 0, SEEK_END) != 0) {
+		snprintf(error, error_size, "cannot read %s: %s", path,
+			 strerror(errno));
+		goto end;
+	}
+	off_t size = ftello(f);
+	if (size < 4 || fseeko(f, 0, SEEK_SET) != 0 ||
+	    fread(header, 1, 4, f) != 4) {
+		snprintf(error, error_size, "%s is empty or unreadable", path);
+		goto end;
+	}
+	uint32_t magic = aw_read_u32(header, false);
+	if (magic != AW_METADATA_MAGIC &&
+	    magic != bswap_32(AW_METADATA_MAGIC)) {
+		status =
+		    AW_METADATA_OK; /* plain-text metadata: nothing to frame */
+		goto end;
+	}
+	bool swap = magic != AW_METADATA_MAGIC;
+	off_t offset = 0;
+	while (offset < size) {
+		if (size - offset < AW_METADATA_HEADER_SIZE ||
+		    fseeko(f, offset, SEEK_SET) != 0 ||
+		    fread(header, 1, sizeof(header), f) != sizeof(header)) {
+			snprintf(
+			    error, error_size,
+			    "%s is cut inside a packet header at byte %lld",
+			    path, (long long)offset);
+			goto end;
+		}
+		uint32_t content_bits = aw_read_u32(header + 24, swap);
+		uint32_t packet_bits = aw_read_u32(header + 28, swap);
+		if (aw_read_u32(header, swap) != AW_METADATA_MAGIC ||
+		    packet_bits % 8 != 0 ||
+		    packet_bits < AW_METADATA_HEADER_SIZE * 8 ||
+		    content_bits < AW_METADATA_HEADER_SIZE * 8 ||
+		    content_bits > packet_bits) {
+			snprintf(
+			    error, error_size,
+			    "%s has a malformed packet header at byte %lld",
+			    path, (long long)offset);
+			goto end;
+		}
+		if ((off_t)(packet_bits / 8) > size - offset) {
+			snprintf(error, error_size,
+				 "%s is cut inside the packet at byte %lld "
+				 "(%lld of %u bytes)",
+				 path, (long long)offset,
+				 (long long)(size - offset), packet_bits / 8);
+			goto end;
+		}
+		offset += packet_bits / 8;
+	}
+	status = AW_METADATA_OK;
+end:
+	if (f)
+		fclose(f);
+	free(path);
+	return status;
 }

@@ -12,14 +12,27 @@ struct aw_trace_dirs {
 
 enum aw_trace_dirs_status {
 	AW_TRACE_DIRS_OK,
-	AW_TRACE_DIRS_UNREADABLE, /* the path cannot be opened: message in error */
+	AW_TRACE_DIRS_UNREADABLE, /* the path cannot be opened: message in error
+				   */
 	AW_TRACE_DIRS_NONE,       /* readable, but no trace under it */
 };
 
 void aw_trace_dirs_init(struct aw_trace_dirs *dirs);
 void aw_trace_dirs_fini(struct aw_trace_dirs *dirs);
 /* Adds the trace directories under path (a directory, or a metadata file). */
-enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs, const char *path, char *error,
+enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
+					     const char *path, char *error,
 					     size_t error_size);
+
+enum aw_metadata_status {
+	AW_METADATA_OK,
+	AW_METADATA_CORRUPT, /* message in error */
+};
+
+/* Checks the framing of dir/metadata when it is packetized (LTTng's form):
+ * every packet header whole, sizes consistent, the last packet complete.
+ * babeltrace2 2.0 loops forever on a metadata file cut inside a packet. */
+enum aw_metadata_status aw_metadata_check(const char *dir, char *error,
+					  size_t error_size);
 
 #endif

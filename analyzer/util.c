@@ -10,8 +10,9 @@
 
 _Noreturn void aw_out_of_memory(size_t size)
 {
-	fprintf(stderr, "accwatch-report: out of memory (%zu bytes); "
-			"try a machine with more memory or a smaller trace\n",
+	fprintf(stderr,
+		"accwatch-report: out of memory (%zu bytes); "
+		"try a machine with more memory or a smaller trace\n",
 		size);
 	exit(2);
 }

@@ -18,7 +18,7 @@ char *aw_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Makes room for `need` elements in a growable array (*ptr, *cap). */
 void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size);
-#define AW_GROW(ptr, cap, need) \
+#define AW_GROW(ptr, cap, need)                                                \
 	aw_grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
 
 #define AW_MIN(a, b) ((a) < (b) ? (a) : (b))

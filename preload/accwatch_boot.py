@@ -9,18 +9,32 @@
 # __wrapped__ so inspect.signature still works; nothing is stored on user
 # objects (dicts keyed by id(), cleaned by weakref.finalize); everything of our
 # own runs inside try/except Exception. Objects that spawn/forkserver pickle by
-# reference (_worker_loop, datasets) are never replaced.
+# reference (_worker_loop, datasets) are never replaced. One exception to "no
+# attribute": inside DataLoader workers only, torch's own dataset fetcher gets
+# an instance attribute `fetch`, a C trampoline, so that no frame of ours sits
+# between the worker loop and __getitem__ (torch copies that traceback into
+# the message of the error it re-raises in the main process). Our frames do
+# show in main-process tracebacks of exceptions passing through __next__.
 #
 # Events and what they mean (the analyzer's side of the contract):
 # - process: at attach (role "" -> C picks "rank" when a rank variable
-#   answered, else "other"; "other" in a multiprocessing spawn child), again in
+#   answered, else "other"; "other" in a spawn/forkserver child), again in
 #   every forked child (role "other"), and again with role "worker" when the
 #   process turns out to be a DataLoader worker (just before worker_start).
 #   The last process event of a pid wins.
 # - loader_new: once per DataLoader object, when DataLoader.__init__ returns
 #   (a subclass calling super().__init__ gives one); loader ids count from 0
 #   per pid (a forked child continues its parent's count).
-# - loader_len: once per distinct (loader, value, call site).
+# - loader_wrap: when accelerate builds an outer loader (DataLoaderShard,
+#   DataLoaderDispatcher, SkipDataLoader). v1.x adapters are not DataLoaders:
+#   the outer gets its own loader_new (loader_class = its real type) and inner
+#   is its base_dataloader, the DataLoader that is iterated (iter_begin, batch
+#   and iter_end carry the inner's id). v0.2x subclasses: inner == outer.
+#   kind "shard", "dispatcher" or "skip"; fields from the BatchSamplerShard or
+#   IterableDatasetShard below the inner loader, or the dispatcher's own.
+# - loader_len: once per distinct (loader, value, call site), on the object
+#   len() was called on, with the value the caller got; a len() nested in
+#   another loader's len() (an adapter asking its inner loader) is not sent.
 # - iter_begin: every DataLoader.__iter__ (an epoch), before the original
 #   runs; iteration counts from 0 per loader. An iterator made without
 #   DataLoader.__iter__ (subclasses overriding it) begins one as well.
@@ -43,6 +57,7 @@
 import functools
 import os
 import sys
+import threading
 import weakref
 
 _UNKNOWN = _AW_UNKNOWN
@@ -59,7 +74,10 @@ _loaders = {}  # id(DataLoader) -> _Loader
 _iters = {}  # id(_BaseDataLoaderIter) -> _Iteration
 _initing = set()  # id(DataLoader) inside DataLoader.__init__
 _lens = set()  # (loader, value, site) already emitted
-_ctx = None  # _Iteration being started: forked workers inherit it
+_len_depth = threading.local()  # len() calls of loaders in progress
+# The _Iteration this thread is starting (DataLoader.__iter__ or iterator
+# __init__ running): what a worker forked meanwhile belongs to.
+_starting = threading.local()
 _fork_base = (_UNKNOWN, _UNKNOWN)  # (loader, iteration) at our fork
 _worker = None  # _Worker, in a DataLoader worker process
 _prefixes = None  # directories of torch and accelerate
@@ -192,7 +210,7 @@ def _after_in_child():
     try:
         _pid = os.getpid()
         _worker = None
-        rec = _ctx
+        rec = getattr(_starting, "rec", None)  # the forking thread's
         if rec is not None:
             _fork_base = (rec.loader, rec.iteration)
         else:
@@ -398,20 +416,30 @@ def _wrap_loader_init(original):
     return __init__
 
 
-def _wrap_loader_len(original):
+def _wrap_len(original):
+    """len() of a loader (DataLoader, or accelerate's outer loaders): the
+    value the caller got, recorded on the object it asked, once per call
+    site. A len() nested in another (a dispatcher asking its inner
+    DataLoader) is not the user's and is not recorded."""
     @functools.wraps(original)
     def __len__(self):
-        value = original(self)
+        depth = getattr(_len_depth, "depth", 0)
+        _len_depth.depth = depth + 1
         try:
-            entry = _loader_of(self)
-            if entry is not None:
-                site = _site_of(sys._getframe(1))
-                key = (entry.ordinal, value, site)
-                if key not in _lens:
-                    _lens.add(key)
-                    _aw_loader_len(entry.ordinal, _int(value), site)
-        except Exception:
-            _debug("DataLoader.__len__")
+            value = original(self)
+        finally:
+            _len_depth.depth = depth
+        if depth == 0:
+            try:
+                entry = _loader_of(self)
+                if entry is not None:
+                    site = _site_of(sys._getframe(1))
+                    key = (entry.ordinal, value, site)
+                    if key not in _lens:
+                        _lens.add(key)
+                        _aw_loader_len(entry.ordinal, _int(value), site)
+            except Exception:
+                _debug("__len__")
         return value
     return __len__
 
@@ -419,25 +447,24 @@ def _wrap_loader_len(original):
 def _wrap_loader_iter(original):
     @functools.wraps(original)
     def __iter__(self):
-        global _ctx
-        saved = _ctx
+        saved = getattr(_starting, "rec", None)
         rec = None
         try:
             rec = _begin(self)
         except Exception:
             _debug("DataLoader.__iter__")
-        _ctx = rec
+        _starting.rec = rec
         try:
             iterator = original(self)
         except BaseException:
-            _ctx = saved
+            _starting.rec = saved
             try:
                 if rec is not None:
                     _end(rec, 0)
             except Exception:
                 _debug("DataLoader.__iter__ raised")
             raise
-        _ctx = saved
+        _starting.rec = saved
         try:
             if (rec is not None and id(iterator) not in _iters
                     and isinstance(iterator, _dl._BaseDataLoaderIter)):
@@ -451,8 +478,7 @@ def _wrap_loader_iter(original):
 def _wrap_iterator_init(original):
     @functools.wraps(original)
     def __init__(self, loader, *args, **kwargs):
-        global _ctx
-        saved = _ctx
+        saved = getattr(_starting, "rec", None)
         rec = saved
         try:
             if rec is None:  # not made by DataLoader.__iter__
@@ -461,11 +487,11 @@ def _wrap_iterator_init(original):
                 _bind(self, rec)
         except Exception:
             _debug("_BaseDataLoaderIter.__init__")
-        _ctx = rec
+        _starting.rec = rec
         try:
             return original(self, loader, *args, **kwargs)
         finally:
-            _ctx = saved
+            _starting.rec = saved
     return __init__
 
 
@@ -575,6 +601,77 @@ def _wrap_fetcher_init(original):
     return __init__
 
 
+# --- accelerate --------------------------------------------------------------
+
+# Classes whose __init__ builds an outer loader (v1.x: adapters holding the
+# real DataLoader as base_dataloader; v0.2x: DataLoader subclasses).
+_ACCELERATE_OUTER = (("DataLoaderShard", "shard"),
+                     ("DataLoaderDispatcher", "dispatcher"),
+                     ("SkipDataLoader", "skip"))
+
+
+def _wrap_fields(outer, inner, kind):
+    """(split_batches, even_batches, num_processes, process_index)."""
+    fields = (-1, -1, -1, -1)
+    for obj in _sampler_chain(inner) + [getattr(inner, "dataset", None)]:
+        if (obj is not None and hasattr(obj, "num_processes")
+                and hasattr(obj, "process_index")):
+            fields = (_flag(getattr(obj, "split_batches", None)),
+                      _flag(getattr(obj, "even_batches", None)),
+                      _int(obj.num_processes), _int(obj.process_index))
+            break
+    if kind == "dispatcher":
+        state = vars(outer).get("state")
+        fields = (_flag(vars(outer).get("split_batches")), -1,
+                  _int(getattr(state, "num_processes", None)),
+                  _int(getattr(state, "process_index", None)))
+    return fields
+
+
+def _loader_wrap(outer, kind, frame):
+    entry = _loaders.get(id(outer))
+    if entry is None:  # an adapter, not a DataLoader: described here
+        entry = _loader_new(outer, frame)
+    inner = vars(outer).get("base_dataloader", outer)
+    inner_entry = _loader_of(inner)
+    if inner_entry is None:
+        return
+    _aw_loader_wrap(entry.ordinal, inner_entry.ordinal, kind,
+                    *_wrap_fields(outer, inner, kind))
+
+
+def _wrap_accelerate_init(kind):
+    def make(original):
+        @functools.wraps(original)
+        def __init__(self, *args, **kwargs):
+            result = original(self, *args, **kwargs)
+            try:
+                _loader_wrap(self, kind, sys._getframe(1))
+            except Exception:
+                _debug("accelerate %s" % kind)
+            return result
+        return __init__
+    return make
+
+
+def _patch_accelerate(module):
+    for name, kind in _ACCELERATE_OUTER:
+        _patch(getattr(module, name, None), "__init__",
+               _wrap_accelerate_init(kind))
+    for name in ("DataLoaderAdapter", "DataLoaderShard",
+                 "DataLoaderDispatcher", "SkipDataLoader"):
+        _patch(getattr(module, name, None), "__len__", _wrap_len)
+
+
+def _on_module(name):
+    """Called by C when a module it watches for us finished importing."""
+    try:
+        if name == "accelerate.data_loader":
+            _patch_accelerate(sys.modules.get(name))
+    except Exception:
+        _debug("patching %s" % name)
+
+
 # --- torch.distributed -------------------------------------------------------
 
 def _wrap_init_process_group(original):
@@ -623,14 +720,27 @@ def _patch_distributed():
         dist.init_process_group = wrapper
 
 
+def _started_by_multiprocessing():
+    """True in spawn/forkserver children: rank variables there are the
+    parent's (DataLoader workers, mp.spawn ranks learn theirs in dist_init)."""
+    try:
+        mp = sys.modules.get("multiprocessing")
+        # _inheriting: while the child unpickles what its parent sent,
+        # which is when torch gets imported there.
+        return mp is not None and (
+            mp.parent_process() is not None
+            or getattr(mp.current_process(), "_inheriting", False))
+    except Exception:
+        return False
+
+
 def _install():
-    argv = getattr(sys, "argv", None) or ()
-    _emit_process("other" if "--multiprocessing-fork" in argv else "")
+    _emit_process("other" if _started_by_multiprocessing() else "")
     os.register_at_fork(after_in_child=_after_in_child)
     loader = getattr(_dl, "DataLoader", None)
     iterator = getattr(_dl, "_BaseDataLoaderIter", None)
     _patch(loader, "__init__", _wrap_loader_init)
-    _patch(loader, "__len__", _wrap_loader_len)
+    _patch(loader, "__len__", _wrap_len)
     _patch(loader, "__iter__", _wrap_loader_iter)
     _patch(iterator, "__init__", _wrap_iterator_init)
     _patch(iterator, "_next_index", _wrap_next_index)

@@ -27,10 +27,10 @@ typedef int (*accwatch_py_audit_hook_fn)(const char *event,
 
 /* The signatures of METH_FASTCALL and METH_VARARGS | METH_KEYWORDS. */
 typedef accwatch_pyobject *(*accwatch_py_fastcall_fn)(
-	accwatch_pyobject *self, accwatch_pyobject *const *args, ssize_t nargs);
-typedef accwatch_pyobject *(*accwatch_py_keywords_fn)(accwatch_pyobject *self,
-						      accwatch_pyobject *args,
-						      accwatch_pyobject *kwargs);
+    accwatch_pyobject *self, accwatch_pyobject *const *args, ssize_t nargs);
+typedef accwatch_pyobject *(*accwatch_py_keywords_fn)(
+    accwatch_pyobject *self, accwatch_pyobject *args,
+    accwatch_pyobject *kwargs);
 
 /* Members are named after the C-API functions they point to. The first group
  * is resolved when libaccwatch.so starts in a Python process, the rest when
@@ -69,8 +69,8 @@ struct accwatch_capi {
 	accwatch_pyobject *(*PyDict_GetItemString)(accwatch_pyobject *dict,
 						   const char *key);
 	accwatch_pyobject *(*PyCFunction_NewEx)(
-		struct accwatch_py_method_def *def, accwatch_pyobject *self,
-		accwatch_pyobject *module);
+	    struct accwatch_py_method_def *def, accwatch_pyobject *self,
+	    accwatch_pyobject *module);
 	accwatch_pyobject *(*PyObject_CallObject)(accwatch_pyobject *callable,
 						  accwatch_pyobject *args);
 	accwatch_pyobject *(*PyObject_Call)(accwatch_pyobject *callable,

@@ -11,12 +11,18 @@ struct accwatch_rank_family {
 };
 
 static const struct accwatch_rank_family accwatch_rank_families[] = {
-	{ "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE" },
-	{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
-	  "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE" },
-	{ "PMI_RANK", "PMI_SIZE", NULL, NULL },
-	{ "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", NULL },
+    {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE"},
+    {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+     "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"},
+    {"PMI_RANK", "PMI_SIZE", NULL, NULL},
+    {"SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", NULL},
 };
+
+const char *accwatch_env_getenv(const char *name, void *context)
+{
+	(void)context;
+	return getenv(name);
+}
 
 static long long accwatch_env_parse(const char *text, long long min,
 				    long long max)
@@ -58,7 +64,7 @@ void accwatch_env_rank(accwatch_env_lookup_fn lookup, void *context,
 	info->world_size = info->local_world_size = -1;
 	info->source = "";
 	for (i = 0; i < sizeof(accwatch_rank_families) /
-				sizeof(accwatch_rank_families[0]);
+			    sizeof(accwatch_rank_families[0]);
 	     i++) {
 		family = &accwatch_rank_families[i];
 		info->rank = accwatch_env_get(lookup, context, family->rank, 0);
@@ -66,11 +72,11 @@ void accwatch_env_rank(accwatch_env_lookup_fn lookup, void *context,
 			continue;
 		info->source = family->rank;
 		info->world_size =
-			accwatch_env_get(lookup, context, family->world_size, 1);
+		    accwatch_env_get(lookup, context, family->world_size, 1);
 		info->local_rank =
-			accwatch_env_get(lookup, context, family->local_rank, 0);
+		    accwatch_env_get(lookup, context, family->local_rank, 0);
 		info->local_world_size = accwatch_env_get(
-			lookup, context, family->local_world_size, 1);
+		    lookup, context, family->local_world_size, 1);
 		break;
 	}
 }

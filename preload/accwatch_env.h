@@ -8,9 +8,13 @@
 /* getenv, or a table in tests. */
 typedef const char *(*accwatch_env_lookup_fn)(const char *name, void *context);
 
+/* The process environment as an accwatch_env_lookup_fn (context unused). */
+const char *accwatch_env_getenv(const char *name, void *context);
+
 struct accwatch_rank_info {
-	int32_t rank, local_rank, world_size, local_world_size; /* -1: unknown */
-	const char *source; /* the variable that gave the rank, "" if none */
+	int32_t rank, local_rank, world_size,
+	    local_world_size; /* -1: unknown */
+	const char *source;   /* the variable that gave the rank, "" if none */
 };
 
 /* A decimal integer in [min, max], nothing else around it; -1 otherwise

@@ -20,15 +20,20 @@ static int accwatch_indices_convert(const struct accwatch_capi *api,
 	uint32_t i;
 
 	for (i = 0; i < count; i++) {
-		accwatch_pyobject *item = get_item(sequence, (ssize_t)offset + i);
+		accwatch_pyobject *item =
+		    get_item(sequence, (ssize_t)offset + i);
 		int overflow = 0;
 		long long value;
 
-		if (!item)
-			return -1;
+		if (!item) {
+			narrow = -1;
+			goto end;
+		}
 		value = api->PyLong_AsLongLongAndOverflow(item, &overflow);
-		if (value == -1 && api->PyErr_Occurred())
-			return -1;
+		if (value == -1 && api->PyErr_Occurred()) {
+			narrow = -1;
+			goto end;
+		}
 		if (overflow)
 			value = overflow > 0 ? INT64_MAX : INT64_MIN;
 		buffer->wide[i] = value;
@@ -39,6 +44,7 @@ static int accwatch_indices_convert(const struct accwatch_capi *api,
 		for (i = 0; i < count; i++)
 			buffer->narrow[i] = (uint32_t)buffer->wide[i];
 	}
+end:
 	return narrow;
 }
 
@@ -66,8 +72,8 @@ accwatch_indices_sequence(const struct accwatch_capi *api,
 		goto end;
 	}
 	while (offset < total) {
-		uint32_t count = total - offset < chunk_max ? total - offset
-							    : chunk_max;
+		uint32_t count =
+		    total - offset < chunk_max ? total - offset : chunk_max;
 		int narrow = accwatch_indices_convert(api, sequence, get_item,
 						      offset, count, buffer);
 
@@ -98,14 +104,14 @@ accwatch_indices_walk_buffer(const struct accwatch_capi *api,
 
 	if (type == api->PyList_Type) {
 		status = accwatch_indices_sequence(
-			api, batch, api->PyList_Size(batch), api->PyList_GetItem,
-			chunk_max, buffer, chunk, context);
+		    api, batch, api->PyList_Size(batch), api->PyList_GetItem,
+		    chunk_max, buffer, chunk, context);
 		goto end;
 	}
 	if (type == api->PyTuple_Type) {
 		status = accwatch_indices_sequence(
-			api, batch, api->PyTuple_Size(batch),
-			api->PyTuple_GetItem, chunk_max, buffer, chunk, context);
+		    api, batch, api->PyTuple_Size(batch), api->PyTuple_GetItem,
+		    chunk_max, buffer, chunk, context);
 		goto end;
 	}
 	/* One index (batch_size=None): int, numpy integer, 0-d tensor. */
@@ -143,7 +149,8 @@ end:
 
 enum accwatch_indices_status
 accwatch_indices_walk(const struct accwatch_capi *api, accwatch_pyobject *batch,
-		      uint32_t chunk_max, struct accwatch_indices_buffer *buffer,
+		      uint32_t chunk_max,
+		      struct accwatch_indices_buffer *buffer,
 		      accwatch_indices_chunk_fn chunk, void *context)
 {
 	struct accwatch_indices_buffer *own = NULL;

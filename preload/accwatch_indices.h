@@ -34,7 +34,8 @@ enum accwatch_indices_status {
  * chunk is recorded whole or not at all. Leaves no Python error set. */
 enum accwatch_indices_status
 accwatch_indices_walk(const struct accwatch_capi *api, accwatch_pyobject *batch,
-		      uint32_t chunk_max, struct accwatch_indices_buffer *buffer,
+		      uint32_t chunk_max,
+		      struct accwatch_indices_buffer *buffer,
 		      accwatch_indices_chunk_fn chunk, void *context);
 
 #endif

@@ -1,5 +1,5 @@
-/* libaccwatch.so: preloaded into every process, dormant unless it is Python;
- * there an audit hook waits for torch's DataLoader and then loads the recorder. */
+/* libaccwatch.so: preloaded everywhere, dormant unless it is Python; there
+ * an audit hook waits for torch's DataLoader, then loads the recorder. */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -29,49 +29,51 @@ struct accwatch_symbol {
 	size_t offset;
 };
 
+/* clang-format off */
 #define ACCWATCH_SYMBOL(member) { #member, offsetof(struct accwatch_capi, member) }
+/* clang-format on */
 
 static const struct accwatch_symbol accwatch_hook_symbols[] = {
-	ACCWATCH_SYMBOL(Py_IsInitialized),
-	ACCWATCH_SYMBOL(PySys_AddAuditHook),
-	ACCWATCH_SYMBOL(PyErr_Fetch),
-	ACCWATCH_SYMBOL(PyErr_Restore),
-	ACCWATCH_SYMBOL(PyErr_Clear),
-	ACCWATCH_SYMBOL(PyImport_GetModuleDict),
-	ACCWATCH_SYMBOL(PyDict_GetItem),
-	ACCWATCH_SYMBOL(PyUnicode_InternFromString),
-	ACCWATCH_SYMBOL(PyObject_GetAttrString),
-	ACCWATCH_SYMBOL(PyObject_IsTrue),
-	ACCWATCH_SYMBOL(Py_IncRef),
-	ACCWATCH_SYMBOL(Py_DecRef),
+    ACCWATCH_SYMBOL(Py_IsInitialized),
+    ACCWATCH_SYMBOL(PySys_AddAuditHook),
+    ACCWATCH_SYMBOL(PyErr_Fetch),
+    ACCWATCH_SYMBOL(PyErr_Restore),
+    ACCWATCH_SYMBOL(PyErr_Clear),
+    ACCWATCH_SYMBOL(PyImport_GetModuleDict),
+    ACCWATCH_SYMBOL(PyDict_GetItem),
+    ACCWATCH_SYMBOL(PyUnicode_InternFromString),
+    ACCWATCH_SYMBOL(PyObject_GetAttrString),
+    ACCWATCH_SYMBOL(PyObject_IsTrue),
+    ACCWATCH_SYMBOL(Py_IncRef),
+    ACCWATCH_SYMBOL(Py_DecRef),
 };
 
 static const struct accwatch_symbol accwatch_record_symbols[] = {
-	ACCWATCH_SYMBOL(PyErr_Occurred),
-	ACCWATCH_SYMBOL(PyErr_Print),
-	ACCWATCH_SYMBOL(Py_CompileString),
-	ACCWATCH_SYMBOL(PyEval_EvalCode),
-	ACCWATCH_SYMBOL(PyEval_GetBuiltins),
-	ACCWATCH_SYMBOL(PyDict_New),
-	ACCWATCH_SYMBOL(PyDict_SetItemString),
-	ACCWATCH_SYMBOL(PyDict_GetItemString),
-	ACCWATCH_SYMBOL(PyCFunction_NewEx),
-	ACCWATCH_SYMBOL(PyObject_CallObject),
-	ACCWATCH_SYMBOL(PyObject_Call),
-	ACCWATCH_SYMBOL(PyTuple_Pack),
-	ACCWATCH_SYMBOL(PyObject_Type),
-	ACCWATCH_SYMBOL(PySequence_List),
-	ACCWATCH_SYMBOL(PyList_Size),
-	ACCWATCH_SYMBOL(PyList_GetItem),
-	ACCWATCH_SYMBOL(PyTuple_Size),
-	ACCWATCH_SYMBOL(PyTuple_GetItem),
-	ACCWATCH_SYMBOL(PyLong_AsLongLongAndOverflow),
-	ACCWATCH_SYMBOL(PyLong_FromLongLong),
-	ACCWATCH_SYMBOL(PyUnicode_FromString),
-	ACCWATCH_SYMBOL(PyUnicode_AsUTF8),
-	{ "_Py_NoneStruct", offsetof(struct accwatch_capi, Py_None) },
-	ACCWATCH_SYMBOL(PyList_Type),
-	ACCWATCH_SYMBOL(PyTuple_Type),
+    ACCWATCH_SYMBOL(PyErr_Occurred),
+    ACCWATCH_SYMBOL(PyErr_Print),
+    ACCWATCH_SYMBOL(Py_CompileString),
+    ACCWATCH_SYMBOL(PyEval_EvalCode),
+    ACCWATCH_SYMBOL(PyEval_GetBuiltins),
+    ACCWATCH_SYMBOL(PyDict_New),
+    ACCWATCH_SYMBOL(PyDict_SetItemString),
+    ACCWATCH_SYMBOL(PyDict_GetItemString),
+    ACCWATCH_SYMBOL(PyCFunction_NewEx),
+    ACCWATCH_SYMBOL(PyObject_CallObject),
+    ACCWATCH_SYMBOL(PyObject_Call),
+    ACCWATCH_SYMBOL(PyTuple_Pack),
+    ACCWATCH_SYMBOL(PyObject_Type),
+    ACCWATCH_SYMBOL(PySequence_List),
+    ACCWATCH_SYMBOL(PyList_Size),
+    ACCWATCH_SYMBOL(PyList_GetItem),
+    ACCWATCH_SYMBOL(PyTuple_Size),
+    ACCWATCH_SYMBOL(PyTuple_GetItem),
+    ACCWATCH_SYMBOL(PyLong_AsLongLongAndOverflow),
+    ACCWATCH_SYMBOL(PyLong_FromLongLong),
+    ACCWATCH_SYMBOL(PyUnicode_FromString),
+    ACCWATCH_SYMBOL(PyUnicode_AsUTF8),
+    {"_Py_NoneStruct", offsetof(struct accwatch_capi, Py_None)},
+    ACCWATCH_SYMBOL(PyList_Type),
+    ACCWATCH_SYMBOL(PyTuple_Type),
 };
 
 int accwatch_debug_enabled(void)
@@ -116,7 +118,8 @@ static enum accwatch_preload_status accwatch_find_self_dir(void)
 	if (!path)
 		goto end;
 	slash = strrchr(path, '/');
-	if (!slash || (size_t)(slash - path) >= sizeof(accwatch_preload.self_dir))
+	if (!slash ||
+	    (size_t)(slash - path) >= sizeof(accwatch_preload.self_dir))
 		goto end;
 	*slash = '\0';
 	strcpy(accwatch_preload.self_dir, path);
@@ -126,22 +129,21 @@ end:
 	return status;
 }
 
-/* True once the DataLoader module is in sys.modules and its body has run
- * (the import event fires before; __spec__._initializing is then true). */
-static int accwatch_torch_ready(void)
+/* True once module `name` is in sys.modules and its body has run (the
+ * import event fires before; __spec__._initializing is true meanwhile). *key
+ * caches the interned name. */
+static int accwatch_module_ready(accwatch_pyobject **key, const char *name)
 {
 	const struct accwatch_capi *api = &accwatch_preload.api;
 	accwatch_pyobject *module, *spec = NULL, *initializing = NULL;
 	int ready = 0;
 
-	if (!accwatch_preload.dataloader_key) {
-		accwatch_preload.dataloader_key =
-			api->PyUnicode_InternFromString(ACCWATCH_DATALOADER_MODULE);
-		if (!accwatch_preload.dataloader_key)
+	if (!*key) {
+		*key = api->PyUnicode_InternFromString(name);
+		if (!*key)
 			goto end;
 	}
-	module = api->PyDict_GetItem(api->PyImport_GetModuleDict(),
-				     accwatch_preload.dataloader_key);
+	module = api->PyDict_GetItem(api->PyImport_GetModuleDict(), *key);
 	if (!module)
 		goto end;
 	ready = 1;
@@ -161,19 +163,36 @@ end:
 	return ready;
 }
 
+/* Hands the watched modules that finished importing to the recorder. */
+static void accwatch_check_watched(void)
+{
+	static const char *const names[] = ACCWATCH_WATCHED_MODULES;
+	unsigned i;
+
+	for (i = 0; i < ACCWATCH_WATCHED_COUNT; i++) {
+		if (!(accwatch_preload.watched_pending & (1u << i)) ||
+		    !accwatch_module_ready(&accwatch_preload.watched_keys[i],
+					   names[i]))
+			continue;
+		accwatch_preload.watched_pending &= ~(1u << i);
+		accwatch_preload.hooks.on_module(names[i]);
+	}
+}
+
 static void *accwatch_open_recorder(void)
 {
 	char path[PATH_MAX + 64];
 	void *handle = NULL;
 	int length;
 
-	length = snprintf(path, sizeof(path), "%s/%s", accwatch_preload.self_dir,
-			  ACCWATCH_RECORD_LIBRARY);
-	if (length > 0 && (size_t)length < sizeof(path) && access(path, F_OK) == 0)
+	length = snprintf(path, sizeof(path), "%s/%s",
+			  accwatch_preload.self_dir, ACCWATCH_RECORD_LIBRARY);
+	if (length > 0 && (size_t)length < sizeof(path) &&
+	    access(path, F_OK) == 0)
 		goto open;
-	length = snprintf(path, sizeof(path), "%s/%s/%s",
-			  accwatch_preload.self_dir, ACCWATCH_RECORD_SUBDIR,
-			  ACCWATCH_RECORD_LIBRARY);
+	length =
+	    snprintf(path, sizeof(path), "%s/%s/%s", accwatch_preload.self_dir,
+		     ACCWATCH_RECORD_SUBDIR, ACCWATCH_RECORD_LIBRARY);
 	if (length <= 0 || (size_t)length >= sizeof(path))
 		goto end;
 open:
@@ -194,14 +213,14 @@ static void accwatch_attach(void)
 	atomic_store(&accwatch_preload.mode, ACCWATCH_MODE_ATTACHING);
 	if (accwatch_resolve(accwatch_record_symbols,
 			     sizeof(accwatch_record_symbols) /
-				     sizeof(accwatch_record_symbols[0])) !=
+				 sizeof(accwatch_record_symbols[0])) !=
 	    ACCWATCH_PRELOAD_OK)
 		goto end;
 	accwatch_preload.record_handle = accwatch_open_recorder();
 	if (!accwatch_preload.record_handle)
 		goto end;
-	*(void **)&init = dlsym(accwatch_preload.record_handle,
-				ACCWATCH_RECORD_INIT_SYMBOL);
+	*(void **)&init =
+	    dlsym(accwatch_preload.record_handle, ACCWATCH_RECORD_INIT_SYMBOL);
 	if (!init) {
 		ACCWATCH_DEBUG("the recorder has no %s",
 			       ACCWATCH_RECORD_INIT_SYMBOL);
@@ -216,9 +235,17 @@ static void accwatch_attach(void)
 	}
 	mode = ACCWATCH_MODE_ATTACHED;
 	ACCWATCH_DEBUG("recording torch DataLoaders");
+	accwatch_preload.watched_pending = (1u << ACCWATCH_WATCHED_COUNT) - 1;
+	accwatch_check_watched();
 end:
 	/* The recorder stays loaded on failure: liblttng-ust cannot unload. */
 	atomic_store(&accwatch_preload.mode, mode);
+}
+
+static int accwatch_is_fork_event(const char *event)
+{
+	return event[0] == 'o' && (strcmp(event, "os.fork") == 0 ||
+				   strcmp(event, "os.forkpty") == 0);
 }
 
 static int accwatch_audit_hook(const char *event, accwatch_pyobject *args,
@@ -226,15 +253,18 @@ static int accwatch_audit_hook(const char *event, accwatch_pyobject *args,
 {
 	const struct accwatch_capi *api = &accwatch_preload.api;
 	accwatch_pyobject *type, *value, *traceback;
-	int mode = atomic_load_explicit(&accwatch_preload.mode,
-					memory_order_acquire);
+	int mode =
+	    atomic_load_explicit(&accwatch_preload.mode, memory_order_acquire);
+	int fork_event = 0;
 
 	(void)args;
 	(void)data;
 	if (mode == ACCWATCH_MODE_ATTACHED) {
-		/* The hot case: most events are not about fork. */
-		if (event[0] != 'o' || (strcmp(event, "os.fork") != 0 &&
-					strcmp(event, "os.forkpty") != 0))
+		/* The hot case: most events are neither a fork nor an import
+		 * we still wait for. */
+		fork_event = accwatch_is_fork_event(event);
+		if (!fork_event && (!accwatch_preload.watched_pending ||
+				    strcmp(event, "import") != 0))
 			return 0;
 	} else if (mode != ACCWATCH_MODE_WATCHING) {
 		return 0;
@@ -243,9 +273,12 @@ static int accwatch_audit_hook(const char *event, accwatch_pyobject *args,
 		return 0;
 	accwatch_in_hook = 1;
 	api->PyErr_Fetch(&type, &value, &traceback);
-	if (mode == ACCWATCH_MODE_ATTACHED)
+	if (fork_event)
 		accwatch_preload.hooks.on_fork_audit();
-	else if (accwatch_torch_ready())
+	else if (mode == ACCWATCH_MODE_ATTACHED)
+		accwatch_check_watched();
+	else if (accwatch_module_ready(&accwatch_preload.dataloader_key,
+				       ACCWATCH_DATALOADER_MODULE))
 		accwatch_attach();
 	api->PyErr_Restore(type, value, traceback);
 	accwatch_in_hook = 0;
@@ -266,7 +299,7 @@ __attribute__((constructor)) static void accwatch_preload_init(void)
 		goto end;
 	if (accwatch_resolve(accwatch_hook_symbols,
 			     sizeof(accwatch_hook_symbols) /
-				     sizeof(accwatch_hook_symbols[0])) !=
+				 sizeof(accwatch_hook_symbols[0])) !=
 	    ACCWATCH_PRELOAD_OK)
 		goto end;
 	if (accwatch_find_self_dir() != ACCWATCH_PRELOAD_OK) {

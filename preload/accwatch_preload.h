@@ -1,5 +1,6 @@
 /* State of libaccwatch.so, the object preloaded into every process: one
- * struct, shared by the audit hook (accwatch_preload.c) and fork (accwatch_fork.c). */
+ * struct, shared by the audit hook (accwatch_preload.c) and fork
+ * (accwatch_fork.c). */
 #ifndef ACCWATCH_PRELOAD_H
 #define ACCWATCH_PRELOAD_H
 
@@ -25,6 +26,10 @@ struct accwatch_preload {
 	struct accwatch_capi api;
 	/* Interned "torch.utils.data.dataloader", created on first use. */
 	accwatch_pyobject *dataloader_key;
+	/* ACCWATCH_WATCHED_MODULES: interned names, and those not patched yet.
+	 */
+	accwatch_pyobject *watched_keys[ACCWATCH_WATCHED_COUNT];
+	unsigned watched_pending;
 	/* Directory of libaccwatch.so, where the recorder is looked for. */
 	char self_dir[PATH_MAX];
 	void *record_handle;

@@ -23,12 +23,6 @@ accwatch_pyobject *accwatch_record_none(void)
 	return accwatch_recorder.api->Py_None;
 }
 
-static const char *accwatch_record_getenv(const char *name, void *context)
-{
-	(void)context;
-	return getenv(name);
-}
-
 /* Sets globals[name] = value and drops the reference to value. */
 static int accwatch_record_set(accwatch_pyobject *globals, const char *name,
 			       accwatch_pyobject *value)
@@ -54,20 +48,26 @@ static int accwatch_record_fill_globals(accwatch_pyobject *globals)
 				      api->PyEval_GetBuiltins()) < 0)
 		goto end;
 	if (accwatch_record_set(globals, "__name__",
-				api->PyUnicode_FromString("accwatch_boot")) < 0 ||
+				api->PyUnicode_FromString("accwatch_boot")) <
+		0 ||
 	    accwatch_record_set(globals, "_AW_BOOT_FILE",
-				api->PyUnicode_FromString(ACCWATCH_BOOT_FILE)) < 0 ||
+				api->PyUnicode_FromString(ACCWATCH_BOOT_FILE)) <
+		0 ||
 	    accwatch_record_set(globals, "_AW_UNKNOWN",
-				api->PyLong_FromLongLong(ACCWATCH_UNKNOWN)) < 0 ||
-	    accwatch_record_set(globals, "_AW_DEBUG",
-				api->PyLong_FromLongLong(accwatch_recorder.debug)) < 0)
+				api->PyLong_FromLongLong(ACCWATCH_UNKNOWN)) <
+		0 ||
+	    accwatch_record_set(
+		globals, "_AW_DEBUG",
+		api->PyLong_FromLongLong(accwatch_recorder.debug)) < 0)
 		goto end;
 	for (i = 0; i < accwatch_record_method_count; i++) {
 		struct accwatch_py_method_def *def =
-			(struct accwatch_py_method_def *)&accwatch_record_methods[i];
+		    (struct accwatch_py_method_def
+			 *)&accwatch_record_methods[i];
 
-		if (accwatch_record_set(globals, def->ml_name,
-					api->PyCFunction_NewEx(def, NULL, NULL)) < 0)
+		if (accwatch_record_set(
+			globals, def->ml_name,
+			api->PyCFunction_NewEx(def, NULL, NULL)) < 0)
 			goto end;
 	}
 	ret = 0;
@@ -92,9 +92,13 @@ static enum accwatch_record_status accwatch_record_boot(void)
 	if (!result)
 		goto end;
 	accwatch_recorder.fork_stack_fn =
-		api->PyDict_GetItemString(globals, "_fork_stack");
+	    api->PyDict_GetItemString(globals, "_fork_stack");
 	if (accwatch_recorder.fork_stack_fn)
 		api->Py_IncRef(accwatch_recorder.fork_stack_fn);
+	accwatch_recorder.module_fn =
+	    api->PyDict_GetItemString(globals, "_on_module");
+	if (accwatch_recorder.module_fn)
+		api->Py_IncRef(accwatch_recorder.module_fn);
 	accwatch_recorder.globals = globals;
 	globals = NULL;
 	status = ACCWATCH_RECORD_OK;
@@ -114,6 +118,32 @@ end:
 	return status;
 }
 
+void accwatch_record_on_module(const char *name)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *text = NULL, *arguments = NULL, *result = NULL;
+
+	if (!accwatch_recorder.module_fn)
+		goto end;
+	text = api->PyUnicode_FromString(name);
+	if (!text)
+		goto end;
+	arguments = api->PyTuple_Pack(1, text);
+	if (!arguments)
+		goto end;
+	result =
+	    api->PyObject_CallObject(accwatch_recorder.module_fn, arguments);
+end:
+	if (result)
+		api->Py_DecRef(result);
+	if (arguments)
+		api->Py_DecRef(arguments);
+	if (text)
+		api->Py_DecRef(text);
+	if (api->PyErr_Occurred())
+		api->PyErr_Clear();
+}
+
 __attribute__((visibility("default"))) enum accwatch_record_status
 accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
 		     struct accwatch_record_hooks *hooks)
@@ -125,11 +155,12 @@ accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
 	accwatch_recorder.api = api;
 	accwatch_recorder.debug = debug;
 	accwatch_recorder.pid = getpid();
-	accwatch_recorder.run = accwatch_env_run(accwatch_record_getenv, NULL);
+	accwatch_recorder.run = accwatch_env_run(accwatch_env_getenv, NULL);
 	status = accwatch_record_boot();
 	if (status != ACCWATCH_RECORD_OK)
 		goto end;
 	hooks->on_fork_audit = accwatch_record_on_fork_audit;
+	hooks->on_module = accwatch_record_on_module;
 	hooks->before_fork = accwatch_record_before_fork;
 	hooks->after_fork_parent = accwatch_record_after_fork_parent;
 	hooks->after_fork_child = accwatch_record_after_fork_child;

@@ -18,9 +18,9 @@
 /* What the fork event reports, gathered by the forking thread just before
  * the real fork and emitted by it in the parent just after. */
 struct accwatch_fork_snapshot {
-	_Atomic int busy;    /* a fork is being recorded by owner */
+	_Atomic int busy; /* a fork is being recorded by owner */
 	pthread_t owner;
-	uint32_t threads;    /* LTTng's own threads excluded */
+	uint32_t threads; /* LTTng's own threads excluded */
 	uint8_t cuda_mapped;
 	char thread_names[1024];
 	char native_stack[2048];
@@ -31,9 +31,10 @@ struct accwatch_recorder {
 	const struct accwatch_capi *api;
 	int debug;
 	uint32_t run;
-	pid_t pid; /* cached: refreshed in the fork child */
-	accwatch_pyobject *globals;       /* the bootstrap's namespace */
+	pid_t pid;                  /* cached: refreshed in the fork child */
+	accwatch_pyobject *globals; /* the bootstrap's namespace */
 	accwatch_pyobject *fork_stack_fn; /* bootstrap's _fork_stack() */
+	accwatch_pyobject *module_fn;     /* bootstrap's _on_module(name) */
 	/* Python stack taken at the "os.fork" audit event (GIL held). */
 	int py_stack_valid;
 	pthread_t py_stack_thread;
@@ -52,6 +53,7 @@ extern const unsigned accwatch_record_method_count;
 accwatch_pyobject *accwatch_record_none(void);
 
 void accwatch_record_on_fork_audit(void);
+void accwatch_record_on_module(const char *name);
 void accwatch_record_before_fork(sigset_t *sigset);
 void accwatch_record_after_fork_parent(sigset_t *sigset, pid_t child);
 void accwatch_record_after_fork_child(sigset_t *sigset);

@@ -15,13 +15,25 @@
 /* Below the directory of libaccwatch.so once installed. */
 #define ACCWATCH_RECORD_SUBDIR "accwatch"
 
+/* Modules patched once imported, after torch's DataLoader (the recorder is
+ * attached by then): libaccwatch.so watches "import" audit events for them. */
+#define ACCWATCH_WATCHED_MODULES                                               \
+	{                                                                      \
+		"accelerate.data_loader"                                       \
+	}
+#define ACCWATCH_WATCHED_COUNT 1
+
 /* Called by libaccwatch.so; the recorder fills them at init. */
 struct accwatch_record_hooks {
 	/* An "os.fork" or "os.forkpty" audit event, GIL held: remember the
 	 * Python stack of this thread for the fork event that follows. */
 	void (*on_fork_audit)(void);
+	/* A module of ACCWATCH_WATCHED_MODULES finished importing, GIL held:
+	 * the bootstrap patches it. */
+	void (*on_module)(const char *name);
 	/* Around the real fork(), as liblttng-ust-fork does. The child hook
-	 * runs before Python is fixed up: it calls no C-API and emits nothing. */
+	 * runs before Python is fixed up: it calls no C-API and emits nothing.
+	 */
 	void (*before_fork)(sigset_t *sigset);
 	void (*after_fork_parent)(sigset_t *sigset, pid_t child);
 	void (*after_fork_child)(sigset_t *sigset);
@@ -36,7 +48,7 @@ enum accwatch_record_status {
 /* Runs with the GIL held, from the audit hook. api must outlive the
  * process (it lives in libaccwatch.so's state). */
 typedef enum accwatch_record_status (*accwatch_record_init_fn)(
-	int abi, const struct accwatch_capi *api, int debug,
-	struct accwatch_record_hooks *hooks);
+    int abi, const struct accwatch_capi *api, int debug,
+    struct accwatch_record_hooks *hooks);
 
 #endif

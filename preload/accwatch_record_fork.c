@@ -1,5 +1,6 @@
 /* The recorder's side of fork(): LTTng-UST's own before/after hooks (as
- * liblttng-ust-fork), and the `fork` event with the parent's threads and stacks. */
+ * liblttng-ust-fork), and the `fork` event with the parent's threads and
+ * stacks. */
 #define UNW_LOCAL_ONLY
 #include <dirent.h>
 #include <dlfcn.h>
@@ -23,8 +24,8 @@ static int accwatch_is_lttng_thread_name(const char *name)
 	size_t length = strlen(name);
 	size_t suffix = strlen(ACCWATCH_LTTNG_THREAD_SUFFIX);
 
-	return length >= suffix &&
-	       strcmp(name + length - suffix, ACCWATCH_LTTNG_THREAD_SUFFIX) == 0;
+	return length >= suffix && strcmp(name + length - suffix,
+					  ACCWATCH_LTTNG_THREAD_SUFFIX) == 0;
 }
 
 static int accwatch_current_thread_is_lttng(void)

@@ -66,12 +66,6 @@ static int accwatch_args_ok(const char *name, ssize_t nargs, ssize_t expected)
 	return 0;
 }
 
-static const char *accwatch_record_getenv(const char *name, void *context)
-{
-	(void)context;
-	return getenv(name);
-}
-
 /* (role, argv, host, python, torch); role "" means "rank" when a rank
  * variable answered, else "other". */
 static accwatch_pyobject *accwatch_py_process(accwatch_pyobject *self,
@@ -84,7 +78,7 @@ static accwatch_pyobject *accwatch_py_process(accwatch_pyobject *self,
 	(void)self;
 	if (!accwatch_args_ok("process", nargs, 5))
 		goto end;
-	accwatch_env_rank(accwatch_record_getenv, NULL, &rank);
+	accwatch_env_rank(accwatch_env_getenv, NULL, &rank);
 	info.run = accwatch_recorder.run;
 	info.pid = accwatch_recorder.pid;
 	info.ppid = getppid();
@@ -115,7 +109,8 @@ static accwatch_pyobject *accwatch_py_dist_init(accwatch_pyobject *self,
 		goto end;
 	lttng_ust_tracepoint(accwatch, dist_init, accwatch_recorder.run,
 			     accwatch_recorder.pid, accwatch_arg_i32(args[0]),
-			     accwatch_arg_i32(args[1]), accwatch_arg_str(args[2]));
+			     accwatch_arg_i32(args[1]),
+			     accwatch_arg_str(args[2]));
 end:
 	return accwatch_record_none();
 }
@@ -156,6 +151,31 @@ end:
 	return accwatch_record_none();
 }
 
+/* (outer, inner, kind, split_batches, even_batches, num_processes,
+ * process_index) */
+static accwatch_pyobject *
+accwatch_py_loader_wrap(accwatch_pyobject *self, accwatch_pyobject *const *args,
+			ssize_t nargs)
+{
+	struct accwatch_wrap_info info;
+
+	(void)self;
+	if (!accwatch_args_ok("loader_wrap", nargs, 7))
+		goto end;
+	info.run = accwatch_recorder.run;
+	info.pid = accwatch_recorder.pid;
+	info.outer = accwatch_arg_u32(args[0]);
+	info.inner = accwatch_arg_u32(args[1]);
+	info.kind = accwatch_arg_str(args[2]);
+	info.split_batches = accwatch_arg_i8(args[3]);
+	info.even_batches = accwatch_arg_i8(args[4]);
+	info.num_processes = accwatch_arg_i32(args[5]);
+	info.process_index = accwatch_arg_i32(args[6]);
+	lttng_ust_tracepoint(accwatch, loader_wrap, &info);
+end:
+	return accwatch_record_none();
+}
+
 /* (loader, value, site) */
 static accwatch_pyobject *accwatch_py_loader_len(accwatch_pyobject *self,
 						 accwatch_pyobject *const *args,
@@ -180,11 +200,10 @@ static accwatch_pyobject *accwatch_py_iter_begin(accwatch_pyobject *self,
 	(void)self;
 	if (!accwatch_args_ok("iter_begin", nargs, 4))
 		goto end;
-	lttng_ust_tracepoint(accwatch, iter_begin, accwatch_recorder.run,
-			     accwatch_recorder.pid, accwatch_arg_u32(args[0]),
-			     accwatch_arg_u32(args[1]),
-			     accwatch_arg_i64(args[2], -1),
-			     accwatch_arg_i64(args[3], -1));
+	lttng_ust_tracepoint(
+	    accwatch, iter_begin, accwatch_recorder.run, accwatch_recorder.pid,
+	    accwatch_arg_u32(args[0]), accwatch_arg_u32(args[1]),
+	    accwatch_arg_i64(args[2], -1), accwatch_arg_i64(args[3], -1));
 end:
 	return accwatch_record_none();
 }
@@ -197,11 +216,11 @@ static accwatch_pyobject *accwatch_py_iter_end(accwatch_pyobject *self,
 	(void)self;
 	if (!accwatch_args_ok("iter_end", nargs, 5))
 		goto end;
-	lttng_ust_tracepoint(accwatch, iter_end, accwatch_recorder.run,
-			     accwatch_recorder.pid, accwatch_arg_u32(args[0]),
-			     accwatch_arg_u32(args[1]), accwatch_arg_u32(args[2]),
-			     accwatch_arg_u32(args[3]),
-			     (uint8_t)(accwatch_arg_i64(args[4], 0) != 0));
+	lttng_ust_tracepoint(
+	    accwatch, iter_end, accwatch_recorder.run, accwatch_recorder.pid,
+	    accwatch_arg_u32(args[0]), accwatch_arg_u32(args[1]),
+	    accwatch_arg_u32(args[2]), accwatch_arg_u32(args[3]),
+	    (uint8_t)(accwatch_arg_i64(args[4], 0) != 0));
 end:
 	return accwatch_record_none();
 }
@@ -240,10 +259,10 @@ static accwatch_pyobject *accwatch_py_batch(accwatch_pyobject *self,
 	info.loader = accwatch_arg_u32(args[0]);
 	info.iteration = accwatch_arg_u32(args[1]);
 	info.batch = accwatch_arg_u32(args[2]);
-	if (accwatch_indices_walk(accwatch_recorder.api, args[3],
-				  ACCWATCH_CHUNK_MAX, &accwatch_recorder.indices,
-				  accwatch_emit_batch_chunk,
-				  &info) != ACCWATCH_INDICES_OK)
+	if (accwatch_indices_walk(
+		accwatch_recorder.api, args[3], ACCWATCH_CHUNK_MAX,
+		&accwatch_recorder.indices, accwatch_emit_batch_chunk,
+		&info) != ACCWATCH_INDICES_OK)
 		ACCWATCH_DEBUG("batch %u of loader %u: indices not recorded",
 			       info.batch, info.loader);
 end:
@@ -252,17 +271,17 @@ end:
 
 /* (worker_id, num_workers, seed, loader, iteration) */
 static accwatch_pyobject *
-accwatch_py_worker_start(accwatch_pyobject *self, accwatch_pyobject *const *args,
-			 ssize_t nargs)
+accwatch_py_worker_start(accwatch_pyobject *self,
+			 accwatch_pyobject *const *args, ssize_t nargs)
 {
 	(void)self;
 	if (!accwatch_args_ok("worker_start", nargs, 5))
 		goto end;
-	lttng_ust_tracepoint(accwatch, worker_start, accwatch_recorder.run,
-			     accwatch_recorder.pid, accwatch_arg_i32(args[0]),
-			     accwatch_arg_i32(args[1]),
-			     (uint64_t)accwatch_arg_i64(args[2], 0),
-			     accwatch_arg_u32(args[3]), accwatch_arg_u32(args[4]));
+	lttng_ust_tracepoint(
+	    accwatch, worker_start, accwatch_recorder.run,
+	    accwatch_recorder.pid, accwatch_arg_i32(args[0]),
+	    accwatch_arg_i32(args[1]), (uint64_t)accwatch_arg_i64(args[2], 0),
+	    accwatch_arg_u32(args[3]), accwatch_arg_u32(args[4]));
 end:
 	return accwatch_record_none();
 }
@@ -285,8 +304,8 @@ static void accwatch_emit_fetch_chunk(void *context, uint32_t offset,
 
 /* (worker_id, loader, iteration, fetch ordinal, indices) */
 static accwatch_pyobject *
-accwatch_py_worker_fetch(accwatch_pyobject *self, accwatch_pyobject *const *args,
-			 ssize_t nargs)
+accwatch_py_worker_fetch(accwatch_pyobject *self,
+			 accwatch_pyobject *const *args, ssize_t nargs)
 {
 	struct accwatch_fetch_info info;
 
@@ -302,10 +321,10 @@ accwatch_py_worker_fetch(accwatch_pyobject *self, accwatch_pyobject *const *args
 	info.loader = accwatch_arg_u32(args[1]);
 	info.iteration = accwatch_arg_u32(args[2]);
 	info.batch = accwatch_arg_u32(args[3]);
-	if (accwatch_indices_walk(accwatch_recorder.api, args[4],
-				  ACCWATCH_CHUNK_MAX, &accwatch_recorder.indices,
-				  accwatch_emit_fetch_chunk,
-				  &info) != ACCWATCH_INDICES_OK)
+	if (accwatch_indices_walk(
+		accwatch_recorder.api, args[4], ACCWATCH_CHUNK_MAX,
+		&accwatch_recorder.indices, accwatch_emit_fetch_chunk,
+		&info) != ACCWATCH_INDICES_OK)
 		ACCWATCH_DEBUG("fetch %u of worker %d: indices not recorded",
 			       info.batch, info.worker_id);
 end:
@@ -336,10 +355,10 @@ static accwatch_pyobject *accwatch_py_call_before(accwatch_pyobject *self,
 }
 
 static const struct accwatch_py_method_def accwatch_call_before_def = {
-	"call_before",
-	(void *)(accwatch_py_keywords_fn)accwatch_py_call_before,
-	ACCWATCH_PY_METH_VARARGS | ACCWATCH_PY_METH_KEYWORDS,
-	NULL,
+    "call_before",
+    (void *)(accwatch_py_keywords_fn)accwatch_py_call_before,
+    ACCWATCH_PY_METH_VARARGS | ACCWATCH_PY_METH_KEYWORDS,
+    NULL,
 };
 
 /* (target, before) -> a callable running before, then target; None when it
@@ -358,8 +377,8 @@ accwatch_py_call_before_new(accwatch_pyobject *self,
 	if (!pair)
 		goto end;
 	function = api->PyCFunction_NewEx(
-		(struct accwatch_py_method_def *)&accwatch_call_before_def, pair,
-		NULL);
+	    (struct accwatch_py_method_def *)&accwatch_call_before_def, pair,
+	    NULL);
 end:
 	if (pair)
 		api->Py_DecRef(pair);
@@ -382,22 +401,25 @@ static accwatch_pyobject *accwatch_py_debug(accwatch_pyobject *self,
 }
 
 #define ACCWATCH_METHOD(name, function)                                        \
-	{ name, (void *)(accwatch_py_fastcall_fn)function,                     \
-	  ACCWATCH_PY_METH_FASTCALL, NULL }
+	{                                                                      \
+		name, (void *)(accwatch_py_fastcall_fn)function,               \
+		    ACCWATCH_PY_METH_FASTCALL, NULL                            \
+	}
 
 const struct accwatch_py_method_def accwatch_record_methods[] = {
-	ACCWATCH_METHOD("_aw_process", accwatch_py_process),
-	ACCWATCH_METHOD("_aw_dist_init", accwatch_py_dist_init),
-	ACCWATCH_METHOD("_aw_loader_new", accwatch_py_loader_new),
-	ACCWATCH_METHOD("_aw_loader_len", accwatch_py_loader_len),
-	ACCWATCH_METHOD("_aw_iter_begin", accwatch_py_iter_begin),
-	ACCWATCH_METHOD("_aw_iter_end", accwatch_py_iter_end),
-	ACCWATCH_METHOD("_aw_batch", accwatch_py_batch),
-	ACCWATCH_METHOD("_aw_worker_start", accwatch_py_worker_start),
-	ACCWATCH_METHOD("_aw_worker_fetch", accwatch_py_worker_fetch),
-	ACCWATCH_METHOD("_aw_call_before", accwatch_py_call_before_new),
-	ACCWATCH_METHOD("_aw_debug", accwatch_py_debug),
+    ACCWATCH_METHOD("_aw_process", accwatch_py_process),
+    ACCWATCH_METHOD("_aw_dist_init", accwatch_py_dist_init),
+    ACCWATCH_METHOD("_aw_loader_new", accwatch_py_loader_new),
+    ACCWATCH_METHOD("_aw_loader_wrap", accwatch_py_loader_wrap),
+    ACCWATCH_METHOD("_aw_loader_len", accwatch_py_loader_len),
+    ACCWATCH_METHOD("_aw_iter_begin", accwatch_py_iter_begin),
+    ACCWATCH_METHOD("_aw_iter_end", accwatch_py_iter_end),
+    ACCWATCH_METHOD("_aw_batch", accwatch_py_batch),
+    ACCWATCH_METHOD("_aw_worker_start", accwatch_py_worker_start),
+    ACCWATCH_METHOD("_aw_worker_fetch", accwatch_py_worker_fetch),
+    ACCWATCH_METHOD("_aw_call_before", accwatch_py_call_before_new),
+    ACCWATCH_METHOD("_aw_debug", accwatch_py_debug),
 };
 
 const unsigned accwatch_record_method_count =
-	sizeof(accwatch_record_methods) / sizeof(accwatch_record_methods[0]);
+    sizeof(accwatch_record_methods) / sizeof(accwatch_record_methods[0]);

@@ -1,6 +1,28 @@
 """Runs one end-to-end scenario for real and checks accwatch's verdict: N ranks
 of ranks.py under accwatch-run (real LTTng session), then accwatch-report
---format json, compared with what each rank wrote that it read."""
+--format json, compared with what each rank wrote that it read (the truth,
+format in ranks.py's docstring).
+
+Checked:
+  - the error and warning ids are exactly --expect (infos are free);
+  - accwatch-report's exit status matches (1 with errors, else 0);
+  - every --finding-ranks / --mention holds;
+  - world size and ranks;
+  - per truth loader (site basename:line + ordinal): for every rank and epoch
+    the script iterated, batches / samples / unique equal what it read, the
+    epochs the report has for the rank are exactly those, and the rank's
+    `exhausted` flag (when the report has one) says whether the loop ran to
+    the end; a loader the rank never iterated has no row for it; its len()
+    answers are among the loader's len_reported;
+  - no report loader has epoch rows that no truth loader accounts for;
+  - a worker the truth saw die is named (rank, and worker id or pid) by a
+    worker-died finding;
+  - with --workers, worker_fetch/item_fetch events carry worker pids.
+All problems are listed, not just the first. The work directory (trace,
+truth, report.json, report.txt) is kept on failure.
+
+    check.py --build BUILD --case prepare_ignored --accelerate --expect unsharded unused-prepared
+    check.py --case worker_killed --plain     # the rank program alone, no accwatch"""
 import argparse
 import glob
 import json
@@ -14,10 +36,27 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 PYTHON = "/usr/bin/python3"
+STANDIN = os.path.join(HERE, "accelerate_standin")
 
 
 class Failure(Exception):
     pass
+
+
+class Problems:
+    """Collects what is wrong, so one run tells everything."""
+
+    def __init__(self):
+        self.items = []
+
+    def expect(self, cond, message):
+        if not cond:
+            self.items.append(message)
+        return cond
+
+    def fatal(self):
+        if self.items:
+            raise Failure("\n".join(self.items))
 
 
 def expect(cond, message):
@@ -25,20 +64,45 @@ def expect(cond, message):
         raise Failure(message)
 
 
-def record(build, case, nproc, work):
+def run_env(opts):
+    env = dict(os.environ)
+    if opts.accelerate:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (STANDIN, env.get("PYTHONPATH")) if p)
+    for item in opts.env:
+        name, sep, value = item.partition("=")
+        expect(sep and name, f"--env {item!r}: NAME=VALUE expected")
+        env[name] = value
+    return env
+
+
+def rank_command(opts, truth):
+    return [PYTHON, os.path.join(SOURCE, "examples", "launch.py"), "--nproc", str(opts.nproc),
+            os.path.join(HERE, "ranks.py"), "--case", opts.case, "--truth", truth]
+
+
+def record(opts, work):
     trace, truth = os.path.join(work, "trace"), os.path.join(work, "truth")
     os.makedirs(truth)
-    cmd = [os.path.join(build, "bin", "accwatch-run"), "-q", "-o", trace, "--",
-           PYTHON, os.path.join(SOURCE, "examples", "launch.py"), "--nproc", str(nproc),
-           os.path.join(HERE, "ranks.py"), "--case", case, "--truth", truth]
-    run = subprocess.run(cmd, timeout=600)
-    expect(run.returncode == 0, f"recorded run exited {run.returncode}: {' '.join(cmd)}")
+    cmd = rank_command(opts, truth)
+    if not opts.plain:
+        cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "-o", trace, "--"] + cmd
+    try:
+        run = subprocess.run(cmd, env=run_env(opts), timeout=opts.timeout)
+    except subprocess.TimeoutExpired:
+        raise Failure(f"the {'plain' if opts.plain else 'recorded'} run took more than {opts.timeout} s "
+                      f"(a rank hanging?): {' '.join(cmd)}")
+    expect(run.returncode == 0, f"{'plain' if opts.plain else 'recorded'} run exited {run.returncode}: {' '.join(cmd)}")
     return trace, truth
 
 
-def report(build, trace):
-    cmd = [os.path.join(build, "bin", "accwatch-report"), "--format", "json", trace]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+def report(opts, trace, work):
+    cmd = [os.path.join(opts.build, "bin", "accwatch-report"), "--format", "json", trace]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    with open(os.path.join(work, "report.json"), "w") as f:
+        f.write(run.stdout)
+    text = subprocess.run(cmd[:1] + cmd[3:], capture_output=True, text=True, timeout=300)
+    with open(os.path.join(work, "report.txt"), "w") as f:
+        f.write(text.stdout + text.stderr)
     expect(run.returncode in (0, 1), f"accwatch-report exited {run.returncode}: {run.stderr.strip()}")
     try:
         doc = json.loads(run.stdout)
@@ -47,66 +111,189 @@ def report(build, trace):
     return run.returncode, doc
 
 
-def check_counts(doc, truths):
+def describe(finding):
+    ranks = ",".join(str(r) for r in finding.get("ranks") or [])
+    epoch = finding.get("epoch")
+    where = f"{finding.get('loader')}" + (f" epoch {epoch}" if epoch is not None else "")
+    return f"[{finding['severity']} {finding['id']} {where} ranks {ranks or '-'}] {finding.get('message', '')}"
+
+
+def finding_text(finding):
+    parts = [finding.get("message") or "", finding.get("fix") or ""]
+    parts += [str(e) for e in finding.get("evidence") or []]
+    return "\n".join(parts)
+
+
+def check_findings(opts, status, doc, problems):
+    findings = doc["findings"]
+    found = sorted({f["id"] for f in findings if f["severity"] in ("error", "warning")})
+    want = sorted(set(opts.expect))
+    missing, extra = sorted(set(want) - set(found)), sorted(set(found) - set(want))
+    if missing or extra:
+        lines = [f"findings: expected errors/warnings {want}, report has {found}"
+                 + (f"; missing {missing}" if missing else "") + (f"; unexpected {extra}" if extra else "")]
+        lines += ["  " + describe(f) for f in findings] or ["  (no findings)"]
+        problems.expect(False, "\n".join(lines))
+    errors = any(f["severity"] == "error" for f in findings)
+    problems.expect(status == (1 if errors else 0), f"accwatch-report exited {status} with errors={errors}")
+
+    for item in opts.finding_ranks:
+        fid, _, ranks = item.partition("=")
+        want_ranks = sorted(int(r) for r in ranks.split(",") if r)
+        got = sorted({r for f in findings if f["id"] == fid for r in f.get("ranks") or []})
+        problems.expect(got == want_ranks, f"{fid}: findings name ranks {got}, expected {want_ranks}")
+    for item in opts.mention:
+        fid, _, text = item.partition("=")
+        texts = [finding_text(f) for f in findings if f["id"] == fid]
+        problems.expect(any(text in t for t in texts),
+                        f"{fid}: no finding mentions {text!r}" + "".join(f"\n  {fid}: {t!r}" for t in texts))
+
+
+def report_loader(doc, known, rank, problems):
+    """The report's loader for a truth loader: same site basename:line and
+    same ordinal among that site's loaders."""
+    at_site = [l for l in doc["loaders"] if os.path.basename(str(l.get("site"))) == known["site"]]
+    ordinal = known.get("ordinal", 0)
+    if all("site_ordinal" in l for l in at_site):
+        matches = [l for l in at_site if l["site_ordinal"] == ordinal]
+    else:
+        matches = at_site if len(at_site) == 1 else []
+    if len(matches) != 1:
+        sites = [(os.path.basename(str(l.get("site"))), l.get("site_ordinal")) for l in doc["loaders"]]
+        problems.expect(False, f"rank {rank}: report has {len(matches)} loaders at {known['site']} ordinal "
+                        f"{ordinal} (report loaders: {sites})")
+        return None
+    return matches[0]
+
+
+def rank_rows(loader, rank):
+    """{epoch: row} of one rank in a report loader."""
+    rows = {}
+    for epoch in loader.get("epochs") or []:
+        for row in epoch.get("ranks") or []:
+            if row.get("rank") == rank:
+                rows[epoch["epoch"]] = row
+    return rows
+
+
+def check_counts(doc, truths, problems):
     """Every rank's batches, samples and unique samples per epoch equal what it read."""
     ranks = sorted(t["rank"] for t in truths)
-    expect(doc["world_size"] == len(truths), f"world_size {doc['world_size']} != {len(truths)}")
-    expect(sorted(doc["ranks"]) == ranks, f"ranks {doc['ranks']} != {ranks}")
+    problems.expect(doc["world_size"] == len(truths), f"world_size {doc['world_size']}, expected {len(truths)}")
+    problems.expect(sorted(doc["ranks"]) == ranks, f"ranks {doc['ranks']}, expected {ranks}")
+    accounted = set()
     for truth in truths:
+        rank = truth["rank"]
         for known in truth["loaders"]:
-            loaders = [l for l in doc["loaders"] if os.path.basename(str(l["site"])) == known["site"]]
-            expect(len(loaders) == 1, f"report has {len(loaders)} loaders at {known['site']}: "
-                   f"{[l['site'] for l in doc['loaders']]}")
-            epochs = {e["epoch"]: e for e in loaders[0]["epochs"]}
-            for read in known["epochs"]:
-                expect(read["epoch"] in epochs, f"epoch {read['epoch']} missing from report")
-                row = [r for r in epochs[read["epoch"]]["ranks"] if r["rank"] == truth["rank"]]
-                expect(len(row) == 1, f"epoch {read['epoch']}: rank {truth['rank']} not in report")
-                samples = [i for b in read["batches"] for i in b]
-                want = {"batches": len(read["batches"]), "samples": len(samples), "unique": len(set(samples))}
-                got = {k: row[0][k] for k in want}
-                expect(got == want, f"rank {truth['rank']} epoch {read['epoch']}: report {got}, read {want}")
+            loader = report_loader(doc, known, rank, problems)
+            if loader is None:
+                continue
+            accounted.add(id(loader))
+            name = f"{loader.get('id')} at {known['site']}"
+            rows = rank_rows(loader, rank)
+            for value in known.get("len", []):
+                problems.expect(value in (loader.get("len_reported") or []),
+                                f"{name}: rank {rank} got len() = {value}, loader's len_reported is "
+                                f"{loader.get('len_reported')}")
+            if not known.get("iterated", True):
+                problems.expect(not rows, f"{name}: rank {rank} never iterated it, report has its epochs "
+                                f"{sorted(rows)}: {[rows[e] for e in sorted(rows)]}")
+                continue
+            read = {e["epoch"]: e for e in known["epochs"]}
+            problems.expect(sorted(rows) == sorted(read), f"{name}: rank {rank} iterated epochs {sorted(read)}, "
+                            f"report has rows for epochs {sorted(rows)}")
+            for epoch in sorted(read):
+                if epoch not in rows:
+                    continue
+                row, samples = rows[epoch], [i for b in read[epoch]["batches"] for i in b]
+                want = {"batches": len(read[epoch]["batches"]), "samples": len(samples), "unique": len(set(samples))}
+                got = {k: row.get(k) for k in want}
+                problems.expect(got == want, f"{name}: rank {rank} epoch {epoch}: report {got}, read {want}")
+                if "exhausted" in read[epoch] and "exhausted" in row:
+                    problems.expect(row["exhausted"] == read[epoch]["exhausted"],
+                                    f"{name}: rank {rank} epoch {epoch}: report exhausted={row['exhausted']}, "
+                                    f"the loop {'ran to the end' if read[epoch]['exhausted'] else 'stopped early'}")
+    for loader in doc["loaders"]:
+        if id(loader) not in accounted and any(e.get("ranks") for e in loader.get("epochs") or []):
+            problems.expect(False, f"report loader {loader.get('id')} at {loader.get('site')} (ordinal "
+                            f"{loader.get('site_ordinal')}) has epochs "
+                            f"{[e['epoch'] for e in loader['epochs']]} no rank's truth accounts for")
 
 
-def check_worker_pids(trace, truth_dir, truths):
-    """worker_fetch events carry the pids of the workers themselves."""
+def check_died_workers(doc, truths, problems):
+    died = [f for f in doc["findings"] if f["id"] == "worker-died"]
+    for truth in truths:
+        for worker in truth.get("died_workers", []):
+            names = (str(worker["pid"]), f"worker {worker['worker_id']}")
+            ok = [f for f in died if truth["rank"] in (f.get("ranks") or [])
+                  and any(n in finding_text(f) for n in names)]
+            problems.expect(ok, f"rank {truth['rank']}'s worker {worker['worker_id']} (pid {worker['pid']}) "
+                            f"was killed: no worker-died finding names rank {truth['rank']} and "
+                            f"{' or '.join(repr(n) for n in names)}"
+                            + "".join("\n  " + describe(f) for f in died))
+
+
+def check_worker_pids(trace, truth_dir, truths, problems):
+    """worker_fetch / item_fetch events of workers carry the workers' own pids."""
     workers = {int(os.path.basename(p).split("-")[1]) for p in glob.glob(os.path.join(truth_dir, "worker-*"))}
-    expect(workers, "the scenario started no workers")
+    if not problems.expect(workers, "the scenario started no workers"):
+        return
     text = subprocess.run(["babeltrace2", trace], capture_output=True, text=True, check=True).stdout
-    pids = {int(m.group(1)) for m in re.finditer(r"accwatch:worker_fetch:.*?pid = (\d+)", text)}
-    expect(pids, "no worker_fetch events in the trace")
-    expect(pids <= workers, f"worker_fetch pids {sorted(pids - workers)} are not worker pids {sorted(workers)}")
-    expect(not pids & {t["pid"] for t in truths}, "worker_fetch events carry a rank's pid")
+    pids = {int(m.group(2)) for m in re.finditer(r"accwatch:(worker_fetch|item_fetch):.*?pid = (\d+), "
+                                                  r"worker_id = (?!-)", text)}
+    if not problems.expect(pids, "no worker_fetch/item_fetch events of workers in the trace"):
+        return
+    problems.expect(pids <= workers, f"worker_fetch pids {sorted(pids - workers)} are not worker pids {sorted(workers)}")
+    problems.expect(not pids & {t["pid"] for t in truths}, "worker_fetch events carry a rank's pid")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--build", required=True, help="the CMake build directory")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", help="the CMake build directory (not needed with --plain)")
     parser.add_argument("--case", required=True)
     parser.add_argument("--nproc", type=int, default=4)
     parser.add_argument("--expect", nargs="*", default=[], help="the exact error and warning ids")
     parser.add_argument("--workers", action="store_true", help="also check the workers' pids")
+    parser.add_argument("--accelerate", action="store_true", help="put the accelerate stand-in on PYTHONPATH")
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="set for the run")
+    parser.add_argument("--finding-ranks", action="append", default=[], metavar="ID=R,R",
+                        help="the ranks findings with this id name, all together")
+    parser.add_argument("--mention", action="append", default=[], metavar="ID=TEXT",
+                        help="some finding with this id has TEXT in its message, evidence or fix")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds the run may take")
+    parser.add_argument("--plain", action="store_true", help="run the rank program without accwatch, check its truth only")
+    parser.add_argument("--keep", action="store_true", help="keep the work directory")
     opts = parser.parse_args()
+    if not opts.plain and not opts.build:
+        parser.error("--build is required (unless --plain)")
 
     work = tempfile.mkdtemp(prefix=f"accwatch-e2e-{opts.case}-")
+    found = []
     try:
-        trace, truth_dir = record(opts.build, opts.case, opts.nproc, work)
+        trace, truth_dir = record(opts, work)
         truths = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(truth_dir, "rank-*.json")))]
         expect(len(truths) == opts.nproc, f"{len(truths)} of {opts.nproc} ranks wrote their truth")
-        status, doc = report(opts.build, trace)
-        found = sorted({f["id"] for f in doc["findings"] if f["severity"] in ("error", "warning")})
-        expect(found == sorted(set(opts.expect)), f"findings {found}, expected {sorted(set(opts.expect))}: "
-               + "; ".join(f["message"] for f in doc["findings"]))
-        errors = any(f["severity"] == "error" for f in doc["findings"])
-        expect(status == (1 if errors else 0), f"accwatch-report exited {status} with errors={errors}")
-        check_counts(doc, truths)
-        if opts.workers:
-            check_worker_pids(trace, truth_dir, truths)
-    except (Failure, subprocess.TimeoutExpired) as e:
-        print(f"FAIL {opts.case}: {e}\n  kept: {work}", file=sys.stderr)
+        if not opts.plain:
+            status, doc = report(opts, trace, work)
+            found = sorted({f["id"] for f in doc["findings"] if f["severity"] in ("error", "warning")})
+            problems = Problems()
+            check_findings(opts, status, doc, problems)
+            check_counts(doc, truths, problems)
+            check_died_workers(doc, truths, problems)
+            if opts.workers:
+                check_worker_pids(trace, truth_dir, truths, problems)
+            problems.fatal()
+    except Failure as e:
+        print(f"FAIL {opts.case}:\n{e}\n  kept: {work}", file=sys.stderr)
         sys.exit(1)
-    shutil.rmtree(work, ignore_errors=True)
-    print(f"ok {opts.case}: findings {found}")
+    if opts.keep:
+        print(f"kept: {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    if opts.plain:
+        print(f"ok {opts.case}: ran without accwatch, {len(truths)} truths")
+    else:
+        print(f"ok {opts.case}: findings {found}")
 
 
 if __name__ == "__main__":

@@ -75,7 +75,11 @@ if len(loaders) > 5:
     check(loaders[5]["loader_class"].endswith("MyLoader"), "subclass class")
     check(loaders[1]["num_workers"] == 2 and loaders[1]["shuffle"] == 1
           and loaders[1]["start_method"] == "fork", "loader 1 fields")
-    check(loaders[0]["site"].endswith("preload_record_scenario.py:63"),
+    line = next(number for number, text in enumerate(
+        open(__file__.replace("preload_check_trace.py",
+                              "preload_record_scenario.py")), 1)
+        if text.startswith("run(DataLoader(Indexed(100)"))
+    check(loaders[0]["site"].endswith("preload_record_scenario.py:%d" % line),
           "creation site %r" % loaders[0]["site"])
 
 

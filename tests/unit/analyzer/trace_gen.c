@@ -3,6 +3,7 @@
  * payload), so the reader can be tested on a real CTF trace.
  *
  *   trace_gen sharded|unsharded   two ranks over a dataset of 100, 2 epochs
+ *   trace_gen none                registers the provider, emits nothing
  *   trace_gen bench INDICES       4 ranks drawing INDICES indices in all */
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE
@@ -12,92 +13,142 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RUN 7u
 #define DATASET 100u
 #define BATCH 8u
 
-static void emit_process(int32_t pid, int32_t ppid, int32_t rank, const char *role)
+static void emit_process(uint32_t run, int32_t pid, int32_t ppid, int32_t rank,
+			 const char *role)
 {
 	struct accwatch_process_info info = {
-		.run = RUN, .pid = pid, .ppid = ppid, .rank = rank, .local_rank = rank,
-		.world_size = 2, .local_world_size = 2, .rank_source = "RANK", .host = "node0",
-		.role = role, .argv = "python train.py", .python = "3.11", .torch = "2.1",
+	    .run = run,
+	    .pid = pid,
+	    .ppid = ppid,
+	    .rank = rank,
+	    .local_rank = rank,
+	    .world_size = 2,
+	    .local_world_size = 2,
+	    .rank_source = "RANK",
+	    .host = "node0",
+	    .role = role,
+	    .argv = "python train.py",
+	    .python = "3.11",
+	    .torch = "2.1",
 	};
 	lttng_ust_tracepoint(accwatch, process, &info);
 }
 
-static void emit_loader(int32_t pid, uint32_t loader, int64_t dataset_len, int64_t batch_size)
+static void emit_loader(uint32_t run, int32_t pid, uint32_t loader,
+			int64_t dataset_len, int64_t batch_size)
 {
 	struct accwatch_loader_info info = {
-		.run = RUN, .pid = pid, .loader = loader, .dataset_id = 42, .dataset_type = "ToyDataset",
-		.dataset_len = dataset_len, .loader_class = "DataLoader", .sampler_class = "DistributedSampler",
-		.batch_sampler_class = "BatchSampler", .batch_size = batch_size, .drop_last = 0, .shuffle = 1,
-		.num_workers = 1, .persistent_workers = 0, .prefetch_factor = 2, .start_method = "fork",
-		.sampler_replicas = 2, .sampler_rank = 0, .site = "train.py:10", .stack = "train.py:10 main",
+	    .run = run,
+	    .pid = pid,
+	    .loader = loader,
+	    .dataset_id = 42,
+	    .dataset_type = "ToyDataset",
+	    .dataset_len = dataset_len,
+	    .loader_class = "DataLoader",
+	    .sampler_class = "DistributedSampler",
+	    .batch_sampler_class = "BatchSampler",
+	    .batch_size = batch_size,
+	    .drop_last = 0,
+	    .shuffle = 1,
+	    .num_workers = 1,
+	    .persistent_workers = 0,
+	    .prefetch_factor = 2,
+	    .start_method = "fork",
+	    .sampler_replicas = 2,
+	    .sampler_rank = 0,
+	    .site = "train.py:10",
+	    .stack = "train.py:10 main",
 	};
 	lttng_ust_tracepoint(accwatch, loader_new, &info);
 }
 
 /* One batch, split into chunks of at most `chunk` indices; wide ones go out
  * as batch_wide. */
-static void emit_batch(int32_t pid, uint32_t loader, uint32_t iteration, uint32_t ordinal,
-		       const uint32_t *indices, uint32_t count, uint32_t chunk, int wide)
+static void emit_batch(uint32_t run, int32_t pid, uint32_t loader,
+		       uint32_t iteration, uint32_t ordinal,
+		       const uint32_t *indices, uint32_t count, uint32_t chunk,
+		       int wide)
 {
 	for (uint32_t offset = 0; offset < count; offset += chunk) {
 		uint32_t n = count - offset < chunk ? count - offset : chunk;
 		struct accwatch_batch_info info = {
-			.run = RUN, .pid = pid, .loader = loader, .iteration = iteration, .batch = ordinal,
-			.offset = offset, .total = count, .count = n,
+		    .run = run,
+		    .pid = pid,
+		    .loader = loader,
+		    .iteration = iteration,
+		    .batch = ordinal,
+		    .offset = offset,
+		    .total = count,
+		    .count = n,
 		};
 		if (wide) {
 			int64_t wide_indices[64];
 			for (uint32_t i = 0; i < n; i++)
 				wide_indices[i] = indices[offset + i];
-			lttng_ust_tracepoint(accwatch, batch_wide, &info, wide_indices);
+			lttng_ust_tracepoint(accwatch, batch_wide, &info,
+					     wide_indices);
 		} else {
-			lttng_ust_tracepoint(accwatch, batch, &info, indices + offset);
+			lttng_ust_tracepoint(accwatch, batch, &info,
+					     indices + offset);
 		}
 	}
 }
 
 /* One rank's epoch: its indices in batches of BATCH, plus two prefetched
  * batches drawn past what the loop yields when `prefetch` is set. */
-static void emit_epoch(int32_t pid, uint32_t iteration, const uint32_t *indices, uint32_t count, int prefetch)
+static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
+		       const uint32_t *indices, uint32_t count, int prefetch)
 {
-	lttng_ust_tracepoint(accwatch, iter_begin, RUN, pid, 0, iteration, iteration, 1234);
+	lttng_ust_tracepoint(accwatch, iter_begin, run, pid, 0, iteration,
+			     iteration, 1234);
 	uint32_t batches = 0;
 	for (uint32_t start = 0; start < count; start += BATCH, batches++) {
 		uint32_t n = count - start < BATCH ? count - start : BATCH;
 		/* Batch 1 is chunked (3 + 5), batch 2 goes out wide. */
-		emit_batch(pid, 0, iteration, batches, indices + start, n, batches == 1 ? 3 : BATCH, batches == 2);
+		emit_batch(run, pid, 0, iteration, batches, indices + start, n,
+			   batches == 1 ? 3 : BATCH, batches == 2);
 	}
 	uint32_t drawn = batches;
 	if (prefetch) {
 		uint32_t extra[BATCH];
 		for (uint32_t i = 0; i < BATCH; i++)
 			extra[i] = i;
-		emit_batch(pid, 0, iteration, drawn++, extra, BATCH, BATCH, 0);
-		emit_batch(pid, 0, iteration, drawn++, extra, BATCH, BATCH, 0);
+		emit_batch(run, pid, 0, iteration, drawn++, extra, BATCH, BATCH,
+			   0);
+		emit_batch(run, pid, 0, iteration, drawn++, extra, BATCH, BATCH,
+			   0);
 	}
-	lttng_ust_tracepoint(accwatch, iter_end, RUN, pid, 0, iteration, drawn, batches, 1);
+	lttng_ust_tracepoint(accwatch, iter_end, run, pid, 0, iteration, drawn,
+			     batches, 1);
 }
 
-static int scenario_two_ranks(int sharded)
+static int scenario_two_ranks(uint32_t run, int sharded)
 {
-	const int32_t pids[2] = { 1001, 1002 };
-	emit_process(1000, 1, -1, "launcher");
+	const int32_t pids[2] = {1001, 1002};
+	emit_process(run, 1000, 1, -1, "launcher");
 	for (int r = 0; r < 2; r++) {
-		emit_process(pids[r], 1000, r, "rank");
-		lttng_ust_tracepoint(accwatch, dist_init, RUN, pids[r], r, 2, "gloo");
-		emit_loader(pids[r], 0, DATASET, BATCH);
+		emit_process(run, pids[r], 1000, r, "rank");
+		lttng_ust_tracepoint(accwatch, dist_init, run, pids[r], r, 2,
+				     "gloo");
+		emit_loader(run, pids[r], 0, DATASET, BATCH);
 	}
 	/* A worker of rank 0, for the process model. */
-	emit_process(2001, pids[0], 0, "worker");
-	lttng_ust_tracepoint(accwatch, worker_start, RUN, 2001, 0, 1, 99, 0, 0);
-	uint32_t fetched[4] = { 0, 2, 4, 6 };
+	emit_process(run, 2001, pids[0], 0, "worker");
+	lttng_ust_tracepoint(accwatch, worker_start, run, 2001, 0, 1, 99, 0, 0);
+	uint32_t fetched[4] = {0, 2, 4, 6};
 	struct accwatch_fetch_info fetch = {
-		.run = RUN, .pid = 2001, .worker_id = 0, .loader = 0, .iteration = 0, .batch = 0, .offset = 0,
-		.total = 4, .count = 4,
+	    .run = run,
+	    .pid = 2001,
+	    .worker_id = 0,
+	    .loader = 0,
+	    .iteration = 0,
+	    .batch = 0,
+	    .offset = 0,
+	    .total = 4,
+	    .count = 4,
 	};
 	lttng_ust_tracepoint(accwatch, worker_fetch, &fetch, fetched);
 
@@ -108,45 +159,57 @@ static int scenario_two_ranks(int sharded)
 			for (uint32_t i = 0; i < DATASET; i++)
 				if (!sharded || i % 2 == (uint32_t)r)
 					indices[n++] = i;
-			lttng_ust_tracepoint(accwatch, loader_len, RUN, pids[r], 0, (n + BATCH - 1) / BATCH, "train.py:20");
-			emit_epoch(pids[r], epoch, indices, n, r == 0);
+			lttng_ust_tracepoint(accwatch, loader_len, run, pids[r],
+					     0, (n + BATCH - 1) / BATCH,
+					     "train.py:20");
+			emit_epoch(run, pids[r], epoch, indices, n, r == 0);
 		}
 	}
-	lttng_ust_tracepoint(accwatch, exit, RUN, 2001, 2001, 0, -1);
+	lttng_ust_tracepoint(accwatch, exit, run, 2001, 2001, 0, -1);
 	return 0;
 }
 
 /* Four ranks, disjoint shards, batches of 64: a load for timing the reader. */
-static int scenario_bench(unsigned long long total)
+static int scenario_bench(uint32_t run, unsigned long long total)
 {
 	enum { RANKS = 4, B = 64 };
 	uint32_t batch[B];
 	for (int r = 0; r < RANKS; r++) {
-		emit_process(5000 + r, 4999, r, "rank");
-		emit_loader(5000 + r, 0, (int64_t)total, B);
-		lttng_ust_tracepoint(accwatch, iter_begin, RUN, 5000 + r, 0, 0, 0, 0);
+		emit_process(run, 5000 + r, 4999, r, "rank");
+		emit_loader(run, 5000 + r, 0, (int64_t)total, B);
+		lttng_ust_tracepoint(accwatch, iter_begin, run, 5000 + r, 0, 0,
+				     0, 0);
 	}
 	uint32_t ordinal = 0;
-	for (unsigned long long start = 0; start < total; start += (unsigned long long)RANKS * B, ordinal++) {
+	for (unsigned long long start = 0; start < total;
+	     start += (unsigned long long)RANKS * B, ordinal++) {
 		for (int r = 0; r < RANKS; r++) {
 			for (int i = 0; i < B; i++)
-				batch[i] = (uint32_t)((start + (unsigned long long)r + (unsigned long long)i * RANKS) % total);
-			emit_batch(5000 + r, 0, 0, ordinal, batch, B, B, 0);
+				batch[i] =
+				    (uint32_t)((start + (unsigned long long)r +
+						(unsigned long long)i * RANKS) %
+					       total);
+			emit_batch(run, 5000 + r, 0, 0, ordinal, batch, B, B,
+				   0);
 		}
 	}
 	for (int r = 0; r < RANKS; r++)
-		lttng_ust_tracepoint(accwatch, iter_end, RUN, 5000 + r, 0, 0, ordinal, ordinal, 1);
+		lttng_ust_tracepoint(accwatch, iter_end, run, 5000 + r, 0, 0,
+				     ordinal, ordinal, 1);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "sharded") == 0)
-		return scenario_two_ranks(1);
+		return scenario_two_ranks(7, 1);
 	if (argc >= 2 && strcmp(argv[1], "unsharded") == 0)
-		return scenario_two_ranks(0);
+		return scenario_two_ranks(8, 0);
+	if (argc >= 2 && strcmp(argv[1], "none") == 0)
+		return 0;
 	if (argc >= 3 && strcmp(argv[1], "bench") == 0)
-		return scenario_bench(strtoull(argv[2], NULL, 10));
-	fprintf(stderr, "usage: trace_gen sharded|unsharded|bench INDICES\n");
+		return scenario_bench(9, strtoull(argv[2], NULL, 10));
+	fprintf(stderr,
+		"usage: trace_gen sharded|unsharded|none|bench INDICES\n");
 	return 2;
 }

@@ -1,0 +1,24 @@
+# accelerate (the stand-in in accelerate_standin/) builds outer loaders around
+# the user's: run by preload_accelerate.sh, checked by it through the trace.
+import torch
+from torch.utils.data import DataLoader, Dataset
+from accelerate.data_loader import prepare_data_loader, skip_first_batches
+
+
+class Numbers(Dataset):
+    def __len__(self):
+        return 402
+
+    def __getitem__(self, i):
+        return i
+
+
+user = DataLoader(Numbers(), batch_size=8, shuffle=True)
+shard = prepare_data_loader(user, num_processes=4, process_index=2)
+print(type(shard).__name__, len(shard), sum(1 for _ in shard))
+dispatcher = prepare_data_loader(user, num_processes=4, process_index=0,
+                                 put_on_device=True, device=torch.device("cpu"),
+                                 dispatch_batches=True)
+print(type(dispatcher).__name__, len(dispatcher))
+skipping = skip_first_batches(shard, 3)
+print(type(skipping).__name__, len(skipping), sum(1 for _ in skipping))

@@ -1,0 +1,2 @@
+# Stand-in for torch.utils.data._utils (see torch/__init__.py).
+from . import fetch, worker  # noqa: F401

@@ -1,0 +1,67 @@
+#!/bin/bash
+# The preload attaches and records on every Python it supports (3.8 to 3.13,
+# static or shared libpython), using the stand-in torch in preload_fake_torch/.
+# Pythons are taken from pyenv when present. Usage: preload_pyversions.sh LIBDIR
+set -u
+libdir=$(cd "${1:?usage: preload_pyversions.sh BUILD_DIR/lib}" && pwd) || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+session=accwatch_pyversions_$$
+trap 'lttng destroy "$session" >/dev/null 2>&1; rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null || exit 1
+lttng create "$session" --output="$work/trace" >/dev/null || exit 1
+lttng enable-event -u -s "$session" 'accwatch:*' >/dev/null || exit 1
+lttng start "$session" >/dev/null || exit 1
+
+pythons=(/usr/bin/python3)
+for version in 3.8 3.9 3.10 3.11 3.12 3.13; do
+	for candidate in /root/.pyenv/versions/$version*/bin/python$version; do
+		[ -x "$candidate" ] && pythons+=("$candidate")
+	done
+done
+run=100
+for python in "${pythons[@]}"; do
+	run=$((run + 1))
+	expected=$(PYTHONPATH=$here/preload_fake_torch "$python" \
+		"$here/preload_fake_torch_script.py" 2>&1)
+	# 3.12+ warns when a process with threads forks: LTTng-UST's listener
+	# threads count (known, documented); that warning alone is tolerated.
+	got=$(PYTHONPATH=$here/preload_fake_torch ACCWATCH_RUN=$run \
+		LD_PRELOAD=$libdir/libaccwatch.so "$python" \
+		"$here/preload_fake_torch_script.py" 2>&1 |
+		sed '/DeprecationWarning: This process (pid=[0-9]*) is multi-threaded, use of fork() may lead to deadlocks in the child./{N;d;}')
+	if [ "$expected" = "$got" ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $python output differs"
+		diff <(echo "$expected") <(echo "$got") | head
+	fi
+	echo "$python $run" >>"$work/runs"
+done
+lttng stop "$session" >/dev/null
+babeltrace2 "$work/trace" >"$work/text" 2>&1
+while read -r python run; do
+	counts=""
+	for event in process loader_new loader_len iter_begin batch iter_end \
+		fork worker_start worker_fetch; do
+		n=$(grep -c "accwatch:$event: .* run = $run, " "$work/text")
+		counts="$counts $event=$n"
+	done
+	want=" process=3 loader_new=1 loader_len=1 iter_begin=2 batch=4 iter_end=2 fork=1 worker_start=1 worker_fetch=1"
+	if [ "$counts" = "$want" ] &&
+		grep -q "accwatch:iter_end: .* run = $run, .*drawn = 3, yielded = 3, exhausted = 1" "$work/text" &&
+		grep -q "accwatch:iter_end: .* run = $run, .*drawn = 1, yielded = 1, exhausted = 0" "$work/text" &&
+		grep -q "accwatch:worker_fetch: .* run = $run, .*indices = \[ \[0\] = 1, \[1\] = 2, \[2\] = 3 \]" "$work/text"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL: $python recorded:$counts"
+	fi
+done <"$work/runs"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,229 @@
+/* Event builders for the unit tests: plain struct aw_event values, as the
+ * reader makes them from a trace. */
+#include "stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "accwatch_events.h"
+
+#define S_RUN 7u
+
+static struct aw_event s_event(enum aw_event_kind kind, int32_t pid)
+{
+	struct aw_event e;
+	memset(&e, 0, sizeof(e));
+	e.kind = kind;
+	e.run = S_RUN;
+	e.pid = pid;
+	return e;
+}
+
+void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
+	       int32_t world, const char *role)
+{
+	struct aw_event e = s_event(AW_EVENT_PROCESS, pid);
+	e.u.process = (struct aw_event_process){
+	    .ppid = ppid,
+	    .rank = rank,
+	    .local_rank = rank,
+	    .world_size = world,
+	    .local_world_size = world,
+	    .rank_source = rank >= 0 ? "RANK" : "",
+	    .host = "node0",
+	    .role = role,
+	    .argv = "python train.py",
+	    .python = "3.11",
+	    .torch = "2.1",
+	};
+	aw_model_add_event(m, &e);
+}
+
+void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world)
+{
+	struct aw_event e = s_event(AW_EVENT_DIST_INIT, pid);
+	e.u.dist_init = (struct aw_event_dist_init){
+	    .rank = rank, .world_size = world, .backend = "gloo"};
+	aw_model_add_event(m, &e);
+}
+
+void s_worker_start(struct aw_model *m, int32_t pid, int32_t worker_id)
+{
+	struct aw_event e = s_event(AW_EVENT_WORKER_START, pid);
+	e.u.worker_start = (struct aw_event_worker_start){
+	    .worker_id = worker_id,
+	    .num_workers = 2,
+	    .loader = 0,
+	    .iteration = 0,
+	};
+	aw_model_add_event(m, &e);
+}
+
+void s_loader(struct aw_model *m, int32_t pid, uint32_t loader,
+	      const struct s_loader_opts *o)
+{
+	struct aw_event e = s_event(AW_EVENT_LOADER_NEW, pid);
+	e.u.loader_new = (struct aw_event_loader_new){
+	    .loader = loader,
+	    .dataset_id = 42,
+	    .dataset_len = o->dataset_len,
+	    .batch_size = o->batch_size,
+	    .iterable = 0,
+	    .drop_last = o->drop_last,
+	    .shuffle = 1,
+	    .persistent_workers = 0,
+	    .num_workers = o->num_workers,
+	    .prefetch_factor = o->num_workers > 0 ? 2 : -1,
+	    .sampler_replicas = o->sampler_replicas,
+	    .sampler_rank = -1,
+	    .dataset_type = "ToyDataset",
+	    .loader_class = "DataLoader",
+	    .sampler_class = o->sampler ? o->sampler : "DistributedSampler",
+	    .batch_sampler_class = "BatchSampler",
+	    .start_method = "fork",
+	    .site = o->site ? o->site : "train.py:10",
+	    .stack = "train.py:10 main",
+	};
+	aw_model_add_event(m, &e);
+}
+
+void s_loader_len(struct aw_model *m, int32_t pid, uint32_t loader,
+		  int64_t value)
+{
+	struct aw_event e = s_event(AW_EVENT_LOADER_LEN, pid);
+	e.u.loader_len = (struct aw_event_loader_len){
+	    .loader = loader, .value = value, .site = "train.py:20"};
+	aw_model_add_event(m, &e);
+}
+
+void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
+		  uint32_t iteration)
+{
+	struct aw_event e = s_event(AW_EVENT_ITER_BEGIN, pid);
+	e.u.iter_begin = (struct aw_event_iter_begin){
+	    .loader = loader,
+	    .iteration = iteration,
+	    .sampler_epoch = iteration,
+	    .seed = 1,
+	};
+	aw_model_add_event(m, &e);
+}
+
+void s_batch(struct aw_model *m, int32_t pid, uint32_t loader,
+	     uint32_t iteration, uint32_t batch, uint32_t offset,
+	     uint32_t total, const uint32_t *indices, uint32_t count)
+{
+	struct aw_event e = s_event(AW_EVENT_BATCH, pid);
+	e.u.chunk = (struct aw_event_chunk){
+	    .worker_id = -1,
+	    .loader = loader,
+	    .iteration = iteration,
+	    .batch = batch,
+	    .offset = offset,
+	    .total = total,
+	};
+	e.values.u32 = indices;
+	e.count = count;
+	aw_model_add_event(m, &e);
+}
+
+void s_batch_wide(struct aw_model *m, int32_t pid, uint32_t loader,
+		  uint32_t iteration, uint32_t batch, uint32_t offset,
+		  uint32_t total, const int64_t *indices, uint32_t count)
+{
+	struct aw_event e = s_event(AW_EVENT_BATCH_WIDE, pid);
+	e.u.chunk = (struct aw_event_chunk){
+	    .worker_id = -1,
+	    .loader = loader,
+	    .iteration = iteration,
+	    .batch = batch,
+	    .offset = offset,
+	    .total = total,
+	};
+	e.values.i64 = indices;
+	e.count = count;
+	aw_model_add_event(m, &e);
+}
+
+void s_iter_end(struct aw_model *m, int32_t pid, uint32_t loader,
+		uint32_t iteration, uint32_t drawn, uint32_t yielded,
+		bool exhausted)
+{
+	struct aw_event e = s_event(AW_EVENT_ITER_END, pid);
+	e.u.iter_end = (struct aw_event_iter_end){
+	    .loader = loader,
+	    .iteration = iteration,
+	    .drawn = drawn,
+	    .yielded = yielded,
+	    .exhausted = exhausted,
+	};
+	aw_model_add_event(m, &e);
+}
+
+void s_epoch(struct aw_model *m, int32_t pid, uint32_t loader,
+	     uint32_t iteration, const struct s_epoch *e)
+{
+	s_iter_begin(m, pid, loader, iteration);
+	uint32_t batches = 0;
+	for (size_t start = 0; start < e->count;
+	     start += e->batch_size, batches++) {
+		uint32_t n = (uint32_t)(e->count - start < e->batch_size
+					    ? e->count - start
+					    : e->batch_size);
+		s_batch(m, pid, loader, iteration, batches, 0, n,
+			e->indices + start, n);
+	}
+	uint32_t *extra =
+	    calloc(e->batch_size ? e->batch_size : 1, sizeof(*extra));
+	for (uint32_t i = 0; i < e->batch_size; i++)
+		extra[i] = e->prefetch_index;
+	for (uint32_t p = 0; p < e->prefetched; p++)
+		s_batch(m, pid, loader, iteration, batches + p, 0,
+			e->batch_size, extra, e->batch_size);
+	free(extra);
+	if (e->end)
+		s_iter_end(m, pid, loader, iteration, batches + e->prefetched,
+			   batches, !e->abandoned);
+}
+
+void s_range(uint32_t *out, uint32_t start, uint32_t count, uint32_t step)
+{
+	for (uint32_t i = 0; i < count; i++)
+		out[i] = start + i * step;
+}
+
+void s_ranks(struct aw_model *m, int world, const struct s_loader_opts *o)
+{
+	s_process(m, 99, 1, -1, world, "launcher");
+	for (int r = 0; r < world; r++) {
+		s_process(m, 100 + r, 99, r, world, "rank");
+		s_loader(m, 100 + r, 0, o);
+	}
+}
+
+void s_rank_reads(struct aw_model *m, int rank, uint32_t iteration,
+		  uint32_t begin, uint32_t end, uint32_t b)
+{
+	uint32_t count = end > begin ? end - begin : 0;
+	uint32_t *indices = calloc(count ? count : 1, sizeof(*indices));
+	s_range(indices, begin, count, 1);
+	struct s_epoch e = {
+	    .indices = indices, .count = count, .batch_size = b, .end = true};
+	s_epoch(m, 100 + rank, 0, iteration, &e);
+	free(indices);
+}
+
+void s_analyze(struct aw_model *m, struct aw_findings *out)
+{
+	aw_findings_init(out);
+	aw_model_finish(m);
+	aw_checks_run(m, out);
+}
+
+size_t s_count(const struct aw_findings *f, const char *id)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->n; i++)
+		n += strcmp(f->items[i].id, id) == 0;
+	return n;
+}

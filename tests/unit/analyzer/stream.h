@@ -1,0 +1,74 @@
+/* Builders of accwatch event streams for the analyzer's unit tests: each call
+ * hands the model one event (or a whole epoch of them), as the reader would. */
+#ifndef AW_TEST_STREAM_H
+#define AW_TEST_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "checks.h"
+#include "findings.h"
+#include "model.h"
+
+/* The loader_new fields tests vary; the rest get plausible values. */
+struct s_loader_opts {
+	int64_t dataset_len;
+	int64_t batch_size;
+	int8_t drop_last;
+	int32_t num_workers;
+	int32_t sampler_replicas;
+	const char *site;    /* default "train.py:10" */
+	const char *sampler; /* default "DistributedSampler" */
+};
+
+void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
+	       int32_t world, const char *role);
+void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world);
+void s_worker_start(struct aw_model *m, int32_t pid, int32_t worker_id);
+void s_loader(struct aw_model *m, int32_t pid, uint32_t loader,
+	      const struct s_loader_opts *o);
+void s_loader_len(struct aw_model *m, int32_t pid, uint32_t loader,
+		  int64_t value);
+void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
+		  uint32_t iteration);
+void s_batch(struct aw_model *m, int32_t pid, uint32_t loader,
+	     uint32_t iteration, uint32_t batch, uint32_t offset,
+	     uint32_t total, const uint32_t *indices, uint32_t count);
+void s_batch_wide(struct aw_model *m, int32_t pid, uint32_t loader,
+		  uint32_t iteration, uint32_t batch, uint32_t offset,
+		  uint32_t total, const int64_t *indices, uint32_t count);
+void s_iter_end(struct aw_model *m, int32_t pid, uint32_t loader,
+		uint32_t iteration, uint32_t drawn, uint32_t yielded,
+		bool exhausted);
+
+/* One epoch of one process: iter_begin, the indices in batches of
+ * batch_size, `prefetched` more batches of `prefetch_index` after them, then
+ * iter_end(yielded = the batches of indices) if `end`. */
+struct s_epoch {
+	const uint32_t *indices;
+	size_t count;
+	uint32_t batch_size;
+	uint32_t prefetched;
+	uint32_t prefetch_index;
+	bool end;
+	bool abandoned; /* iter_end with exhausted = 0 */
+};
+void s_epoch(struct aw_model *m, int32_t pid, uint32_t loader,
+	     uint32_t iteration, const struct s_epoch *e);
+
+/* start, start + step, ... (count of them), in a buffer of the caller. */
+void s_range(uint32_t *out, uint32_t start, uint32_t count, uint32_t step);
+
+/* W rank processes (pids 100 + r, parent 99) with loader 0 described by o. */
+void s_ranks(struct aw_model *m, int world, const struct s_loader_opts *o);
+/* Rank r (pid 100 + r) reads indices [begin, end) in batches of b, all
+ * yielded and exhausted. */
+void s_rank_reads(struct aw_model *m, int rank, uint32_t iteration,
+		  uint32_t begin, uint32_t end, uint32_t b);
+
+/* Finishes the model and runs the checks into out (initialized here). */
+void s_analyze(struct aw_model *m, struct aw_findings *out);
+size_t s_count(const struct aw_findings *f, const char *id);
+
+#endif

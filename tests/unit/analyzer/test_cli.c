@@ -1,0 +1,117 @@
+/* accwatch-report's argument parsing and exit status. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "cli.h"
+
+static enum aw_cli_status parse(struct aw_options *opts, char *error, int argc,
+				char **argv)
+{
+	return aw_cli_parse(argc, argv, opts, error, 256);
+}
+
+#define ARGS(...) ((char *[]){"accwatch-report", __VA_ARGS__})
+#define COUNT(...)                                                             \
+	((int)(sizeof((char *[]){"accwatch-report", __VA_ARGS__}) /            \
+	       sizeof(char *)))
+#define PARSE(opts, error, ...)                                                \
+	parse(opts, error, COUNT(__VA_ARGS__), ARGS(__VA_ARGS__))
+
+Test(cli, defaults)
+{
+	struct aw_options o;
+	char error[256] = "";
+	cr_assert_eq(PARSE(&o, error, "trace/"), AW_CLI_OK, "%s", error);
+	cr_expect_eq(o.format, AW_FORMAT_TEXT);
+	cr_expect_eq(o.fail_on, AW_FAIL_ON_ERROR);
+	cr_expect_null(o.output);
+	cr_assert_eq(o.n_paths, 1);
+	cr_expect_str_eq(o.paths[0], "trace/");
+	aw_options_fini(&o);
+}
+
+Test(cli, all_options_and_spellings)
+{
+	struct aw_options o;
+	char error[256] = "";
+	cr_assert_eq(PARSE(&o, error, "--format", "json", "a",
+			   "--fail-on=warning", "-o", "out.json", "b"),
+		     AW_CLI_OK, "%s", error);
+	cr_expect_eq(o.format, AW_FORMAT_JSON);
+	cr_expect_eq(o.fail_on, AW_FAIL_ON_WARNING);
+	cr_expect_str_eq(o.output, "out.json");
+	cr_assert_eq(o.n_paths, 2);
+	cr_expect_str_eq(o.paths[1], "b");
+	aw_options_fini(&o);
+
+	cr_assert_eq(PARSE(&o, error, "--format=text", "-oreport.txt",
+			   "--output", "x.txt", "a"),
+		     AW_CLI_OK);
+	cr_expect_eq(o.format, AW_FORMAT_TEXT);
+	cr_expect_str_eq(o.output, "x.txt");
+	aw_options_fini(&o);
+
+	cr_assert_eq(PARSE(&o, error, "--", "-weird-dir", "--format"),
+		     AW_CLI_OK);
+	cr_expect_eq(o.n_paths, 2);
+	cr_expect_str_eq(o.paths[0], "-weird-dir");
+	aw_options_fini(&o);
+}
+
+Test(cli, help_and_version_need_no_path)
+{
+	struct aw_options o;
+	char error[256] = "";
+	cr_assert_eq(PARSE(&o, error, "--help"), AW_CLI_OK);
+	cr_expect(o.help);
+	aw_options_fini(&o);
+	cr_assert_eq(PARSE(&o, error, "-V"), AW_CLI_OK);
+	cr_expect(o.version);
+	aw_options_fini(&o);
+	cr_assert_eq(PARSE(&o, error, "-h"), AW_CLI_OK);
+	cr_expect(o.help);
+	aw_options_fini(&o);
+}
+
+Test(cli, usage_errors)
+{
+	struct aw_options o;
+	char error[256];
+	struct {
+		int argc;
+		char **argv;
+		const char *says;
+	} cases[] = {
+	    {1, ARGS(NULL), "no trace given"},
+	    {COUNT("--format", "xml", "t"), ARGS("--format", "xml", "t"),
+	     "text or json"},
+	    {COUNT("--fail-on", "info", "t"), ARGS("--fail-on", "info", "t"),
+	     "error or warning"},
+	    {COUNT("t", "--format"), ARGS("t", "--format"), "needs a value"},
+	    {COUNT("--bogus", "t"), ARGS("--bogus", "t"),
+	     "unknown option '--bogus'"},
+	    {COUNT("-x", "t"), ARGS("-x", "t"), "unknown option '-x'"},
+	    {COUNT("--help=yes"), ARGS("--help=yes"), "takes no value"},
+	    {COUNT("-o", "", "t"), ARGS("-o", "", "t"), "needs a file name"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		error[0] = '\0';
+		cr_expect_eq(parse(&o, error, cases[i].argc, cases[i].argv),
+			     AW_CLI_USAGE, "case %zu", i);
+		cr_expect(strstr(error, cases[i].says), "case %zu: '%s'", i,
+			  error);
+		aw_options_fini(&o);
+	}
+}
+
+Test(cli, exit_status)
+{
+	struct aw_options o = {.fail_on = AW_FAIL_ON_ERROR};
+	cr_expect_eq(aw_cli_exit_status(&o, 0, 0), AW_EXIT_CLEAN);
+	cr_expect_eq(aw_cli_exit_status(&o, 0, 3), AW_EXIT_CLEAN);
+	cr_expect_eq(aw_cli_exit_status(&o, 1, 0), AW_EXIT_FINDINGS);
+	o.fail_on = AW_FAIL_ON_WARNING;
+	cr_expect_eq(aw_cli_exit_status(&o, 0, 1), AW_EXIT_FINDINGS);
+	cr_expect_eq(aw_cli_exit_status(&o, 0, 0), AW_EXIT_CLEAN);
+	cr_expect_eq((int)AW_EXIT_USAGE, 2);
+}

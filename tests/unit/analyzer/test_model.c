@@ -1,0 +1,446 @@
+/* The model on hand-built event streams: batch assembly, consumed vs drawn,
+ * ranks and workers, loaders linked across ranks. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accwatch_events.h"
+#include "stream.h"
+
+static const struct s_loader_opts plain = {.dataset_len = 100,
+					   .batch_size = 10,
+					   .drop_last = 0,
+					   .num_workers = 0,
+					   .sampler_replicas = -1};
+
+static const struct aw_cell *cell_of(const struct aw_model *m, uint32_t loader,
+				     uint32_t epoch, int32_t rank)
+{
+	cr_assert_lt(loader, m->n_loaders_global);
+	const struct aw_global_loader *g = &m->loaders_global[loader];
+	for (size_t e = 0; e < g->n_epochs; e++) {
+		if (g->epochs[e].epoch != epoch)
+			continue;
+		for (size_t c = 0; c < g->epochs[e].n_cells; c++)
+			if (g->epochs[e].cells[c].rank == rank)
+				return &g->epochs[e].cells[c];
+	}
+	cr_assert_fail("no cell for loader %u epoch %u rank %d", loader, epoch,
+		       rank);
+	return NULL;
+}
+
+Test(model, consumed_is_first_yielded_batches)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	uint32_t indices[50];
+	s_range(indices, 0, 50, 1);
+	/* 5 batches yielded, 3 more drawn ahead by workers and never yielded.
+	 */
+	struct s_epoch e = {.indices = indices,
+			    .count = 50,
+			    .batch_size = 10,
+			    .prefetched = 3,
+			    .prefetch_index = 99,
+			    .end = true};
+	s_epoch(m, 100, 0, 0, &e);
+	aw_model_finish(m);
+	const struct aw_cell *c = cell_of(m, 0, 0, 0);
+	cr_expect_eq(c->batches, 5);
+	cr_expect_eq(c->samples, 50);
+	cr_expect_eq(c->unique, 50);
+	cr_expect_eq(c->drawn, 8);
+	cr_expect_eq(c->prefetched_samples, 30);
+	cr_expect(c->complete);
+	cr_expect_eq(m->incomplete_iterations, 0);
+	aw_model_destroy(m);
+}
+
+Test(model, yielded_less_than_drawn_beyond_window)
+{
+	/* A long epoch: batches far behind the newest are folded early; those
+	 * near the end wait for iter_end. */
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	s_iter_begin(m, 100, 0, 0);
+	for (uint32_t b = 0; b < 1000; b++) {
+		uint32_t batch[10];
+		s_range(batch, b * 10, 10, 1);
+		s_batch(m, 100, 0, 0, b, 0, 10, batch, 10);
+	}
+	s_iter_end(m, 100, 0, 0, 1000, 996, 0);
+	aw_model_finish(m);
+	const struct aw_cell *c = cell_of(m, 0, 0, 0);
+	cr_expect_eq(c->batches, 996);
+	cr_expect_eq(c->samples, 9960);
+	cr_expect_eq(c->unique, 9960);
+	cr_expect(!c->exhausted);
+	const struct aw_iteration *it = &m->iterations[c->iteration];
+	cr_expect_eq(it->over_counted_batches, 0);
+	cr_expect_eq(it->prefetched_samples, 40);
+	aw_model_destroy(m);
+}
+
+Test(model, yielded_far_below_drawn_is_flagged)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	for (uint32_t b = 0; b < 200; b++) {
+		uint32_t batch[10];
+		s_range(batch, b * 10, 10, 1);
+		s_batch(m, 100, 0, 0, b, 0, 10, batch, 10);
+	}
+	s_iter_end(m, 100, 0, 0, 200, 10, 0);
+	aw_model_finish(m);
+	const struct aw_iteration *it =
+	    &m->iterations[cell_of(m, 0, 0, 0)->iteration];
+	cr_expect_gt(it->over_counted_batches, 0);
+	cr_expect_eq(cell_of(m, 0, 0, 0)->batches, 10);
+	aw_model_destroy(m);
+}
+
+Test(model, missing_iter_end_counts_all_drawn)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	uint32_t indices[35];
+	s_range(indices, 0, 35, 1);
+	struct s_epoch e = {
+	    .indices = indices, .count = 35, .batch_size = 10, .end = false};
+	s_epoch(m, 100, 0, 0, &e);
+	aw_model_finish(m);
+	const struct aw_cell *c = cell_of(m, 0, 0, 0);
+	cr_expect_eq(c->batches, 4);
+	cr_expect_eq(c->samples, 35);
+	cr_expect(!c->complete);
+	cr_expect(!c->exhausted);
+	cr_expect_eq(m->incomplete_iterations, 1);
+	aw_model_destroy(m);
+}
+
+Test(model, chunked_batches_concatenate_by_offset)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	const uint32_t a[] = {0, 1, 2, 3}, b[] = {4, 5, 6}, c[] = {7, 8, 9};
+	/* Batch 0 in three chunks, the middle one last. */
+	s_batch(m, 100, 0, 0, 0, 0, 10, a, 4);
+	s_batch(m, 100, 0, 0, 0, 7, 10, c, 3);
+	s_batch(m, 100, 0, 0, 0, 4, 10, b, 3);
+	/* Batch 1 in two chunks, one of them wide. */
+	const int64_t wide[] = {10, 11, 12};
+	const uint32_t rest[] = {13, 14};
+	s_batch_wide(m, 100, 0, 0, 1, 0, 5, wide, 3);
+	s_batch(m, 100, 0, 0, 1, 3, 5, rest, 2);
+	s_iter_end(m, 100, 0, 0, 2, 2, 1);
+	aw_model_finish(m);
+	const struct aw_cell *cell = cell_of(m, 0, 0, 0);
+	cr_expect_eq(cell->batches, 2);
+	cr_expect_eq(cell->samples, 15);
+	cr_expect_eq(cell->unique, 15);
+	cr_expect_eq(cell->lost_samples, 0);
+	cr_expect_eq(cell->max_batch_len, 10);
+	aw_model_destroy(m);
+}
+
+Test(model, lost_chunk_and_bad_chunks)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	const uint32_t a[] = {0, 1, 2, 3};
+	s_batch(m, 100, 0, 0, 0, 0, 8, a,
+		4); /* the chunk at offset 4 never comes */
+	s_batch(m, 100, 0, 0, 1, 0, 4, a, 4);
+	s_batch(m, 100, 0, 0, 1, 2, 4, a, 4); /* runs past its batch's end */
+	s_batch(m, 100, 0, 0, 2, 0, 0xffffffffu, a, 4); /* absurd total */
+	s_batch(m, 100, 0, 0, 3, 0, 2, a, 4); /* longer than its total: kept */
+	s_iter_end(m, 100, 0, 0, 4, 4, 1);
+	aw_model_finish(m);
+	const struct aw_cell *cell = cell_of(m, 0, 0, 0);
+	const struct aw_iteration *it = &m->iterations[cell->iteration];
+	cr_expect_eq(cell->lost_samples, 4);
+	cr_expect_eq(it->bad_chunks, 1);
+	cr_expect_eq(cell->samples, 16);
+	cr_expect_eq(cell->unique, 4);
+	aw_model_destroy(m);
+}
+
+Test(model, unknown_batch_ordinal_and_late_chunks)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	const uint32_t a[] = {0, 1}, b[] = {2, 3};
+	s_batch(m, 100, 0, 0, ACCWATCH_UNKNOWN, 0, 4, a, 2);
+	s_batch(m, 100, 0, 0, ACCWATCH_UNKNOWN, 2, 4, b, 2);
+	s_batch(m, 100, 0, 0, ACCWATCH_UNKNOWN, 0, 2, b, 2);
+	s_iter_end(m, 100, 0, 0, 2, 2, 1);
+	/* After iter_end: not consumed by anything. */
+	s_batch(m, 100, 0, 0, 5, 0, 2, a, 2);
+	aw_model_finish(m);
+	const struct aw_cell *cell = cell_of(m, 0, 0, 0);
+	cr_expect_eq(cell->samples, 6);
+	cr_expect_eq(cell->unique, 4);
+	aw_model_destroy(m);
+}
+
+Test(model, empty_epoch)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &plain);
+	for (int r = 0; r < 2; r++) {
+		s_iter_begin(m, 100 + r, 0, 0);
+		s_iter_end(m, 100 + r, 0, 0, 0, 0, 1);
+	}
+	aw_model_finish(m);
+	const struct aw_epoch *e = &m->loaders_global[0].epochs[0];
+	cr_expect_eq(e->n_cells, 2);
+	cr_expect_eq(e->union_count, 0);
+	cr_expect_eq(e->missing, 100);
+	cr_expect_eq(cell_of(m, 0, 0, 1)->batches, 0);
+	aw_model_destroy(m);
+}
+
+Test(model, indices_out_of_range_do_not_crash)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	const uint32_t a[] = {5, 150, UINT32_MAX};
+	const int64_t w[] = {-1, 7, (int64_t)1 << 40};
+	s_batch(m, 100, 0, 0, 0, 0, 3, a, 3);
+	s_batch_wide(m, 100, 0, 0, 1, 0, 3, w, 3);
+	s_iter_end(m, 100, 0, 0, 2, 2, 1);
+	aw_model_finish(m);
+	const struct aw_epoch *e = &m->loaders_global[0].epochs[0];
+	cr_expect_eq(e->union_in_range, 2);
+	cr_expect_eq(e->out_of_range, 2);
+	cr_expect_eq(m->index_out_of_range, 2);
+	cr_expect_eq(m->index_unrepresentable, 2);
+	cr_expect_eq(e->missing, 98);
+	aw_model_destroy(m);
+}
+
+Test(model, workers_inherit_rank)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &plain);
+	s_process(m, 200, 100, -1, -1,
+		  ""); /* child of rank 0: a worker by ancestry */
+	s_process(m, 201, 101, 1, 2, "worker"); /* says so */
+	s_process(m, 202, 200, -1, -1, "");     /* grandchild of rank 0 */
+	s_worker_start(m, 203, 0); /* no process event, but worker_start */
+	aw_model_finish(m);
+	for (size_t i = 0; i < m->n_processes; i++) {
+		const struct aw_process *p = &m->processes[i];
+		if (p->pid == 200 || p->pid == 202) {
+			cr_expect(p->is_worker, "pid %d", p->pid);
+			cr_expect_eq(p->rank, 0, "pid %d", p->pid);
+		} else if (p->pid == 201) {
+			cr_expect(p->is_worker);
+			cr_expect_eq(p->rank, 1);
+		} else if (p->pid == 203) {
+			cr_expect(p->is_worker);
+		} else {
+			cr_expect(!p->is_worker, "pid %d", p->pid);
+		}
+	}
+	cr_expect_eq(m->n_ranks, 2);
+	cr_expect_eq(m->world_size, 2);
+	aw_model_destroy(m);
+}
+
+Test(model, dist_init_rank_wins)
+{
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 1, -1, -1, "other");
+	s_process(m, 101, 1, -1, -1, "other");
+	s_dist_init(m, 100, 1, 2);
+	s_dist_init(m, 101, 0, 2);
+	aw_model_finish(m);
+	cr_expect_eq(m->processes[0].rank, 1);
+	cr_expect_eq(m->processes[1].rank, 0);
+	cr_expect(!m->ranks_inferred);
+	cr_expect_eq(m->world_size, 2);
+	aw_model_destroy(m);
+}
+
+Test(model, ranks_inferred_in_pid_order)
+{
+	struct aw_model *m = aw_model_create();
+	/* No rank anywhere: plain python, two processes that iterate. */
+	s_process(m, 300, 1, -1, -1, "other");
+	s_process(m, 250, 1, -1, -1, "other");
+	s_process(m, 260, 1, -1, -1, "other"); /* does not iterate */
+	s_loader(m, 300, 0, &plain);
+	s_loader(m, 250, 0, &plain);
+	uint32_t idx[10];
+	s_range(idx, 0, 10, 1);
+	struct s_epoch e = {
+	    .indices = idx, .count = 10, .batch_size = 5, .end = true};
+	s_epoch(m, 300, 0, 0, &e);
+	s_epoch(m, 250, 0, 0, &e);
+	aw_model_finish(m);
+	cr_expect(m->ranks_inferred);
+	cr_expect_eq(m->n_ranks, 2);
+	cr_expect_eq(cell_of(m, 0, 0, 0)->pid, 250);
+	cr_expect_eq(cell_of(m, 0, 0, 1)->pid, 300);
+	aw_model_destroy(m);
+}
+
+Test(model, loaders_linked_by_site_and_order)
+{
+	struct aw_model *m = aw_model_create();
+	struct s_loader_opts a = plain, b = plain;
+	a.site = "train.py:10";
+	b.site = "train.py:30";
+	b.dataset_len = 7;
+	for (int r = 1; r >= 0;
+	     r--) { /* rank 1 first: ids by first appearance */
+		s_process(m, 100 + r, 99, r, 2, "rank");
+		s_loader(m, 100 + r, 0, &a);
+		s_loader(m, 100 + r, 1, &b);
+		s_loader(m, 100 + r, 2, &a);
+		s_loader_len(m, 100 + r, 1, 4);
+		s_loader_len(m, 100 + r, 1, 4);
+		s_loader_len(m, 100 + r, 1, 2 + r);
+	}
+	aw_model_finish(m);
+	cr_assert_eq(m->n_loaders_global, 3);
+	cr_expect_str_eq(m->loaders_global[0].id, "L0");
+	cr_expect_str_eq(m->loaders_global[0].site, "train.py:10");
+	cr_expect_eq(m->loaders_global[0].site_ordinal, 0);
+	cr_expect_str_eq(m->loaders_global[1].site, "train.py:30");
+	cr_expect_str_eq(m->loaders_global[2].site, "train.py:10");
+	cr_expect_eq(m->loaders_global[2].site_ordinal, 1);
+	for (size_t g = 0; g < 3; g++) {
+		cr_expect_eq(m->loaders_global[g].n_members, 2);
+		/* Described by rank 0's object. */
+		const struct aw_loader *d =
+		    aw_model_describe(m, &m->loaders_global[g]);
+		cr_expect_eq(m->processes[d->process].rank, 0);
+	}
+	const struct aw_global_loader *l1 = &m->loaders_global[1];
+	cr_assert_eq(l1->n_len_reported, 3);
+	cr_expect_eq(l1->len_reported[0], 4);
+	cr_expect_eq(l1->len_reported[1], 3);
+	cr_expect_eq(l1->len_reported[2], 2);
+	cr_expect_eq(aw_model_describe(m, l1)->len_calls[0].count, 2);
+	aw_model_destroy(m);
+}
+
+Test(model, two_processes_of_one_rank_add_up)
+{
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 1, 0, 1, "rank");
+	s_process(m, 150, 1, 0, 1, "rank"); /* restarted rank 0 */
+	s_loader(m, 100, 0, &plain);
+	s_loader(m, 150, 0, &plain);
+	uint32_t idx[20];
+	s_range(idx, 0, 20, 1);
+	struct s_epoch e = {
+	    .indices = idx, .count = 10, .batch_size = 5, .end = true};
+	s_epoch(m, 100, 0, 0, &e);
+	e.indices = idx + 10;
+	s_epoch(m, 150, 0, 0, &e);
+	aw_model_finish(m);
+	const struct aw_cell *c = cell_of(m, 0, 0, 0);
+	cr_expect_eq(c->n_iterations, 2);
+	cr_expect_eq(c->samples, 20);
+	cr_expect_eq(c->unique, 20);
+	cr_expect_eq(c->batches, 4);
+	aw_model_destroy(m);
+}
+
+Test(model, exit_and_fork_events)
+{
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 1, 0, 1, "rank");
+	struct aw_event f;
+	memset(&f, 0, sizeof(f));
+	f.kind = AW_EVENT_FORK;
+	f.run = 7;
+	f.pid = 100;
+	f.u.fork = (struct aw_event_fork){.child_pid = 300,
+					  .threads = 4,
+					  .cuda_mapped = 1,
+					  .thread_names = "python,pin_memory",
+					  .py_stack = "x",
+					  .native_stack = ""};
+	aw_model_add_event(m, &f);
+	struct aw_event x;
+	memset(&x, 0, sizeof(x));
+	x.kind = AW_EVENT_EXIT;
+	x.run = 7;
+	x.pid = 300;
+	x.u.exit = (struct aw_event_exit){
+	    .exited_pid = 300, .status = -1, .signal = 9};
+	aw_model_add_event(m, &x);
+	aw_model_finish(m);
+	cr_assert_eq(m->n_forks, 1);
+	cr_expect_eq(m->forks[0].threads, 4);
+	const struct aw_process *child = &m->processes[1];
+	cr_expect_eq(child->pid, 300);
+	cr_expect(child->exited);
+	cr_expect_eq(child->exit_signal, 9);
+	cr_expect_eq(child->parent,
+		     0); /* from the fork: its process event was lost */
+	cr_expect(child->is_worker);
+	cr_expect_eq(child->rank, 0);
+	aw_model_destroy(m);
+}
+
+Test(model, garbage_events_do_not_crash)
+{
+	struct aw_model *m = aw_model_create();
+	struct aw_event e;
+	memset(&e, 0, sizeof(e));
+	e.kind = AW_EVENT_KIND_COUNT;
+	aw_model_add_event(m, &e);
+	e.kind = AW_EVENT_BATCH;
+	e.count = 5; /* but no values */
+	aw_model_add_event(m, &e);
+	e.kind = AW_EVENT_ITER_END;
+	e.count = 0;
+	e.u.iter_end.loader = ACCWATCH_UNKNOWN;
+	e.u.iter_end.iteration = ACCWATCH_UNKNOWN;
+	aw_model_add_event(m, &e);
+	aw_model_finish(m);
+	aw_model_finish(m); /* twice is harmless */
+	cr_expect_eq(m->bad_events, 2);
+	aw_model_destroy(m);
+}
+
+Test(model, equal_pids_on_two_hosts_stay_apart)
+{
+	/* Two nodes of one run, containers with the same pids: rank 0 on the
+	 * first host (source 0), rank 1 on the second (source 1). */
+	struct aw_model *m = aw_model_create();
+	for (uint32_t host = 0; host < 2; host++) {
+		struct aw_event e;
+		memset(&e, 0, sizeof(e));
+		e.kind = AW_EVENT_PROCESS;
+		e.source = host;
+		e.run = 7;
+		e.pid = 100;
+		e.u.process = (struct aw_event_process){.ppid = 1,
+							.rank = (int32_t)host,
+							.world_size = 2,
+							.role = "rank"};
+		aw_model_add_event(m, &e);
+		e.kind = AW_EVENT_PROCESS;
+		e.pid = 200;
+		e.u.process = (struct aw_event_process){.ppid = 100,
+							.rank = -1,
+							.world_size = -1,
+							.role = "worker"};
+		aw_model_add_event(m, &e);
+	}
+	aw_model_finish(m);
+	cr_assert_eq(m->n_processes, 4);
+	cr_expect_eq(m->n_ranks, 2);
+	for (size_t i = 0; i < 4; i++)
+		if (m->processes[i].pid == 200)
+			cr_expect_eq(m->processes[i].rank,
+				     (int32_t)m->processes[i].source);
+	aw_model_destroy(m);
+}

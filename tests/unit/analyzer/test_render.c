@@ -1,0 +1,306 @@
+/* The renderers: the JSON report against schema accwatch-report/1 (every
+ * required key, with its type), and the text report's order and content. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+#include "stream.h"
+
+static const struct s_loader_opts base = {.dataset_len = 100,
+					  .batch_size = 10,
+					  .drop_last = 0,
+					  .num_workers = 2,
+					  .sampler_replicas = -1,
+					  .sampler = "RandomSampler"};
+
+/* Two loaders: L0 unsharded over 2 epochs with a padding-free layout, L1
+ * (dataset_len unknown, never iterated, len() asked). */
+static struct aw_model *sample_model(struct aw_findings *findings)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &base);
+	struct s_loader_opts other = base;
+	other.site = "eval.py:5";
+	other.dataset_len = -1;
+	other.batch_size = -1;
+	for (int r = 0; r < 2; r++) {
+		s_loader(m, 100 + r, 1, &other);
+		s_loader_len(m, 100 + r, 1, 13);
+	}
+	for (uint32_t epoch = 0; epoch < 2; epoch++)
+		for (int r = 0; r < 2; r++)
+			s_rank_reads(m, r, epoch, 0, 100, 10);
+	s_analyze(m, findings);
+	return m;
+}
+
+static json_t *member(json_t *object, const char *key)
+{
+	json_t *value = json_object_get(object, key);
+	cr_assert(value, "no key \"%s\"", key);
+	return value;
+}
+
+static void expect_int(json_t *object, const char *key)
+{
+	cr_expect(json_is_integer(member(object, key)),
+		  "\"%s\" is not an integer", key);
+}
+
+static void expect_int_or_null(json_t *object, const char *key)
+{
+	json_t *v = member(object, key);
+	cr_expect(json_is_integer(v) || json_is_null(v),
+		  "\"%s\" is not an integer or null", key);
+}
+
+static void expect_string(json_t *object, const char *key)
+{
+	cr_expect(json_is_string(member(object, key)), "\"%s\" is not a string",
+		  key);
+}
+
+static void expect_string_or_null(json_t *object, const char *key)
+{
+	json_t *v = member(object, key);
+	cr_expect(json_is_string(v) || json_is_null(v),
+		  "\"%s\" is not a string or null", key);
+}
+
+static void expect_int_array(json_t *object, const char *key)
+{
+	json_t *array = member(object, key);
+	cr_assert(json_is_array(array), "\"%s\" is not an array", key);
+	size_t i;
+	json_t *v;
+	json_array_foreach(array, i, v) cr_expect(
+	    json_is_integer(v), "\"%s\"[%zu] is not an integer", key, i);
+}
+
+static json_t *expect_array(json_t *object, const char *key)
+{
+	json_t *array = member(object, key);
+	cr_assert(json_is_array(array), "\"%s\" is not an array", key);
+	return array;
+}
+
+static void check_schema(json_t *report)
+{
+	cr_assert(json_is_object(report));
+	cr_expect_str_eq(json_string_value(member(report, "schema")),
+			 "accwatch-report/1");
+	expect_int_or_null(report, "world_size");
+	expect_int_array(report, "ranks");
+	size_t i, j, k;
+	json_t *loader, *epoch, *rank, *finding;
+	json_array_foreach(expect_array(report, "loaders"), i, loader)
+	{
+		expect_string(loader, "id");
+		expect_string(loader, "site");
+		expect_string_or_null(loader, "class");
+		expect_string_or_null(loader, "sampler");
+		expect_string_or_null(loader, "batch_sampler");
+		expect_int_or_null(loader, "dataset_len");
+		expect_int_or_null(loader, "batch_size");
+		expect_int_or_null(loader, "num_workers");
+		json_t *pw = member(loader, "persistent_workers");
+		cr_expect(json_is_boolean(pw) || json_is_null(pw));
+		expect_int_array(loader, "len_reported");
+		json_array_foreach(expect_array(loader, "epochs"), j, epoch)
+		{
+			expect_int(epoch, "epoch");
+			expect_int(epoch, "union");
+			expect_int(epoch, "duplicates");
+			expect_int_or_null(epoch, "missing");
+			json_array_foreach(expect_array(epoch, "ranks"), k,
+					   rank)
+			{
+				expect_int(rank, "rank");
+				expect_int(rank, "batches");
+				expect_int(rank, "samples");
+				expect_int(rank, "unique");
+			}
+		}
+	}
+	json_array_foreach(expect_array(report, "findings"), i, finding)
+	{
+		expect_string(finding, "id");
+		const char *severity =
+		    json_string_value(member(finding, "severity"));
+		cr_assert(severity);
+		cr_expect(strcmp(severity, "error") == 0 ||
+			  strcmp(severity, "warning") == 0 ||
+			  strcmp(severity, "info") == 0);
+		expect_string_or_null(finding, "loader");
+		expect_int_or_null(finding, "epoch");
+		expect_int_array(finding, "ranks");
+		expect_string(finding, "message");
+	}
+	json_t *summary = member(report, "summary");
+	cr_assert(json_is_object(summary));
+	expect_int(summary, "errors");
+	expect_int(summary, "warnings");
+	expect_int(summary, "infos");
+}
+
+Test(render_json, required_keys_and_types)
+{
+	struct aw_findings findings;
+	struct aw_model *m = sample_model(&findings);
+	json_t *report = aw_render_json_object(m, &findings);
+	check_schema(report);
+
+	cr_expect_eq(json_integer_value(member(report, "world_size")), 2);
+	cr_expect_eq(json_array_size(member(report, "ranks")), 2);
+	json_t *loaders = member(report, "loaders");
+	cr_assert_eq(json_array_size(loaders), 2);
+	json_t *l0 = json_array_get(loaders, 0),
+	       *l1 = json_array_get(loaders, 1);
+	cr_expect_str_eq(json_string_value(member(l0, "id")), "L0");
+	cr_expect_str_eq(json_string_value(member(l0, "site")), "train.py:10");
+	cr_expect_eq(json_integer_value(member(l0, "dataset_len")), 100);
+	cr_expect_eq(json_array_size(member(l0, "epochs")), 2);
+	json_t *e0 = json_array_get(member(l0, "epochs"), 0);
+	cr_expect_eq(json_integer_value(member(e0, "union")), 100);
+	cr_expect_eq(json_integer_value(member(e0, "duplicates")), 100);
+	cr_expect_eq(json_integer_value(member(e0, "missing")), 0);
+	json_t *r1 = json_array_get(member(e0, "ranks"), 1);
+	cr_expect_eq(json_integer_value(member(r1, "rank")), 1);
+	cr_expect_eq(json_integer_value(member(r1, "batches")), 10);
+	cr_expect_eq(json_integer_value(member(r1, "samples")), 100);
+	cr_expect_eq(json_integer_value(member(r1, "unique")), 100);
+	cr_expect(json_is_false(member(r1, "incomplete")));
+
+	cr_expect(json_is_null(member(l1, "dataset_len")));
+	cr_expect(json_is_null(member(l1, "batch_size")));
+	cr_expect_eq(json_array_size(member(l1, "epochs")), 0);
+	cr_expect_eq(
+	    json_integer_value(json_array_get(member(l1, "len_reported"), 0)),
+	    13);
+
+	json_t *list = member(report, "findings");
+	cr_assert_eq(json_array_size(list), 2);
+	json_t *f0 = json_array_get(list, 0);
+	cr_expect_str_eq(json_string_value(member(f0, "id")), "unsharded");
+	cr_expect_str_eq(json_string_value(member(f0, "severity")), "error");
+	cr_expect_str_eq(json_string_value(member(f0, "loader")), "L0");
+	cr_expect_eq(json_integer_value(member(f0, "epoch")), 0);
+	cr_expect_eq(json_array_size(member(f0, "ranks")), 2);
+	cr_expect(json_is_string(member(f0, "fix")));
+	cr_expect(json_is_array(member(f0, "evidence")));
+	cr_expect(json_is_object(member(f0, "numbers")));
+	json_t *summary = member(report, "summary");
+	cr_expect_eq(json_integer_value(member(summary, "errors")), 2);
+	cr_expect_eq(json_integer_value(member(summary, "warnings")), 0);
+	cr_expect_eq(json_integer_value(member(summary, "infos")), 0);
+	json_t *trace = member(report, "trace");
+	expect_int(trace, "discarded_events");
+	expect_int(trace, "accwatch_events");
+
+	json_decref(report);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
+
+Test(render_json, dump_is_valid_json_with_schema)
+{
+	struct aw_findings findings;
+	struct aw_model *m = sample_model(&findings);
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	cr_assert(out);
+	cr_expect_eq(aw_render_json(out, m, &findings), AW_RENDER_OK);
+	fclose(out);
+	json_error_t error;
+	json_t *report = json_loads(text, 0, &error);
+	cr_assert(report, "invalid JSON: %s", error.text);
+	check_schema(report);
+	json_decref(report);
+	free(text);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
+
+Test(render_json, empty_model)
+{
+	struct aw_model *m = aw_model_create();
+	struct aw_findings findings;
+	s_analyze(m, &findings);
+	json_t *report = aw_render_json_object(m, &findings);
+	check_schema(report);
+	cr_expect(json_is_null(member(report, "world_size")));
+	json_decref(report);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
+
+static char *render_text(const struct aw_model *m,
+			 const struct aw_findings *findings)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	cr_assert(out);
+	aw_render_text(out, m, findings);
+	fclose(out);
+	return text;
+}
+
+Test(render_text, findings_first_then_tables)
+{
+	struct aw_findings findings;
+	struct aw_model *m = sample_model(&findings);
+	char *text = render_text(m, &findings);
+	const char *verdict = strstr(text, "2 errors, 0 warnings, 0 infos");
+	const char *finding = strstr(
+	    text, "ERROR unsharded  L0 (train.py:10), epochs 0-1, ranks 0-1");
+	const char *fix = strstr(text, "fix: shard the data");
+	const char *table = strstr(text, "L0  DataLoader at train.py:10");
+	const char *header = strstr(
+	    text,
+	    "epoch  rank  batches  samples  unique  duplicates  coverage");
+	const char *never = strstr(text, "L1  DataLoader at eval.py:5");
+	cr_assert(verdict && finding && fix && table && header && never, "%s",
+		  text);
+	cr_expect_lt(verdict, finding);
+	cr_expect_lt(finding, fix);
+	cr_expect_lt(fix, table);
+	cr_expect(strstr(never, "never iterated"));
+	cr_expect(
+	    strstr(text, "all       20      200     100         100    100.0%"),
+	    "%s", text);
+	free(text);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
+
+Test(render_text, clean_report_and_notes)
+{
+	struct aw_model *m = aw_model_create();
+	s_process(m, 300, 1, -1, -1, "other");
+	s_loader(m, 300, 0, &base);
+	uint32_t idx[100];
+	s_range(idx, 0, 100, 1);
+	struct s_epoch e = {
+	    .indices = idx, .count = 100, .batch_size = 10, .end = false};
+	s_epoch(m, 300, 0, 0, &e);
+	m->stats.discarded_events = 12;
+	m->stats.discarded_events_messages = 1;
+	struct aw_findings findings;
+	s_analyze(m, &findings);
+	char *text = render_text(m, &findings);
+	cr_expect(strstr(text, "No data-loading problem found."), "%s", text);
+	cr_expect(
+	    strstr(text,
+		   "each process that iterated a loader is taken as one rank"),
+	    "%s", text);
+	cr_expect(strstr(text, "discarded 12 events"), "%s", text);
+	cr_expect(strstr(text, "10*"), "%s", text);
+	free(text);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}

@@ -1,0 +1,113 @@
+/* Sample multisets: counts with duplicates, ranges, unions, intersections,
+ * and indices that do not fit the bitmap. */
+#include <criterion/criterion.h>
+
+#include "sample_set.h"
+
+Test(sample_set, counts_duplicates)
+{
+	struct aw_sample_set set;
+	aw_sample_set_init(&set);
+	const uint32_t indices[] = {5, 1, 5, 9, 1, 5};
+	aw_sample_set_add(&set, indices, 6);
+	cr_expect_eq(set.samples, 6);
+	cr_expect_eq(aw_sample_set_unique(&set), 3);
+	cr_expect_eq(aw_sample_set_duplicates(&set), 3);
+	aw_sample_set_fini(&set);
+}
+
+Test(sample_set, empty)
+{
+	struct aw_sample_set set;
+	aw_sample_set_init(&set);
+	aw_sample_set_add(&set, NULL, 0);
+	cr_expect_eq(aw_sample_set_unique(&set), 0);
+	cr_expect_eq(aw_sample_set_duplicates(&set), 0);
+	cr_expect_eq(aw_sample_set_unique_below(&set, 0), 0);
+	cr_expect_eq(aw_sample_set_unique_below(&set, 100), 0);
+	aw_sample_set_fini(&set);
+	aw_sample_set_fini(&set); /* twice is harmless */
+}
+
+Test(sample_set, unique_below_limit)
+{
+	struct aw_sample_set set;
+	aw_sample_set_init(&set);
+	const uint32_t indices[] = {0, 9, 10, 11, UINT32_MAX};
+	aw_sample_set_add(&set, indices, 5);
+	cr_expect_eq(aw_sample_set_unique_below(&set, 10), 2);
+	cr_expect_eq(aw_sample_set_unique_below(&set, 12), 4);
+	cr_expect_eq(aw_sample_set_unique_below(&set, (uint64_t)UINT32_MAX + 1),
+		     5);
+	cr_expect_eq(aw_sample_set_unique_below(&set, UINT64_MAX), 5);
+	aw_sample_set_fini(&set);
+}
+
+Test(sample_set, wide_indices_out_of_uint32)
+{
+	struct aw_sample_set set;
+	aw_sample_set_init(&set);
+	const int64_t indices[] = {
+	    -1, 3, (int64_t)UINT32_MAX + 1, 3, INT64_MIN, INT64_MAX, 7};
+	aw_sample_set_add_wide(&set, indices, 7);
+	cr_expect_eq(set.unrepresentable, 4);
+	cr_expect_eq(set.samples, 3);
+	cr_expect_eq(aw_sample_set_unique(&set), 2);
+	aw_sample_set_fini(&set);
+}
+
+Test(sample_set, wide_indices_many)
+{
+	/* More than the conversion buffer holds at once. */
+	struct aw_sample_set set;
+	aw_sample_set_init(&set);
+	static int64_t indices[5000];
+	for (int i = 0; i < 5000; i++)
+		indices[i] = i % 2 ? -i : i;
+	aw_sample_set_add_wide(&set, indices, 5000);
+	cr_expect_eq(set.samples, 2500);
+	cr_expect_eq(set.unrepresentable, 2500);
+	cr_expect_eq(aw_sample_set_unique(&set), 2500);
+	aw_sample_set_fini(&set);
+}
+
+Test(sample_set, merge_and_overlap)
+{
+	struct aw_sample_set a, b;
+	aw_sample_set_init(&a);
+	aw_sample_set_init(&b);
+	const uint32_t ia[] = {1, 2, 3, 4};
+	const uint32_t ib[] = {3, 4, 5, 5};
+	aw_sample_set_add(&a, ia, 4);
+	aw_sample_set_add(&b, ib, 4);
+	cr_expect_eq(aw_sample_set_overlap(&a, &b), 2);
+	aw_sample_set_merge(&a, &b);
+	cr_expect_eq(a.samples, 8);
+	cr_expect_eq(aw_sample_set_unique(&a), 5);
+	cr_expect_eq(aw_sample_set_duplicates(&a), 3);
+	aw_sample_set_fini(&a);
+	aw_sample_set_fini(&b);
+}
+
+Test(sample_set, shared_between_sets)
+{
+	struct aw_sample_set s[3];
+	for (int i = 0; i < 3; i++)
+		aw_sample_set_init(&s[i]);
+	const uint32_t i0[] = {0, 1, 2, 3};
+	const uint32_t i1[] = {3, 4, 5};
+	const uint32_t i2[] = {5, 6, 3};
+	aw_sample_set_add(&s[0], i0, 4);
+	aw_sample_set_add(&s[1], i1, 3);
+	aw_sample_set_add(&s[2], i2, 3);
+	const struct aw_sample_set *sets[] = {&s[0], &s[1], &s[2]};
+	uint64_t shared[3];
+	/* 3 is in all three sets, 5 in two. */
+	cr_expect_eq(aw_sample_sets_shared(sets, 3, shared), 2);
+	cr_expect_eq(shared[0], 1);
+	cr_expect_eq(shared[1], 2);
+	cr_expect_eq(shared[2], 2);
+	cr_expect_eq(aw_sample_sets_shared(sets, 0, NULL), 0);
+	for (int i = 0; i < 3; i++)
+		aw_sample_set_fini(&s[i]);
+}
