@@ -68,13 +68,38 @@ static void aw_evidence_more(struct aw_finding *f, const struct aw_epoch *e)
 		    e->n_cells - AW_EVIDENCE_RANKS);
 }
 
-static void aw_evidence_sampler(struct aw_finding *f, const struct aw_loader *d)
+/* The loader's classes and, for a sharding sampler, how every rank built it:
+ * the same rank= on all ranks is the classic copy-paste bug. */
+static void aw_evidence_sampler(struct aw_finding *f,
+				const struct aw_check_input *in)
 {
+	const struct aw_loader *d = in->desc;
 	aw_finding_add_evidence(
 	    f, "loader %s, sampler %s, batch_sampler %s%s",
 	    aw_or_unknown(d->loader_class), aw_or_unknown(d->sampler_class),
 	    aw_or_unknown(d->batch_sampler_class),
 	    d->sampler_replicas > 0 ? " (sharding sampler)" : "");
+	if (d->sampler_replicas <= 0)
+		return;
+	int32_t first = -1;
+	bool all_same = true;
+	size_t ranks = 0;
+	for (size_t m = 0; m < in->loader->n_members; m++) {
+		const struct aw_loader *l =
+		    &in->model->loaders[in->loader->members[m]];
+		const struct aw_process *p = &in->model->processes[l->process];
+		if (p->is_worker || p->rank < 0 || !l->described)
+			continue;
+		if (ranks++ == 0)
+			first = l->sampler_rank;
+		all_same &= l->sampler_rank == first;
+	}
+	if (ranks > 1 && all_same)
+		aw_finding_add_evidence(
+		    f,
+		    "every rank built its sampler with num_replicas=%d, "
+		    "rank=%d: the same shard everywhere",
+		    d->sampler_replicas, first);
 }
 
 static struct aw_finding *aw_epoch_finding(const struct aw_check_input *in,
@@ -124,7 +149,7 @@ static void aw_check_unsharded(const struct aw_check_input *in,
 		    e->cells[c].rank, e->cells[c].unique,
 		    aw_percent(e->cells[c].unique, e->union_count));
 	aw_evidence_more(f, e);
-	aw_evidence_sampler(f, in->desc);
+	aw_evidence_sampler(f, in);
 	aw_finding_set_fix(f,
 			   "shard the data: use DistributedSampler(dataset, "
 			   "num_replicas=%" PRIu64
@@ -175,9 +200,9 @@ static void aw_evidence_sharing(struct aw_finding *f, const struct aw_epoch *e)
 					aw_finding_add_evidence(
 					    f,
 					    "ranks %d and %d: %" PRIu64
-					    " samples in common",
+					    " sample%s in common",
 					    e->cells[a].rank, e->cells[b].rank,
-					    both);
+					    both, both == 1 ? "" : "s");
 			}
 	}
 	free(shared);
@@ -205,7 +230,7 @@ static void aw_check_overlap(const struct aw_check_input *in,
 	    e->cross_rank_duplicates, e->epoch, allowance, in->world,
 	    in->batch_size);
 	aw_evidence_sharing(f, e);
-	aw_evidence_sampler(f, in->desc);
+	aw_evidence_sampler(f, in);
 	aw_finding_set_fix(f,
 			   "give every rank its own shard: "
 			   "DistributedSampler(dataset, num_replicas=%" PRIu64
@@ -291,7 +316,7 @@ static void aw_check_missing(const struct aw_check_input *in,
 		    e->cells[c].rank, e->cells[c].unique,
 		    aw_percent(e->cells[c].unique, (uint64_t)d->dataset_len));
 	aw_evidence_more(f, e);
-	aw_evidence_sampler(f, d);
+	aw_evidence_sampler(f, in);
 	if (d->sampler_replicas > 0)
 		aw_finding_add_evidence(
 		    f, "the sampler shards %d ways (rank %d of them)",

@@ -24,8 +24,8 @@ struct aw_check_input {
 	uint32_t loader_index;        /* into model->loaders_global */
 	const struct aw_epoch *epoch;
 	uint64_t world; /* W: ranks that iterated the loader in this epoch */
-	uint64_t
-	    batch_size; /* B: the loader's batch_size, else its longest batch */
+	/* B: the loader's batch_size, else its longest batch. */
+	uint64_t batch_size;
 };
 
 typedef void (*aw_check_fn)(const struct aw_check_input *in,

@@ -417,6 +417,24 @@ static void aw_build_epochs(struct aw_model *model)
 	}
 }
 
+static int aw_compare_uint32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void aw_list_runs(struct aw_model *model)
+{
+	model->runs = aw_xcalloc(model->n_processes, sizeof(*model->runs));
+	for (size_t i = 0; i < model->n_processes; i++)
+		model->runs[i] = model->processes[i].run;
+	qsort(model->runs, model->n_processes, sizeof(*model->runs),
+	      aw_compare_uint32);
+	for (size_t i = 0; i < model->n_processes; i++)
+		if (i == 0 || model->runs[i] != model->runs[model->n_runs - 1])
+			model->runs[model->n_runs++] = model->runs[i];
+}
+
 void aw_model_finish(struct aw_model *model)
 {
 	if (model->finished)
@@ -428,6 +446,7 @@ void aw_model_finish(struct aw_model *model)
 			model->incomplete_iterations++;
 		}
 	}
+	aw_list_runs(model);
 	aw_link_parents(model);
 	aw_find_workers(model);
 	aw_resolve_ranks(model);

@@ -74,6 +74,7 @@ void aw_model_destroy(struct aw_model *model)
 	}
 	free(model->forks);
 	free(model->ranks);
+	free(model->runs);
 	aw_index_map_fini(&model->space_index);
 	aw_index_map_fini(&model->process_index);
 	aw_index_map_fini(&model->loader_index);

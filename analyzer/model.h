@@ -13,8 +13,8 @@
 #include "sample_set.h"
 
 struct aw_process {
-	uint32_t
-	    space; /* (source, run) pid namespace, see aw_model.space_index */
+	/* (source, run) pid namespace, see aw_model.space_index. */
+	uint32_t space;
 	uint32_t source, run;
 	int32_t pid, ppid;
 	uint32_t parent; /* index of the parent process, AW_NONE */
@@ -69,8 +69,8 @@ struct aw_loader {
 
 	/* Resolved by aw_model_finish. */
 	uint32_t global; /* index into aw_model.loaders_global */
-	uint32_t
-	    site_ordinal; /* among loaders of the same site in its process */
+	/* Among loaders of the same site in its process. */
+	uint32_t site_ordinal;
 };
 
 struct aw_fork {
@@ -105,8 +105,8 @@ struct aw_epoch {
 	uint64_t union_in_range;  /* of those, in [0, dataset_len) */
 	uint64_t samples;         /* reads, all ranks */
 	uint64_t duplicates;      /* samples - union_count */
-	uint64_t
-	    cross_rank_duplicates; /* sum of per-rank unique - union_count */
+	/* Sum of per-rank unique - union_count. */
+	uint64_t cross_rank_duplicates;
 	int64_t missing;       /* dataset_len - union_in_range; -1 unknown */
 	uint64_t out_of_range; /* distinct indices >= dataset_len */
 	uint32_t max_batch_len;
@@ -134,8 +134,8 @@ struct aw_global_loader {
 struct aw_trace_stats {
 	uint64_t trace_dirs, streams, packets;
 	uint64_t discarded_events; /* sum of known counts */
-	uint64_t
-	    discarded_events_messages; /* messages, with or without a count */
+	/* Messages, with or without a count. */
+	uint64_t discarded_events_messages;
 	uint64_t discarded_packets;
 	uint64_t events, foreign_events, unknown_accwatch_events;
 	uint64_t by_kind[AW_EVENT_KIND_COUNT];
@@ -153,8 +153,8 @@ struct aw_model {
 	struct aw_fork *forks;
 	size_t n_forks, forks_cap;
 
-	struct aw_index_map
-	    space_index; /* (source, run) -> namespace ordinal */
+	/* (source, run) -> namespace ordinal. */
+	struct aw_index_map space_index;
 	struct aw_index_map process_index;   /* (namespace, pid) */
 	struct aw_index_map loader_index;    /* (process, loader id) */
 	struct aw_index_map iteration_index; /* (loader, iteration) */
@@ -168,6 +168,9 @@ struct aw_model {
 	size_t n_loaders_global;
 	int32_t *ranks; /* sorted */
 	size_t n_ranks;
+	uint32_t *runs; /* distinct run ids, sorted: more than one means the
+			 * recording did not filter on its run */
+	size_t n_runs;
 	int32_t world_size;
 	bool ranks_inferred;
 	uint32_t unranked_processes; /* iterated, but no rank could be given */

@@ -60,10 +60,10 @@ static const struct aw_member_spec aw_common_members[] = {
 };
 #define AW_N_COMMON 2
 
-#define AW_M(part, field, slot, absent)                                        \
-	{                                                                      \
-#field, offsetof(struct aw_event, u.part.field), slot, absent  \
-	}
+/* clang-format off */
+#define AW_M(part, field, slot, absent) \
+	{ #field, offsetof(struct aw_event, u.part.field), slot, absent }
+/* clang-format on */
 #define AW_UNKNOWN_U32 ((int64_t)ACCWATCH_UNKNOWN)
 
 static const struct aw_member_spec aw_process_members[] = {
@@ -224,8 +224,8 @@ struct aw_member_read {
 
 /* One event class of one trace, resolved on its first event. */
 struct aw_class_entry {
-	const struct aw_event_spec
-	    *spec;     /* NULL: not an accwatch event we know */
+	/* NULL: not an accwatch event we know. */
+	const struct aw_event_spec *spec;
 	bool accwatch; /* the provider is accwatch */
 	struct aw_member_read reads[AW_MAX_MEMBERS];
 	size_t n_reads;

@@ -290,6 +290,10 @@ static json_t *aw_json_trace(const struct aw_model *model)
 	json_object_set_new(
 	    trace, "index_unrepresentable",
 	    json_integer((json_int_t)model->index_unrepresentable));
+	json_t *runs = json_array();
+	for (size_t i = 0; i < model->n_runs; i++)
+		json_array_append_new(runs, json_integer(model->runs[i]));
+	json_object_set_new(trace, "runs", runs);
 	json_t *kinds = json_object();
 	for (int k = 0; k < AW_EVENT_KIND_COUNT; k++)
 		json_object_set_new(kinds,

@@ -88,6 +88,12 @@ static const char *aw_plural(uint64_t n)
 static void aw_print_notes(FILE *out, const struct aw_model *model)
 {
 	const struct aw_trace_stats *s = &model->stats;
+	if (model->n_runs > 1)
+		fprintf(out,
+			"note: the trace holds %zu runs (it was not recorded "
+			"with accwatch-run's run filter): their processes are "
+			"analysed together\n",
+			model->n_runs);
 	if (model->ranks_inferred)
 		fputs("note: no process carried a rank (RANK, "
 		      "torch.distributed): each process that iterated a "

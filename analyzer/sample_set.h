@@ -10,10 +10,10 @@
 
 struct aw_sample_set {
 	roaring_bitmap_t *bitmap;
-	uint64_t
-	    samples; /* indices added that fit uint32, duplicates included */
-	uint64_t
-	    unrepresentable; /* indices < 0 or >= 2^32: counted, not stored */
+	/* Indices added that fit uint32, duplicates included. */
+	uint64_t samples;
+	/* Indices < 0 or >= 2^32: counted, not stored. */
+	uint64_t unrepresentable;
 };
 
 void aw_sample_set_init(struct aw_sample_set *set);

@@ -142,9 +142,8 @@ enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
 /* CTF 1.8 packetized metadata: each packet opens with this header (packed,
  * in the trace's byte order, which the magic reveals). */
 #define AW_METADATA_MAGIC 0x75D11D57u
-#define AW_METADATA_HEADER_SIZE                                                \
-	37 /* magic, uuid[16], checksum, content and                           \
-	    * packet sizes (bits), 5 one-byte fields */
+/* magic, uuid[16], checksum, content and packet sizes (bits), 5 bytes. */
+#define AW_METADATA_HEADER_SIZE 37
 
 static uint32_t aw_read_u32(const unsigned char *p, bool swap)
 {
@@ -179,8 +178,8 @@ enum aw_metadata_status aw_metadata_check(const char *dir, char *error,
 	uint32_t magic = aw_read_u32(header, false);
 	if (magic != AW_METADATA_MAGIC &&
 	    magic != bswap_32(AW_METADATA_MAGIC)) {
-		status =
-		    AW_METADATA_OK; /* plain-text metadata: nothing to frame */
+		/* Plain-text metadata: nothing to frame. */
+		status = AW_METADATA_OK;
 		goto end;
 	}
 	bool swap = magic != AW_METADATA_MAGIC;

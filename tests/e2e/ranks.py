@@ -53,8 +53,12 @@ class IndexDataset(Dataset):
 
 
 class KillingDataset(IndexDataset):
-    """IndexDataset whose DataLoader worker SIGKILLs itself when rank
-    `kill_rank` asks it for `kill_index` (after noting which worker died)."""
+    """Item i is the int i (no tensor: a tensor a worker sends travels as a
+    file descriptor fetched from the worker afterwards, and a worker killed
+    before that turns the main process's read into ConnectionResetError
+    instead of the DataLoader's RuntimeError). Its DataLoader worker SIGKILLs
+    itself when rank `kill_rank` asks it for `kill_index`, after noting which
+    worker died."""
 
     def __init__(self, length, rank, kill_rank, kill_index):
         super().__init__(length)
@@ -66,7 +70,7 @@ class KillingDataset(IndexDataset):
             with open(os.path.join(os.environ[TRUTH_ENV], f"died-{os.getpid()}"), "w") as f:
                 f.write(f"{self.rank} {info.id}\n")
             os.kill(os.getpid(), signal.SIGKILL)
-        return super().__getitem__(index)
+        return index
 
 
 class IndexStream(IterableDataset):
@@ -126,7 +130,12 @@ def accelerate():
 # --- what a rank read --------------------------------------------------------
 
 def items(batch):
-    return batch.tolist()
+    return batch.tolist() if isinstance(batch, torch.Tensor) else list(batch)
+
+
+def collate_list(batch):
+    """A batch as a plain list of the items."""
+    return list(batch)
 
 
 class Truth:
@@ -285,8 +294,9 @@ def case_double_shard(truth, rank, world):
     site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler)
     accelerator = Accelerator()
     # BatchSamplerShard keeps every 4th of the rank's 13 batches (+ even_batches
-    # padding from the rank's own first batches): 4 batches, <= 32 samples per
-    # rank, disjoint between ranks: the union is ~124 of 400 (coverage ~1/W).
+    # padding from the rank's own first batches): 4 batches, 32 samples, 28
+    # distinct per rank, disjoint between ranks: the union is 112 of 400
+    # (coverage 28%, ~1/W).
     # accelerate calls set_epoch on the DistributedSampler (set_epoch chain).
     psite = here(); prepared = accelerator.prepare(loader)
     truth.loader(site)
@@ -404,7 +414,7 @@ def case_worker_killed(truth, rank, world):
     # barrier, so no rank waits for it.
     dataset = KillingDataset(400, rank, kill_rank=KILL_RANK, kill_index=KILL_RANK + world * 40)
     sampler = DistributedSampler(dataset, shuffle=False)
-    site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler, num_workers=2, worker_init_fn=note_worker_pid)
+    site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler, num_workers=2, worker_init_fn=note_worker_pid, collate_fn=collate_list)
     entry = truth.loader(site)
     done = truth.read(entry, loader, tolerate_worker_death=True)
     assert done == (rank != KILL_RANK), f"rank {rank}: loop exhausted={done}"

@@ -24,12 +24,17 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# Other processes of this user may emit accwatch events meanwhile (per-user
+# buffers): each recording keeps only its own run id, as accwatch-run does.
+run=$(( ($$ % 100000) * 10 ))
 record() { # record SCENARIO
+	run=$((run + 1))
 	session="accwatch_reader_$$_$1"
 	lttng create "$session" --output="$work/$1" >/dev/null || fail "lttng create"
-	lttng enable-event -u 'accwatch:*' -s "$session" >/dev/null || fail "lttng enable-event"
+	lttng enable-event -u 'accwatch:*' -s "$session" --filter "run == $run" >/dev/null ||
+		fail "lttng enable-event"
 	lttng start "$session" >/dev/null || fail "lttng start"
-	"$gen" "$1" || fail "trace_gen $1"
+	"$gen" "$run" "$1" || fail "trace_gen $1"
 	lttng stop "$session" >/dev/null || fail "lttng stop"
 	lttng destroy "$session" >/dev/null || fail "lttng destroy"
 	session=""

@@ -18,8 +18,9 @@ struct s_loader_opts {
 	int8_t drop_last;
 	int32_t num_workers;
 	int32_t sampler_replicas;
-	const char *site;    /* default "train.py:10" */
-	const char *sampler; /* default "DistributedSampler" */
+	int32_t sampler_rank; /* used when sampler_replicas > 0 */
+	const char *site;     /* default "train.py:10" */
+	const char *sampler;  /* default "DistributedSampler" */
 };
 
 void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,

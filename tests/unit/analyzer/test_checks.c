@@ -441,3 +441,23 @@ Test(checks, findings_sorted_by_severity_then_loader_id_epoch)
 	cr_expect_str_eq(r.findings.items[2].id, "padding");
 	done(&r);
 }
+
+Test(checks, same_sampler_rank_everywhere_is_named)
+{
+	/* DistributedSampler(num_replicas=2, rank=0) on both ranks. */
+	struct s_loader_opts o = base;
+	o.sampler_replicas = 2;
+	o.sampler = "DistributedSampler";
+	struct run r = {.model = aw_model_create()};
+	s_ranks(r.model, 2, &o);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_rank_reads(r.model, 1, 0, 0, 50, 10);
+	finish(&r);
+	const struct aw_finding *f = aw_findings_find(&r.findings, "unsharded");
+	cr_assert(f);
+	cr_expect(strstr(f->evidence, "num_replicas=2, rank=0: the same shard"),
+		  "%s", f->evidence);
+	/* Half the data is never read, too. */
+	cr_expect_eq(s_count(&r.findings, "missing"), 1);
+	done(&r);
+}

@@ -2,9 +2,13 @@
  * tracepoints, standing in for several processes (the pid is in each event's
  * payload), so the reader can be tested on a real CTF trace.
  *
- *   trace_gen sharded|unsharded   two ranks over a dataset of 100, 2 epochs
- *   trace_gen none                registers the provider, emits nothing
- *   trace_gen bench INDICES       4 ranks drawing INDICES indices in all */
+ *   trace_gen RUN sharded|unsharded   two ranks over a dataset of 100, 2 epochs
+ *   trace_gen RUN none                registers the provider, emits nothing
+ *   trace_gen RUN bench INDICES       4 ranks drawing INDICES indices in all
+ *
+ * RUN is the run id every event carries: record with a session filter on it
+ * (--filter 'run == RUN'), since other processes of the user may emit
+ * accwatch events into the same per-user buffers meanwhile. */
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "accwatch_tp.h"
@@ -201,15 +205,20 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 
 int main(int argc, char **argv)
 {
-	if (argc >= 2 && strcmp(argv[1], "sharded") == 0)
-		return scenario_two_ranks(7, 1);
-	if (argc >= 2 && strcmp(argv[1], "unsharded") == 0)
-		return scenario_two_ranks(8, 0);
-	if (argc >= 2 && strcmp(argv[1], "none") == 0)
+	if (argc < 3)
+		goto usage;
+	uint32_t run = (uint32_t)strtoul(argv[1], NULL, 10);
+	const char *scenario = argv[2];
+	if (strcmp(scenario, "sharded") == 0)
+		return scenario_two_ranks(run, 1);
+	if (strcmp(scenario, "unsharded") == 0)
+		return scenario_two_ranks(run, 0);
+	if (strcmp(scenario, "none") == 0)
 		return 0;
-	if (argc >= 3 && strcmp(argv[1], "bench") == 0)
-		return scenario_bench(9, strtoull(argv[2], NULL, 10));
-	fprintf(stderr,
-		"usage: trace_gen sharded|unsharded|none|bench INDICES\n");
+	if (argc >= 4 && strcmp(scenario, "bench") == 0)
+		return scenario_bench(run, strtoull(argv[3], NULL, 10));
+usage:
+	fprintf(stderr, "usage: trace_gen RUN sharded|unsharded|none|bench "
+			"INDICES\n");
 	return 2;
 }
