@@ -12,7 +12,10 @@ Truth format (rank-<r>.json):
   {"rank", "world", "pid",
    "loaders": [{"site": "ranks.py:<line>",      creation site (for loaders built
                                                 by accelerate: the prepare() line)
-                "ordinal": 0,                   order among loaders of that site
+                "ordinal": 0,                   order among the loader objects built
+                                                at that site (prepare() builds the
+                                                DataLoader torch iterates first: 0;
+                                                accelerate's adapter around it is 1)
                 "iterated": bool,               false: this rank never iterated it
                 "len": [values],                what len(loader) answered, if called
                 "epochs": [{"epoch": i,         iteration ordinal of the loader
