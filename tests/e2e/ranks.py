@@ -176,11 +176,6 @@ class Truth:
                 sampler.set_epoch(epoch)
             self.read(entry, loader, limit=limit)
 
-    def length(self, entry, loader):
-        value = len(loader)
-        if value not in entry["len"]:
-            entry["len"].append(value)
-        return value
 
 
 # --- threads -----------------------------------------------------------------
@@ -313,7 +308,9 @@ def case_stale_len(truth, rank, world):
     site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True)
     original = truth.loader(site)
     epochs = 2
-    total_steps = epochs * truth.length(original, loader)  # 2 * 50: the bug, taken before prepare()
+    steps_per_epoch = len(loader)  # 50: the bug, taken before prepare()
+    original["len"].append(steps_per_epoch)
+    total_steps = epochs * steps_per_epoch
     accelerator = Accelerator()
     psite = here(); loader = accelerator.prepare(loader)  # 13 batches per rank and epoch
     model = torch.nn.Linear(1, 1)

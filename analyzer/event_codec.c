@@ -1,0 +1,377 @@
+/* Records of the event stream, encoded and decoded member by member from the
+ * tables of event_fields.c, so the format follows the event catalogue. */
+#include "event_codec.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_fields.h"
+#include "util.h"
+
+/* A string longer than this is taken as a corrupt stream. */
+#define AW_CODEC_STRING_MAX (1u << 30)
+/* More strings than any event has (loader_new: 7). */
+#define AW_CODEC_STRINGS_MAX 16
+
+void aw_encoder_init(struct aw_encoder *enc)
+{
+	enc->data = NULL;
+	enc->len = enc->cap = 0;
+}
+
+void aw_encoder_fini(struct aw_encoder *enc)
+{
+	free(enc->data);
+	aw_encoder_init(enc);
+}
+
+static void aw_put_byte(struct aw_encoder *enc, unsigned char byte)
+{
+	AW_GROW(enc->data, enc->cap, enc->len + 1);
+	enc->data[enc->len++] = byte;
+}
+
+static void aw_put_uvarint(struct aw_encoder *enc, uint64_t value)
+{
+	AW_GROW(enc->data, enc->cap, enc->len + 10);
+	while (value >= 0x80) {
+		enc->data[enc->len++] = (unsigned char)(value | 0x80);
+		value >>= 7;
+	}
+	enc->data[enc->len++] = (unsigned char)value;
+}
+
+static void aw_put_svarint(struct aw_encoder *enc, int64_t value)
+{
+	aw_put_uvarint(enc, ((uint64_t)value << 1) ^ (uint64_t)(value >> 63));
+}
+
+static void aw_put_string(struct aw_encoder *enc, const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+	aw_put_uvarint(enc, len);
+	AW_GROW(enc->data, enc->cap, enc->len + len);
+	if (len)
+		memcpy(enc->data + enc->len, s, len);
+	enc->len += len;
+}
+
+static bool aw_slot_signed(enum aw_slot slot)
+{
+	return slot == AW_SLOT_I8 || slot == AW_SLOT_I32 || slot == AW_SLOT_I64;
+}
+
+static void aw_put_member(struct aw_encoder *enc, const struct aw_event *event,
+			  const struct aw_member_spec *spec)
+{
+	if (spec->slot == AW_SLOT_STRING)
+		aw_put_string(enc, aw_slot_string(event, spec));
+	else if (aw_slot_signed(spec->slot))
+		aw_put_svarint(enc, aw_slot_load(event, spec));
+	else
+		aw_put_uvarint(enc, (uint64_t)aw_slot_load(event, spec));
+}
+
+void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event)
+{
+	const struct aw_event_spec *spec = aw_event_spec_by_kind(event->kind);
+	if (!spec)
+		return;
+	aw_put_byte(enc, (unsigned char)event->kind);
+	aw_put_uvarint(enc, event->source);
+	for (size_t i = 0; i < AW_N_COMMON_MEMBERS; i++)
+		aw_put_member(enc, event, &aw_common_members[i]);
+	for (size_t i = 0; i < spec->n_members; i++)
+		aw_put_member(enc, event, &spec->members[i]);
+	if (spec->array_kind == AW_ARRAY_NONE)
+		return;
+	uint32_t count = event->values.u32 ? event->count : 0;
+	aw_put_uvarint(enc, count);
+	for (uint32_t i = 0; i < count; i++) {
+		switch (spec->array_kind) {
+		case AW_ARRAY_U32:
+			aw_put_uvarint(enc, event->values.u32[i]);
+			break;
+		case AW_ARRAY_I64:
+			aw_put_svarint(enc, event->values.i64[i]);
+			break;
+		case AW_ARRAY_U64:
+			aw_put_uvarint(enc, event->values.u64[i]);
+			break;
+		case AW_ARRAY_NONE:
+			break;
+		}
+	}
+}
+
+void aw_encode_counts(struct aw_encoder *enc,
+		      const struct aw_read_counts *counts)
+{
+	aw_put_byte(enc, AW_RECORD_STATS);
+	aw_put_uvarint(enc, counts->streams);
+	aw_put_uvarint(enc, counts->packets);
+	aw_put_uvarint(enc, counts->discarded_events);
+	aw_put_uvarint(enc, counts->discarded_events_messages);
+	aw_put_uvarint(enc, counts->discarded_packets);
+	aw_put_uvarint(enc, counts->events);
+	aw_put_uvarint(enc, counts->foreign_events);
+	aw_put_uvarint(enc, counts->unknown_accwatch_events);
+}
+
+void aw_encode_phase(struct aw_encoder *enc, enum aw_reader_phase phase,
+		     uint32_t dir)
+{
+	aw_put_byte(enc, AW_RECORD_PHASE);
+	aw_put_uvarint(enc, (uint64_t)phase);
+	aw_put_uvarint(enc, dir);
+}
+
+void aw_encode_end(struct aw_encoder *enc, enum aw_read_end end, uint32_t dir,
+		   const char *message)
+{
+	aw_put_byte(enc, AW_RECORD_END);
+	aw_put_uvarint(enc, (uint64_t)end);
+	aw_put_uvarint(enc, dir);
+	aw_put_string(enc, message);
+}
+
+void aw_decoder_init(struct aw_decoder *dec)
+{
+	memset(dec, 0, sizeof(*dec));
+}
+
+void aw_decoder_fini(struct aw_decoder *dec)
+{
+	free(dec->u32);
+	free(dec->i64);
+	free(dec->u64);
+	free(dec->strings);
+	aw_decoder_init(dec);
+}
+
+/* The bytes of one record, read front to back. */
+struct aw_cursor {
+	const unsigned char *at, *end;
+	enum aw_decode_status status; /* the first failure sticks */
+};
+
+static bool aw_cursor_ok(const struct aw_cursor *c)
+{
+	return c->status == AW_DECODE_OK;
+}
+
+static uint64_t aw_get_uvarint(struct aw_cursor *c)
+{
+	uint64_t value = 0;
+	for (unsigned shift = 0; aw_cursor_ok(c); shift += 7) {
+		if (c->at == c->end) {
+			c->status = AW_DECODE_SHORT;
+			break;
+		}
+		unsigned char byte = *c->at++;
+		/* The tenth byte may only hold bit 63. */
+		if (shift == 63 && byte > 1) {
+			c->status = AW_DECODE_MALFORMED;
+			break;
+		}
+		value |= (uint64_t)(byte & 0x7f) << shift;
+		if (!(byte & 0x80))
+			return value;
+	}
+	return 0;
+}
+
+static int64_t aw_get_svarint(struct aw_cursor *c)
+{
+	uint64_t u = aw_get_uvarint(c);
+	return (int64_t)((u >> 1) ^ (0 - (u & 1)));
+}
+
+/* A length about to be followed by at least `length * min_bytes` bytes. */
+static uint64_t aw_get_length(struct aw_cursor *c, uint64_t max,
+			      size_t min_bytes)
+{
+	uint64_t length = aw_get_uvarint(c);
+	if (!aw_cursor_ok(c))
+		return 0;
+	if (length > max) {
+		c->status = AW_DECODE_MALFORMED;
+		return 0;
+	}
+	if (length > (uint64_t)(c->end - c->at) / min_bytes) {
+		c->status = AW_DECODE_SHORT;
+		return 0;
+	}
+	return length;
+}
+
+/* Strings are copied, NUL-terminated, into dec->strings; pointers are set
+ * once the record is complete, since the buffer may move meanwhile. */
+struct aw_string_refs {
+	const struct aw_member_spec *spec[AW_CODEC_STRINGS_MAX];
+	size_t offset[AW_CODEC_STRINGS_MAX];
+	size_t n, used;
+};
+
+static size_t aw_get_string(struct aw_cursor *c, struct aw_decoder *dec,
+			    struct aw_string_refs *refs)
+{
+	uint64_t len = aw_get_length(c, AW_CODEC_STRING_MAX, 1);
+	if (!aw_cursor_ok(c))
+		return 0;
+	size_t offset = refs->used;
+	AW_GROW(dec->strings, dec->strings_cap, refs->used + len + 1);
+	memcpy(dec->strings + offset, c->at, len);
+	dec->strings[offset + len] = '\0';
+	c->at += len;
+	refs->used += len + 1;
+	return offset;
+}
+
+static void aw_get_member(struct aw_cursor *c, struct aw_decoder *dec,
+			  struct aw_string_refs *refs, struct aw_event *event,
+			  const struct aw_member_spec *spec)
+{
+	if (spec->slot == AW_SLOT_STRING) {
+		size_t offset = aw_get_string(c, dec, refs);
+		if (!aw_cursor_ok(c) || refs->n == AW_CODEC_STRINGS_MAX)
+			return;
+		refs->spec[refs->n] = spec;
+		refs->offset[refs->n++] = offset;
+	} else if (aw_slot_signed(spec->slot)) {
+		aw_slot_store(event, spec, aw_get_svarint(c));
+	} else {
+		aw_slot_store(event, spec, (int64_t)aw_get_uvarint(c));
+	}
+}
+
+static void aw_get_array(struct aw_cursor *c, struct aw_decoder *dec,
+			 struct aw_event *event, enum aw_array_kind kind)
+{
+	uint64_t count = aw_get_length(c, UINT32_MAX, 1);
+	if (!aw_cursor_ok(c))
+		return;
+	event->count = (uint32_t)count;
+	switch (kind) {
+	case AW_ARRAY_U32:
+		AW_GROW(dec->u32, dec->u32_cap, count ? count : 1);
+		for (uint64_t i = 0; i < count; i++)
+			dec->u32[i] = (uint32_t)aw_get_uvarint(c);
+		event->values.u32 = dec->u32;
+		break;
+	case AW_ARRAY_I64:
+		AW_GROW(dec->i64, dec->i64_cap, count ? count : 1);
+		for (uint64_t i = 0; i < count; i++)
+			dec->i64[i] = aw_get_svarint(c);
+		event->values.i64 = dec->i64;
+		break;
+	case AW_ARRAY_U64:
+		AW_GROW(dec->u64, dec->u64_cap, count ? count : 1);
+		for (uint64_t i = 0; i < count; i++)
+			dec->u64[i] = aw_get_uvarint(c);
+		event->values.u64 = dec->u64;
+		break;
+	case AW_ARRAY_NONE:
+		break;
+	}
+}
+
+static void aw_get_event(struct aw_cursor *c, struct aw_decoder *dec,
+			 enum aw_event_kind kind, struct aw_event *event)
+{
+	const struct aw_event_spec *spec = aw_event_spec_by_kind(kind);
+	struct aw_string_refs refs = {.n = 0, .used = 0};
+	aw_event_init_absent(event, kind);
+	uint64_t source = aw_get_uvarint(c);
+	event->source = (uint32_t)source;
+	if (source > UINT32_MAX)
+		c->status = AW_DECODE_MALFORMED;
+	for (size_t i = 0; i < AW_N_COMMON_MEMBERS; i++)
+		aw_get_member(c, dec, &refs, event, &aw_common_members[i]);
+	for (size_t i = 0; i < spec->n_members; i++)
+		aw_get_member(c, dec, &refs, event, &spec->members[i]);
+	if (spec->array_kind != AW_ARRAY_NONE)
+		aw_get_array(c, dec, event, spec->array_kind);
+	if (!aw_cursor_ok(c))
+		return;
+	for (size_t i = 0; i < refs.n; i++)
+		aw_slot_set_string(event, refs.spec[i],
+				   dec->strings + refs.offset[i]);
+}
+
+static void aw_get_counts(struct aw_cursor *c, struct aw_read_counts *counts)
+{
+	counts->streams = aw_get_uvarint(c);
+	counts->packets = aw_get_uvarint(c);
+	counts->discarded_events = aw_get_uvarint(c);
+	counts->discarded_events_messages = aw_get_uvarint(c);
+	counts->discarded_packets = aw_get_uvarint(c);
+	counts->events = aw_get_uvarint(c);
+	counts->foreign_events = aw_get_uvarint(c);
+	counts->unknown_accwatch_events = aw_get_uvarint(c);
+}
+
+static uint32_t aw_get_dir(struct aw_cursor *c)
+{
+	uint64_t dir = aw_get_uvarint(c);
+	if (dir > UINT32_MAX)
+		c->status = AW_DECODE_MALFORMED;
+	return (uint32_t)dir;
+}
+
+enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
+				       const unsigned char *data, size_t size,
+				       size_t *used, struct aw_record *record)
+{
+	struct aw_cursor c = {data, data + size, AW_DECODE_OK};
+	if (size == 0)
+		return AW_DECODE_SHORT;
+	unsigned char tag = *c.at++;
+	memset(record, 0, sizeof(*record));
+	record->message = "";
+	record->dir = AW_RECORD_NO_DIR;
+	if (tag < AW_EVENT_KIND_COUNT) {
+		record->type = AW_RECORD_TYPE_EVENT;
+		aw_get_event(&c, dec, (enum aw_event_kind)tag, &record->event);
+	} else if (tag == AW_RECORD_STATS) {
+		record->type = AW_RECORD_TYPE_STATS;
+		aw_get_counts(&c, &record->counts);
+	} else if (tag == AW_RECORD_PHASE) {
+		record->type = AW_RECORD_TYPE_PHASE;
+		uint64_t phase = aw_get_uvarint(&c);
+		record->dir = aw_get_dir(&c);
+		if (aw_cursor_ok(&c) && phase > AW_PHASE_READING)
+			c.status = AW_DECODE_MALFORMED;
+		record->phase = (enum aw_reader_phase)phase;
+	} else if (tag == AW_RECORD_END) {
+		struct aw_string_refs refs = {.n = 0, .used = 0};
+		record->type = AW_RECORD_TYPE_END;
+		uint64_t end = aw_get_uvarint(&c);
+		record->dir = aw_get_dir(&c);
+		size_t offset = aw_get_string(&c, dec, &refs);
+		if (aw_cursor_ok(&c) && end > AW_READ_END_INTERNAL)
+			c.status = AW_DECODE_MALFORMED;
+		record->end = (enum aw_read_end)end;
+		if (aw_cursor_ok(&c))
+			record->message = dec->strings + offset;
+	} else {
+		return AW_DECODE_MALFORMED;
+	}
+	if (aw_cursor_ok(&c))
+		*used = (size_t)(c.at - data);
+	return c.status;
+}
+
+void aw_read_counts_apply(const struct aw_read_counts *counts,
+			  struct aw_trace_stats *stats)
+{
+	stats->streams = counts->streams;
+	stats->packets = counts->packets;
+	stats->discarded_events = counts->discarded_events;
+	stats->discarded_events_messages = counts->discarded_events_messages;
+	stats->discarded_packets = counts->discarded_packets;
+	stats->events = counts->events;
+	stats->foreign_events = counts->foreign_events;
+	stats->unknown_accwatch_events = counts->unknown_accwatch_events;
+}

@@ -1,0 +1,112 @@
+/* The analyzer's event stream as bytes: how the process reading the trace
+ * with babeltrace2 hands events to the analyzer, and the input of the fuzz
+ * harness. A stream is a sequence of records; each opens with a tag byte.
+ *
+ *   event   tag = kind (0 .. AW_EVENT_KIND_COUNT-1), source, then run, pid
+ *           and the kind's members in the order of event_fields.c, then for
+ *           chunk events the element count and the elements
+ *   stats   AW_RECORD_STATS, the reader's counters (struct aw_trace_stats)
+ *   phase   AW_RECORD_PHASE, what the reader is doing, and on which trace
+ *   end     AW_RECORD_END, how reading ended, the trace, a message
+ *
+ * Integers are LEB128 varints (signed ones zigzag-encoded), strings and
+ * arrays are prefixed with their length. Nothing in a record is trusted:
+ * decoding checks every length against the bytes present. */
+#ifndef AW_EVENT_CODEC_H
+#define AW_EVENT_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "model.h"
+
+enum aw_record_tag {
+	AW_RECORD_STATS = 0x40,
+	AW_RECORD_PHASE = 0x41,
+	AW_RECORD_END = 0x42,
+};
+
+enum aw_record_type {
+	AW_RECORD_TYPE_EVENT,
+	AW_RECORD_TYPE_STATS,
+	AW_RECORD_TYPE_PHASE,
+	AW_RECORD_TYPE_END,
+};
+
+enum aw_reader_phase {
+	AW_PHASE_OPENING, /* creating the source of trace `dir` */
+	AW_PHASE_READING, /* running the graph over every trace */
+};
+
+enum aw_read_end {
+	AW_READ_END_OK,       /* read to the end */
+	AW_READ_END_OPEN,     /* a trace could not be opened: nothing read */
+	AW_READ_END_STOPPED,  /* reading stopped at a corrupt part */
+	AW_READ_END_INTERNAL, /* babeltrace2 missing or out of memory */
+};
+
+/* The reader's counters a stats record carries. */
+struct aw_read_counts {
+	uint64_t streams, packets;
+	uint64_t discarded_events, discarded_events_messages;
+	uint64_t discarded_packets;
+	uint64_t events, foreign_events, unknown_accwatch_events;
+};
+
+#define AW_RECORD_NO_DIR UINT32_MAX
+
+struct aw_record {
+	enum aw_record_type type;
+	struct aw_event event;      /* EVENT: arrays and strings borrowed */
+	struct aw_read_counts counts; /* STATS */
+	enum aw_reader_phase phase; /* PHASE */
+	enum aw_read_end end;       /* END */
+	uint32_t dir;     /* PHASE, END: index of the trace, AW_RECORD_NO_DIR */
+	const char *message; /* END: borrowed, "" when none */
+};
+
+/* A growing byte buffer that records are appended to. */
+struct aw_encoder {
+	unsigned char *data;
+	size_t len, cap;
+};
+
+void aw_encoder_init(struct aw_encoder *enc);
+void aw_encoder_fini(struct aw_encoder *enc);
+void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event);
+void aw_encode_counts(struct aw_encoder *enc,
+		      const struct aw_read_counts *counts);
+void aw_encode_phase(struct aw_encoder *enc, enum aw_reader_phase phase,
+		     uint32_t dir);
+void aw_encode_end(struct aw_encoder *enc, enum aw_read_end end, uint32_t dir,
+		   const char *message);
+
+/* Owns the memory decoded records borrow: valid until the next decode. */
+struct aw_decoder {
+	uint32_t *u32;
+	int64_t *i64;
+	uint64_t *u64;
+	size_t u32_cap, i64_cap, u64_cap;
+	char *strings;
+	size_t strings_cap;
+};
+
+enum aw_decode_status {
+	AW_DECODE_OK,
+	AW_DECODE_SHORT,     /* the record goes on past the bytes given */
+	AW_DECODE_MALFORMED, /* an unknown tag or an impossible number */
+};
+
+void aw_decoder_init(struct aw_decoder *dec);
+void aw_decoder_fini(struct aw_decoder *dec);
+/* Decodes the record at the start of data; on OK, *used is its length. */
+enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
+				       const unsigned char *data, size_t size,
+				       size_t *used, struct aw_record *record);
+
+/* Stores a stats record's counters into the model's. */
+void aw_read_counts_apply(const struct aw_read_counts *counts,
+			  struct aw_trace_stats *stats);
+
+#endif
