@@ -13,6 +13,9 @@
 #define AW_CODEC_STRING_MAX (1u << 30)
 /* More strings than any event has (loader_new: 7). */
 #define AW_CODEC_STRINGS_MAX 16
+/* Streams listed with their discards; the rest are summed in the last. */
+#define AW_DISCARD_STREAMS_MAX 1024
+#define AW_DISCARD_OTHER_STREAMS "(other streams)"
 
 void aw_encoder_init(struct aw_encoder *enc)
 {
@@ -136,6 +139,15 @@ void aw_encode_end(struct aw_encoder *enc, enum aw_read_end end, uint32_t dir,
 	aw_put_string(enc, message);
 }
 
+void aw_encode_discards(struct aw_encoder *enc, const char *stream,
+			uint64_t discarded, bool count_known)
+{
+	aw_put_byte(enc, AW_RECORD_DISCARDS);
+	aw_put_string(enc, stream);
+	aw_put_uvarint(enc, discarded);
+	aw_put_byte(enc, count_known ? 1 : 0);
+}
+
 void aw_decoder_init(struct aw_decoder *dec)
 {
 	memset(dec, 0, sizeof(*dec));
@@ -206,6 +218,51 @@ static uint64_t aw_get_length(struct aw_cursor *c, uint64_t max,
 	return length;
 }
 
+/* Length of the valid UTF-8 sequence at s (at most len bytes), or 0. */
+static size_t aw_utf8_sequence(const unsigned char *s, size_t len)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t min, code;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80, code = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800, code = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000, code = c & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		code = code << 6 | (s[i] & 0x3f);
+	}
+	if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Trace strings end up in the JSON report (which must be UTF-8) and on
+ * terminals: bytes of invalid sequences and control characters other than
+ * tab and newline become '?'. */
+static void aw_clean_string(unsigned char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t n = aw_utf8_sequence(s + i, len - i);
+		if (n == 0 || (n == 1 && ((s[i] < 0x20 && s[i] != '\t' &&
+					   s[i] != '\n') ||
+					  s[i] == 0x7f))) {
+			s[i++] = '?';
+			continue;
+		}
+		i += n;
+	}
+}
+
 /* Strings are copied, NUL-terminated, into dec->strings; pointers are set
  * once the record is complete, since the buffer may move meanwhile. */
 struct aw_string_refs {
@@ -224,6 +281,7 @@ static size_t aw_get_string(struct aw_cursor *c, struct aw_decoder *dec,
 	AW_GROW(dec->strings, dec->strings_cap, refs->used + len + 1);
 	memcpy(dec->strings + offset, c->at, len);
 	dec->strings[offset + len] = '\0';
+	aw_clean_string((unsigned char *)dec->strings + offset, len);
 	c->at += len;
 	refs->used += len + 1;
 	return offset;
@@ -355,6 +413,17 @@ enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
 		record->end = (enum aw_read_end)end;
 		if (aw_cursor_ok(&c))
 			record->message = dec->strings + offset;
+	} else if (tag == AW_RECORD_DISCARDS) {
+		struct aw_string_refs refs = {.n = 0, .used = 0};
+		record->type = AW_RECORD_TYPE_DISCARDS;
+		size_t offset = aw_get_string(&c, dec, &refs);
+		record->discarded = aw_get_uvarint(&c);
+		uint64_t known = aw_get_uvarint(&c);
+		if (aw_cursor_ok(&c) && known > 1)
+			c.status = AW_DECODE_MALFORMED;
+		record->count_known = known == 1;
+		if (aw_cursor_ok(&c))
+			record->stream = dec->strings + offset;
 	} else {
 		return AW_DECODE_MALFORMED;
 	}
@@ -374,4 +443,33 @@ void aw_read_counts_apply(const struct aw_read_counts *counts,
 	stats->events = counts->events;
 	stats->foreign_events = counts->foreign_events;
 	stats->unknown_accwatch_events = counts->unknown_accwatch_events;
+}
+
+void aw_discards_apply(const struct aw_record *record,
+		       struct aw_trace_stats *stats)
+{
+	struct aw_stream_discards *d = NULL;
+	const char *stream = record->stream;
+	for (size_t i = 0; i < stats->n_discards && !d; i++)
+		if (strcmp(stats->discards[i].stream, stream) == 0)
+			d = &stats->discards[i];
+	if (!d && stats->n_discards == AW_DISCARD_STREAMS_MAX) {
+		/* A list that long is unreadable anyway, and searching it per
+		 * record would grow quadratically. */
+		stream = AW_DISCARD_OTHER_STREAMS;
+		d = &stats->discards[stats->n_discards - 1];
+		if (strcmp(d->stream, stream) != 0) {
+			free(d->stream);
+			d->stream = aw_xstrdup(stream);
+		}
+	}
+	if (!d) {
+		AW_GROW(stats->discards, stats->discards_cap,
+			stats->n_discards + 1);
+		d = &stats->discards[stats->n_discards++];
+		memset(d, 0, sizeof(*d));
+		d->stream = aw_xstrdup(stream);
+	}
+	d->messages++;
+	d->events += record->discarded;
 }

@@ -8,6 +8,8 @@
  *   stats   AW_RECORD_STATS, the reader's counters (struct aw_trace_stats)
  *   phase   AW_RECORD_PHASE, what the reader is doing, and on which trace
  *   end     AW_RECORD_END, how reading ended, the trace, a message
+ *   discard AW_RECORD_DISCARDS, events one stream lost (a discarded-events
+ *           message): the stream's name, the count, whether it was known
  *
  * Integers are LEB128 varints (signed ones zigzag-encoded), strings and
  * arrays are prefixed with their length. Nothing in a record is trusted:
@@ -15,6 +17,7 @@
 #ifndef AW_EVENT_CODEC_H
 #define AW_EVENT_CODEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +28,7 @@ enum aw_record_tag {
 	AW_RECORD_STATS = 0x40,
 	AW_RECORD_PHASE = 0x41,
 	AW_RECORD_END = 0x42,
+	AW_RECORD_DISCARDS = 0x43,
 };
 
 enum aw_record_type {
@@ -32,6 +36,7 @@ enum aw_record_type {
 	AW_RECORD_TYPE_STATS,
 	AW_RECORD_TYPE_PHASE,
 	AW_RECORD_TYPE_END,
+	AW_RECORD_TYPE_DISCARDS,
 };
 
 enum aw_reader_phase {
@@ -64,6 +69,11 @@ struct aw_record {
 	enum aw_read_end end;       /* END */
 	uint32_t dir;     /* PHASE, END: index of the trace, AW_RECORD_NO_DIR */
 	const char *message; /* END: borrowed, "" when none */
+	/* DISCARDS: the stream (borrowed), the events it lost (0 when the
+	 * trace does not say: count_known false). */
+	const char *stream;
+	uint64_t discarded;
+	bool count_known;
 };
 
 /* A growing byte buffer that records are appended to. */
@@ -81,6 +91,8 @@ void aw_encode_phase(struct aw_encoder *enc, enum aw_reader_phase phase,
 		     uint32_t dir);
 void aw_encode_end(struct aw_encoder *enc, enum aw_read_end end, uint32_t dir,
 		   const char *message);
+void aw_encode_discards(struct aw_encoder *enc, const char *stream,
+			uint64_t discarded, bool count_known);
 
 /* Owns the memory decoded records borrow: valid until the next decode. */
 struct aw_decoder {
@@ -108,5 +120,8 @@ enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
 /* Stores a stats record's counters into the model's. */
 void aw_read_counts_apply(const struct aw_read_counts *counts,
 			  struct aw_trace_stats *stats);
+/* Adds a discards record to the model's per-stream discards. */
+void aw_discards_apply(const struct aw_record *record,
+		       struct aw_trace_stats *stats);
 
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accwatch_events.h"
+#include "lineage.h"
 #include "model.h"
 #include "util.h"
 
@@ -237,7 +239,7 @@ static void aw_link_loaders(struct aw_model *model)
 			struct aw_global_loader *gl =
 			    &model->loaders_global[model->n_loaders_global++];
 			memset(gl, 0, sizeof(*gl));
-			snprintf(gl->id, sizeof(gl->id), "L%zu", g);
+			snprintf(gl->id, sizeof(gl->id), "L%u", (unsigned)g);
 			gl->site = aw_site(l);
 			gl->site_ordinal = l->site_ordinal;
 		}
@@ -297,47 +299,118 @@ static struct aw_epoch *aw_epoch_for(struct aw_global_loader *g, size_t *cap,
 	return epoch;
 }
 
-static void aw_cell_add(struct aw_model *model, struct aw_epoch *epoch,
-			int32_t rank, uint32_t index)
+/* What one pass adds to a rank's cell: a process's own reads, or the share
+ * accelerate's dispatcher gave the rank. */
+struct aw_contribution {
+	uint32_t iteration;
+	int32_t pid;
+	const struct aw_sample_set *set;
+	uint64_t batches, drawn, prefetched_samples, lost_samples;
+	uint32_t max_batch_len;
+	bool ended, exhausted;
+	bool has_order;
+	uint64_t order_hash;
+	int64_t sampler_epoch;
+	bool rebuilt;
+};
+
+static void aw_cell_add(struct aw_epoch *epoch, int32_t rank,
+			const struct aw_contribution *c)
 {
-	const struct aw_iteration *it = &model->iterations[index];
 	struct aw_cell *cell = NULL;
-	for (size_t c = 0; c < epoch->n_cells && !cell; c++)
-		if (epoch->cells[c].rank == rank)
-			cell = &epoch->cells[c];
+	for (size_t i = 0; i < epoch->n_cells && !cell; i++)
+		if (epoch->cells[i].rank == rank)
+			cell = &epoch->cells[i];
 	if (!cell) {
 		epoch->cells = aw_xrealloc(
 		    epoch->cells, (epoch->n_cells + 1) * sizeof(*epoch->cells));
 		cell = &epoch->cells[epoch->n_cells++];
 		memset(cell, 0, sizeof(*cell));
 		cell->rank = rank;
-		cell->pid =
-		    model->processes[model->loaders[it->loader].process].pid;
-		cell->iteration = index;
-		cell->set = &it->consumed;
+		cell->pid = c->pid;
+		cell->iteration = c->iteration;
+		cell->set = c->set;
 		cell->complete = true;
 		cell->exhausted = true;
+		cell->has_order = c->has_order;
+		cell->order_hash = c->order_hash;
+		cell->sampler_epoch = c->sampler_epoch;
+		cell->rebuilt = c->rebuilt;
 	} else {
 		/* Several processes claim this rank (a restart, or a rank
 		 * variable copied into a helper process): their reads add up.
 		 * `set` points at `merged` once the cells stop moving. */
 		if (cell->n_iterations == 1) {
 			aw_sample_set_init(&cell->merged);
-			aw_sample_set_merge(
-			    &cell->merged,
-			    &model->iterations[cell->iteration].consumed);
+			aw_sample_set_merge(&cell->merged, cell->set);
 		}
-		aw_sample_set_merge(&cell->merged, &it->consumed);
+		aw_sample_set_merge(&cell->merged, c->set);
+		cell->has_order = false;
 	}
 	cell->n_iterations++;
-	cell->batches += aw_iteration_batches(it);
-	cell->drawn +=
+	cell->batches += c->batches;
+	cell->drawn += c->drawn;
+	cell->prefetched_samples += c->prefetched_samples;
+	cell->lost_samples += c->lost_samples;
+	cell->max_batch_len = AW_MAX(cell->max_batch_len, c->max_batch_len);
+	cell->complete &= c->ended;
+	cell->exhausted &= c->ended && c->exhausted;
+}
+
+static void aw_contribution_of(const struct aw_model *model, uint32_t index,
+			       struct aw_contribution *c)
+{
+	const struct aw_iteration *it = &model->iterations[index];
+	memset(c, 0, sizeof(*c));
+	c->iteration = index;
+	c->pid = model->processes[model->loaders[it->loader].process].pid;
+	c->set = &it->consumed;
+	c->batches = aw_iteration_batches(it);
+	c->drawn =
 	    it->ended ? AW_MAX(it->drawn, it->batches_seen) : it->batches_seen;
-	cell->prefetched_samples += it->prefetched_samples;
-	cell->lost_samples += it->lost_samples;
-	cell->max_batch_len = AW_MAX(cell->max_batch_len, it->max_batch_len);
-	cell->complete &= it->ended;
-	cell->exhausted &= it->ended && it->exhausted;
+	c->prefetched_samples = it->prefetched_samples;
+	c->lost_samples = it->lost_samples;
+	c->max_batch_len = it->max_batch_len;
+	c->ended = it->ended;
+	c->exhausted = it->ended && it->exhausted;
+	c->has_order = it->consumed.samples > 0;
+	c->order_hash = aw_iteration_order_hash(it);
+	c->sampler_epoch = it->sampler_epoch;
+}
+
+/* The pid of the process that is rank `rank`, or `fallback`. */
+static int32_t aw_rank_pid(const struct aw_model *model, int32_t rank,
+			   int32_t fallback)
+{
+	for (size_t i = 0; i < model->n_processes; i++) {
+		const struct aw_process *p = &model->processes[i];
+		if (!p->is_worker && p->rank == rank)
+			return p->pid;
+	}
+	return fallback;
+}
+
+/* The ranks' shares of a dispatched pass, one cell each. */
+static void aw_add_dispatched(struct aw_model *model, struct aw_epoch *epoch,
+			      uint32_t index)
+{
+	const struct aw_iteration *it = &model->iterations[index];
+	const struct aw_dispatch *d = it->dispatch;
+	struct aw_contribution c;
+	aw_contribution_of(model, index, &c);
+	for (uint32_t r = 0; r < d->world; r++) {
+		const struct aw_dispatch_share *share = &d->shares[r];
+		c.pid = aw_rank_pid(model, (int32_t)r,
+				    r == 0 ? c.pid : -1);
+		c.set = &share->set;
+		c.batches = c.drawn = share->batches;
+		c.prefetched_samples = c.lost_samples = 0;
+		c.max_batch_len = share->max_batch_len;
+		c.has_order = true;
+		c.order_hash = XXH64_digest(&share->order);
+		c.rebuilt = true;
+		aw_cell_add(epoch, (int32_t)r, &c);
+	}
 }
 
 static int aw_compare_cells(const void *a, const void *b)
@@ -394,17 +467,37 @@ static void aw_epoch_summarize(struct aw_model *model,
 
 static void aw_build_epochs(struct aw_model *model)
 {
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		const struct aw_iteration *it = &model->iterations[i];
+		if (it->dispatch)
+			model->loaders_global[model->loaders[it->loader].global]
+			    .rebuilt = true;
+	}
 	size_t *caps = aw_xcalloc(model->n_loaders_global, sizeof(*caps));
 	for (size_t i = 0; i < model->n_iterations; i++) {
 		const struct aw_iteration *it = &model->iterations[i];
 		const struct aw_loader *l = &model->loaders[it->loader];
 		const struct aw_process *p = &model->processes[l->process];
+		struct aw_global_loader *g = &model->loaders_global[l->global];
+		if (g->rebuilt && it->dispatch) {
+			aw_add_dispatched(
+			    model,
+			    aw_epoch_for(g, &caps[l->global], it->ordinal),
+			    (uint32_t)i);
+			continue;
+		}
 		if (p->is_worker || p->rank < 0)
 			continue;
-		struct aw_global_loader *g = &model->loaders_global[l->global];
-		aw_cell_add(model,
-			    aw_epoch_for(g, &caps[l->global], it->ordinal),
-			    p->rank, (uint32_t)i);
+		if (g->rebuilt) {
+			/* Other ranks only primed the inner iterator: what
+			 * they got is in rank 0's shares. */
+			g->primed_iterations++;
+			continue;
+		}
+		struct aw_contribution c;
+		aw_contribution_of(model, (uint32_t)i, &c);
+		aw_cell_add(aw_epoch_for(g, &caps[l->global], it->ordinal),
+			    p->rank, &c);
 	}
 	free(caps);
 	for (size_t g = 0; g < model->n_loaders_global; g++) {
@@ -415,6 +508,152 @@ static void aw_build_epochs(struct aw_model *model)
 			aw_epoch_summarize(model, aw_model_describe(model, gl),
 					   &gl->epochs[e]);
 	}
+}
+
+/* The dispatcher's last step depends on drop_last, known once lineage is. */
+static void aw_finish_dispatches(struct aw_model *model)
+{
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		struct aw_iteration *it = &model->iterations[i];
+		if (!it->dispatch)
+			continue;
+		const struct aw_loader *l = &model->loaders[it->loader];
+		aw_dispatch_finish(it->dispatch, l->dispatch_drop_last == 1,
+				   it->ended && it->exhausted);
+	}
+}
+
+/* Where an item stream's reads count: its rank, global loader and epoch. */
+static void aw_resolve_item_stream(const struct aw_model *model,
+				   struct aw_item_stream *s)
+{
+	const struct aw_process *p = &model->processes[s->process];
+	uint32_t owner = aw_model_rank_process(model, s->process);
+	if (owner == AW_NONE || p->rank < 0)
+		return;
+	uint32_t loader = AW_NONE;
+	if (s->loader_id != ACCWATCH_UNKNOWN) {
+		loader = aw_model_find_loader(model, owner, s->loader_id);
+	} else {
+		/* spawn workers do not know: the rank's only iterable one */
+		for (size_t i = 0; i < model->n_loaders; i++) {
+			const struct aw_loader *l = &model->loaders[i];
+			if (l->process != owner || !l->iterable ||
+			    !l->n_iterations)
+				continue;
+			if (loader != AW_NONE)
+				return;
+			loader = (uint32_t)i;
+		}
+	}
+	if (loader == AW_NONE)
+		return;
+	loader = aw_model_iterated_loader(model, loader);
+	uint32_t epoch = s->iteration;
+	if (epoch == ACCWATCH_UNKNOWN) {
+		if (model->loaders[loader].n_iterations != 1)
+			return;
+		epoch = model->iterations[model->loaders[loader].last_iteration]
+			    .ordinal;
+	}
+	s->global = model->loaders[loader].global;
+	s->epoch = epoch;
+	s->rank = p->rank;
+}
+
+/* A stream's place when grouping by (global loader, epoch). */
+struct aw_stream_key {
+	uint32_t global, epoch, stream;
+};
+
+static int aw_compare_stream_keys(const void *a, const void *b)
+{
+	const struct aw_stream_key *x = a, *y = b;
+	if (x->global != y->global)
+		return x->global < y->global ? -1 : 1;
+	if (x->epoch != y->epoch)
+		return x->epoch < y->epoch ? -1 : 1;
+	return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
+static struct aw_epoch *aw_find_epoch(struct aw_global_loader *g,
+				      uint32_t ordinal)
+{
+	for (size_t e = 0; e < g->n_epochs; e++)
+		if (g->epochs[e].epoch == ordinal)
+			return &g->epochs[e];
+	return NULL;
+}
+
+/* Iterable datasets have no indices: their rows count item fingerprints. */
+static void aw_apply_items(struct aw_model *model, struct aw_epoch *epoch,
+			   const uint32_t *streams, size_t n)
+{
+	int32_t *pids = aw_xcalloc(n, sizeof(*pids));
+	struct aw_item_rank_counts *counts = aw_xcalloc(n, sizeof(*counts));
+	for (size_t i = 0; i < n; i++)
+		pids[i] = model->processes[model->items.streams[streams[i]]
+					       .process]
+			      .pid;
+	epoch->items = aw_xcalloc(1, sizeof(*epoch->items));
+	size_t n_ranks = aw_item_epoch_build(&model->items, streams, pids, n,
+					     epoch->items, counts);
+	uint64_t unique_sum = 0;
+	for (size_t r = 0; r < n_ranks; r++) {
+		for (size_t c = 0; c < epoch->n_cells; c++) {
+			struct aw_cell *cell = &epoch->cells[c];
+			if (cell->rank != counts[r].rank || cell->samples)
+				continue;
+			cell->samples = counts[r].reads;
+			cell->unique = counts[r].distinct;
+			cell->from_items = true;
+			unique_sum += cell->unique;
+		}
+	}
+	if (epoch->samples == 0) {
+		epoch->samples = epoch->items->reads;
+		epoch->union_count = epoch->items->distinct;
+		epoch->union_in_range = epoch->union_count;
+		epoch->duplicates = epoch->samples - epoch->union_count;
+		epoch->cross_rank_duplicates =
+		    unique_sum > epoch->union_count
+			? unique_sum - epoch->union_count
+			: 0;
+	}
+	free(counts);
+	free(pids);
+}
+
+static void aw_build_items(struct aw_model *model)
+{
+	struct aw_item_streams *items = &model->items;
+	if (items->n == 0)
+		return;
+	struct aw_stream_key *keys = aw_xcalloc(items->n, sizeof(*keys));
+	uint32_t *group = aw_xcalloc(items->n, sizeof(*group));
+	size_t n = 0;
+	for (size_t i = 0; i < items->n; i++) {
+		struct aw_item_stream *s = &items->streams[i];
+		aw_resolve_item_stream(model, s);
+		if (s->global != AW_NONE)
+			keys[n++] = (struct aw_stream_key){s->global, s->epoch,
+							   (uint32_t)i};
+	}
+	qsort(keys, n, sizeof(*keys), aw_compare_stream_keys);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		for (; j < n && keys[j].global == keys[i].global &&
+		       keys[j].epoch == keys[i].epoch;
+		     j++)
+			group[j - i] = keys[j].stream;
+		struct aw_epoch *epoch = aw_find_epoch(
+		    &model->loaders_global[keys[i].global], keys[i].epoch);
+		if (epoch)
+			aw_apply_items(model, epoch, group, j - i);
+		i = j;
+	}
+	free(group);
+	free(keys);
 }
 
 static int aw_compare_uint32(const void *a, const void *b)
@@ -451,5 +690,19 @@ void aw_model_finish(struct aw_model *model)
 	aw_find_workers(model);
 	aw_resolve_ranks(model);
 	aw_link_loaders(model);
+	aw_lineage_resolve(model);
+	aw_finish_dispatches(model);
 	aw_build_epochs(model);
+	aw_build_items(model);
+}
+
+uint32_t aw_model_rank_process(const struct aw_model *model, uint32_t process)
+{
+	for (int depth = 0; process != AW_NONE && depth < AW_MAX_ANCESTRY;
+	     depth++) {
+		if (!model->processes[process].is_worker)
+			return process;
+		process = model->processes[process].parent;
+	}
+	return AW_NONE;
 }

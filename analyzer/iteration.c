@@ -24,6 +24,7 @@ void aw_iteration_init(struct aw_iteration *it, uint32_t loader,
 	it->seed = -1;
 	it->window = window ? window : 1;
 	aw_sample_set_init(&it->consumed);
+	XXH64_reset(&it->order, 0);
 }
 
 static void aw_iteration_release_buffers(struct aw_iteration *it)
@@ -40,28 +41,77 @@ void aw_iteration_fini(struct aw_iteration *it)
 {
 	aw_iteration_release_buffers(it);
 	aw_sample_set_fini(&it->consumed);
+	if (it->dispatch) {
+		aw_dispatch_fini(it->dispatch);
+		free(it->dispatch);
+	}
+	if (it->sequence) {
+		aw_sequence_fini(it->sequence);
+		free(it->sequence);
+	}
+}
+
+void aw_iteration_dispatch(struct aw_iteration *it, uint32_t world,
+			   bool split_batches)
+{
+	if (it->dispatch)
+		return;
+	it->dispatch = aw_xcalloc(1, sizeof(*it->dispatch));
+	aw_dispatch_init(it->dispatch, world, split_batches);
+}
+
+/* --sample: reports the reads of the watched sample in one batch. */
+static void aw_iteration_watch(struct aw_iteration *it, uint32_t ordinal,
+			       const uint32_t *slots, size_t count,
+			       enum aw_hit_kind kind)
+{
+	if (!it->watch)
+		return;
+	for (size_t i = 0; i < count; i++) {
+		if (slots[i] != it->watch_sample)
+			continue;
+		struct aw_hit hit = it->watch_template;
+		hit.kind = kind;
+		hit.batch = ordinal;
+		hit.position = (uint32_t)i;
+		aw_query_results_add(it->watch, &hit);
+	}
+}
+
+/* One consumed batch (its indices, no holes), in consumption order. */
+static void aw_iteration_consume(struct aw_iteration *it, uint32_t ordinal,
+				 const uint32_t *indices, size_t count)
+{
+	/* A dispatched batch is reported as the rank that got it. */
+	if (!it->dispatch)
+		aw_iteration_watch(it, ordinal, indices, count,
+				   AW_HIT_CONSUMED);
+	if (it->dispatch) {
+		aw_dispatch_add_batch(it->dispatch, indices, count);
+		return;
+	}
+	aw_sample_set_add(&it->consumed, indices, count);
+	if (count)
+		XXH64_update(&it->order, indices, count * sizeof(*indices));
+	if (it->sequence)
+		aw_sequence_add_batch(it->sequence, indices, count);
 }
 
 static void aw_iteration_consume_slots(struct aw_iteration *it,
-				       const uint32_t *slots, size_t count,
-				       bool may_have_holes)
+				       uint32_t ordinal, uint32_t *slots,
+				       size_t count, bool may_have_holes)
 {
 	if (!may_have_holes) {
-		aw_sample_set_add(&it->consumed, slots, count);
+		aw_iteration_consume(it, ordinal, slots, count);
 		return;
 	}
-	uint32_t kept[512];
+	/* Holes (lost chunks) are squeezed out in place: the batch leaves the
+	 * buffer right after. */
 	size_t n = 0;
-	for (size_t i = 0; i < count; i++) {
-		if (slots[i] == AW_SLOT_EMPTY)
-			continue;
-		kept[n++] = slots[i];
-		if (n == sizeof(kept) / sizeof(kept[0])) {
-			aw_sample_set_add(&it->consumed, kept, n);
-			n = 0;
-		}
-	}
-	aw_sample_set_add(&it->consumed, kept, n);
+	for (size_t i = 0; i < count; i++)
+		if (slots[i] != AW_SLOT_EMPTY)
+			slots[n++] = slots[i];
+	aw_iteration_consume(it, ordinal, slots, n);
 }
 
 /* Takes the oldest pending batch out: into `consumed` or, when it was only
@@ -76,8 +126,8 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 		uint32_t holes =
 		    batch->total > written ? batch->total - written : 0;
 		aw_iteration_consume_slots(
-		    it, it->buffer + batch->start, batch->total,
-		    holes != 0 || batch->unrepresentable != 0);
+		    it, batch->ordinal, it->buffer + batch->start,
+		    batch->total, holes != 0 || batch->unrepresentable != 0);
 		it->consumed.unrepresentable += batch->unrepresentable;
 		it->lost_samples += holes;
 		it->batches_consumed++;
@@ -87,6 +137,10 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 	} else {
 		it->prefetched_samples +=
 		    batch->filled + batch->unrepresentable;
+		if (it->watch)
+			aw_iteration_watch(it, batch->ordinal,
+					   it->buffer + batch->start,
+					   batch->total, AW_HIT_PREFETCHED);
 	}
 
 	it->n_pending--;
@@ -143,10 +197,27 @@ static void aw_iteration_add_late(struct aw_iteration *it,
 				  const uint32_t *u32, const int64_t *i64,
 				  uint32_t count)
 {
-	if (u32)
-		aw_sample_set_add(&it->consumed, u32, count);
-	else
-		aw_sample_set_add_wide(&it->consumed, i64, count);
+	if (u32) {
+		aw_iteration_consume(it, chunk->batch, u32, count);
+	} else {
+		/* Narrowed like the buffer does: unrepresentable ones counted. */
+		uint32_t narrow[512];
+		size_t n = 0;
+		for (uint32_t i = 0; i < count; i++) {
+			if (i64[i] < 0 || i64[i] > (int64_t)UINT32_MAX) {
+				aw_sample_set_note_unrepresentable(
+				    &it->consumed, i64[i]);
+				continue;
+			}
+			narrow[n++] = (uint32_t)i64[i];
+			if (n == sizeof(narrow) / sizeof(narrow[0])) {
+				aw_iteration_consume(it, chunk->batch, narrow,
+						     n);
+				n = 0;
+			}
+		}
+		aw_iteration_consume(it, chunk->batch, narrow, n);
+	}
 	if (chunk->offset == 0) {
 		it->batches_seen++;
 		it->batches_consumed++;
@@ -211,6 +282,8 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 		for (uint32_t i = 0; i < count; i++) {
 			if (i64[i] < 0 || i64[i] >= (int64_t)UINT32_MAX) {
 				batch->unrepresentable++;
+				aw_sample_set_keep_example(&it->consumed,
+							   i64[i]);
 				continue;
 			}
 			slots[i] = (uint32_t)i64[i];
@@ -252,4 +325,9 @@ void aw_iteration_flush(struct aw_iteration *it)
 uint32_t aw_iteration_batches(const struct aw_iteration *it)
 {
 	return it->ended ? it->yielded : it->batches_consumed;
+}
+
+uint64_t aw_iteration_order_hash(const struct aw_iteration *it)
+{
+	return XXH64_digest(&it->order);
 }

@@ -7,7 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
+
+#include "dispatch.h"
 #include "event.h"
+#include "query.h"
 #include "sample_set.h"
 
 /* A batch drawn but not yet folded: it may still turn out to be prefetched
@@ -36,6 +41,18 @@ struct aw_iteration {
 	uint64_t lost_samples; /* of consumed batches, chunks never seen */
 	uint64_t bad_chunks;   /* chunks that did not fit their batch */
 	uint32_t over_counted_batches; /* folded early, then beyond `yielded` */
+
+	/* xxh64 of the consumed indices in the order consumed. */
+	XXH64_state_t order;
+	/* accelerate's dispatcher on rank 0: consumed batches go to the ranks'
+	 * shares instead of `consumed` (NULL otherwise). */
+	struct aw_dispatch *dispatch;
+	/* --rank/--epoch: the consumed sequence (NULL: not kept). */
+	struct aw_sequence *sequence;
+	/* --sample: where reads of it are reported (NULL: not watched). */
+	struct aw_query_results *watch;
+	uint32_t watch_sample;
+	struct aw_hit watch_template; /* process, loader, iteration */
 
 	/* Drawn batches wait here until `window` newer ones were drawn (then
 	 * they cannot be prefetched ones) or until iter_end tells how many were
@@ -67,5 +84,11 @@ void aw_iteration_flush(struct aw_iteration *it);
 
 /* Batches the loop consumed: `yielded` when iter_end came, else those seen. */
 uint32_t aw_iteration_batches(const struct aw_iteration *it);
+/* The hash of the consumed order so far. */
+uint64_t aw_iteration_order_hash(const struct aw_iteration *it);
+/* Makes the iteration replay accelerate's dispatcher over W ranks; before
+ * its first batch. The dispatch is owned by the iteration. */
+void aw_iteration_dispatch(struct aw_iteration *it, uint32_t world,
+			   bool split_batches);
 
 #endif

@@ -15,8 +15,14 @@ struct aw_model *aw_model_create(void)
 	aw_index_map_init(&model->process_index);
 	aw_index_map_init(&model->loader_index);
 	aw_index_map_init(&model->iteration_index);
+	aw_item_streams_init(&model->items);
 	model->world_size = -1;
 	return model;
+}
+
+void aw_model_set_query(struct aw_model *model, const struct aw_query *query)
+{
+	model->query = *query;
 }
 
 static void aw_epoch_fini(struct aw_epoch *epoch)
@@ -25,6 +31,7 @@ static void aw_epoch_fini(struct aw_epoch *epoch)
 		if (epoch->cells[i].n_iterations > 1)
 			aw_sample_set_fini(&epoch->cells[i].merged);
 	free(epoch->cells);
+	free(epoch->items);
 	aw_sample_set_fini(&epoch->all);
 }
 
@@ -73,6 +80,11 @@ void aw_model_destroy(struct aw_model *model)
 		free(model->forks[i].native_stack);
 	}
 	free(model->forks);
+	aw_item_streams_fini(&model->items);
+	aw_query_results_fini(&model->answers);
+	for (size_t i = 0; i < model->stats.n_discards; i++)
+		free(model->stats.discards[i].stream);
+	free(model->stats.discards);
 	free(model->ranks);
 	free(model->runs);
 	aw_index_map_fini(&model->space_index);
@@ -131,6 +143,9 @@ static uint32_t aw_model_process(struct aw_model *model, uint32_t source,
 	p->worker_id = -1;
 	p->exit_status = p->exit_signal = -1;
 	p->rank = -1;
+	p->worker_loader = p->worker_iteration = ACCWATCH_UNKNOWN;
+	p->worker_count = -1;
+	p->last_fetch_first = -1;
 	aw_index_map_put(&model->process_index, key, index);
 	return index;
 }
@@ -155,6 +170,9 @@ static uint32_t aw_model_loader(struct aw_model *model, uint32_t process,
 	l->split_batches = l->even_batches = -1;
 	l->wrap_num_processes = l->wrap_process_index = -1;
 	l->wrap_inner = AW_NONE;
+	l->wrapper = AW_NONE;
+	l->built_from = AW_NONE;
+	l->dispatch_drop_last = -1;
 	l->last_iteration = AW_NONE;
 	l->global = AW_NONE;
 	aw_index_map_put(&model->loader_index, key, index);
@@ -172,6 +190,70 @@ static uint32_t aw_loader_window(const struct aw_loader *l)
 	uint32_t workers = l->num_workers > 0 ? (uint32_t)l->num_workers : 1;
 	uint64_t window = 2ull * prefetch * workers + 16;
 	return (uint32_t)AW_MIN(window, 4096);
+}
+
+/* The dispatcher wrapping a loader (accelerate: the outer loader whose
+ * base_dataloader it is; v0.2x: the loader itself), or NULL. */
+static const struct aw_loader *aw_dispatcher_of(const struct aw_model *model,
+						const struct aw_loader *l)
+{
+	const struct aw_loader *outer = l;
+	if (!l->wraps && l->wrapper != AW_NONE)
+		outer = &model->loaders[l->wrapper];
+	if (!outer->wraps || !outer->wrap_kind ||
+	    !strstr(outer->wrap_kind, "dispatch"))
+		return NULL;
+	return outer;
+}
+
+static int32_t aw_rank_so_far(const struct aw_process *p)
+{
+	return p->dist_rank >= 0 ? p->dist_rank : p->env_rank;
+}
+
+/* What a new iteration must keep beyond its sample set: the dispatcher's
+ * shares on rank 0, and what --sample and --rank/--epoch ask for. */
+static void aw_model_prepare_iteration(struct aw_model *model,
+				       struct aw_iteration *it, uint32_t loader)
+{
+	const struct aw_loader *l = &model->loaders[loader];
+	const struct aw_process *p = &model->processes[l->process];
+	const struct aw_loader *dispatcher = aw_dispatcher_of(model, l);
+	if (dispatcher && dispatcher->wrap_num_processes >= 2 &&
+	    dispatcher->wrap_process_index == 0)
+		aw_iteration_dispatch(it, (uint32_t)dispatcher->wrap_num_processes,
+				      dispatcher->split_batches == 1);
+
+	const struct aw_query *q = &model->query;
+	struct aw_hit hit = {.process = l->process,
+			     .loader = loader,
+			     .iteration = it->ordinal,
+			     .worker_id = -1,
+			     .to_rank = -1};
+	if (q->by_sample) {
+		it->watch = &model->answers;
+		it->watch_sample = q->sample;
+		it->watch_template = hit;
+		if (it->dispatch) {
+			it->dispatch->watch = true;
+			it->dispatch->sample = q->sample;
+			it->dispatch->results = &model->answers;
+			it->dispatch->hit_template = hit;
+		}
+	}
+	if (q->by_sequence && it->ordinal == q->epoch) {
+		int32_t rank = aw_rank_so_far(p);
+		bool keep = it->dispatch ? (uint32_t)q->rank < it->dispatch->world
+					 : (rank < 0 || rank == q->rank) &&
+					       !p->started_worker;
+		if (keep) {
+			it->sequence = aw_xcalloc(1, sizeof(*it->sequence));
+			if (it->dispatch) {
+				it->dispatch->keep = it->sequence;
+				it->dispatch->keep_rank = q->rank;
+			}
+		}
+	}
 }
 
 static uint32_t aw_model_iteration(struct aw_model *model, uint32_t loader,
@@ -192,8 +274,10 @@ static uint32_t aw_model_iteration(struct aw_model *model, uint32_t loader,
 	index = (uint32_t)model->n_iterations++;
 	aw_iteration_init(&model->iterations[index], loader, ordinal,
 			  aw_loader_window(l));
+	aw_model_prepare_iteration(model, &model->iterations[index], loader);
 	aw_index_map_put(&model->iteration_index, key, index);
 	l->last_iteration = index;
+	l->n_iterations++;
 	return index;
 }
 
@@ -267,7 +351,10 @@ static void aw_model_on_loader_wrap(struct aw_model *model, uint32_t process,
 	l->even_batches = e->even_batches;
 	l->wrap_num_processes = e->num_processes;
 	l->wrap_process_index = e->process_index;
-	model->loaders[inner].wrapped = true;
+	if (inner != outer) {
+		model->loaders[inner].wrapped = true;
+		model->loaders[inner].wrapper = outer;
+	}
 }
 
 static void aw_model_on_loader_len(struct aw_loader *l,
@@ -303,6 +390,44 @@ static void aw_model_on_chunk(struct aw_model *model, uint32_t process,
 				       event->count);
 }
 
+/* worker_fetch and item_fetch: what the process read last, and reads of the
+ * sample --sample asks about. */
+static void aw_model_on_fetch(struct aw_model *model, uint32_t process,
+			      const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	const struct aw_event_chunk *c = &event->u.chunk;
+	p->any_fetch = true;
+	p->last_fetch_loader = c->loader;
+	p->last_fetch_iteration = c->iteration;
+	p->last_fetch_batch = c->batch;
+	p->last_fetch_count = c->total ? c->total : event->count;
+	if (event->kind == AW_EVENT_ITEM_FETCH || event->count == 0)
+		p->last_fetch_first = -1;
+	else if (c->offset == 0)
+		p->last_fetch_first = event->kind == AW_EVENT_WORKER_FETCH
+					  ? (int64_t)event->values.u32[0]
+					  : event->values.i64[0];
+	if (!model->query.by_sample || event->kind == AW_EVENT_ITEM_FETCH)
+		return;
+	for (uint32_t i = 0; i < event->count; i++) {
+		int64_t index = event->kind == AW_EVENT_WORKER_FETCH
+				    ? (int64_t)event->values.u32[i]
+				    : event->values.i64[i];
+		if (index != (int64_t)model->query.sample)
+			continue;
+		struct aw_hit hit = {.kind = AW_HIT_FETCHED,
+				     .process = process,
+				     .loader = AW_NONE,
+				     .iteration = c->iteration,
+				     .batch = c->batch,
+				     .position = c->offset + i,
+				     .worker_id = c->worker_id,
+				     .to_rank = -1};
+		aw_query_results_add(&model->answers, &hit);
+	}
+}
+
 void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 {
 	if ((unsigned)event->kind >= AW_EVENT_KIND_COUNT) {
@@ -332,6 +457,7 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		aw_model_on_fork(model, process, &event->u.fork);
 		break;
 	case AW_EVENT_EXEC:
+		p->execed = true;
 		break;
 	case AW_EVENT_EXIT: {
 		int32_t exited_pid = event->u.exit.exited_pid > 0
@@ -386,18 +512,34 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		aw_iteration_end(it, e->drawn, e->yielded, e->exhausted);
 		break;
 	}
-	case AW_EVENT_WORKER_START:
+	case AW_EVENT_WORKER_START: {
+		const struct aw_event_worker_start *e = &event->u.worker_start;
 		p->started_worker = true;
-		aw_set_known(&p->worker_id, event->u.worker_start.worker_id);
+		aw_set_known(&p->worker_id, e->worker_id);
+		aw_set_known(&p->worker_count, e->num_workers);
+		if (p->worker_loader == ACCWATCH_UNKNOWN) {
+			p->worker_loader = e->loader;
+			p->worker_iteration = e->iteration;
+		}
 		break;
+	}
 	case AW_EVENT_WORKER_FETCH:
 	case AW_EVENT_WORKER_FETCH_WIDE:
 		p->fetch_events++;
 		p->fetched_indices += event->count;
 		aw_set_known(&p->worker_id, event->u.chunk.worker_id);
+		aw_model_on_fetch(model, process, event);
 		break;
 	case AW_EVENT_ITEM_FETCH:
 		p->item_events++;
+		if (event->u.chunk.worker_id >= 0)
+			aw_set_known(&p->worker_id, event->u.chunk.worker_id);
+		aw_model_on_fetch(model, process, event);
+		aw_item_streams_add(&model->items, process,
+				    event->u.chunk.loader,
+				    event->u.chunk.iteration,
+				    event->u.chunk.worker_id,
+				    event->values.u64, event->count);
 		break;
 	case AW_EVENT_KIND_COUNT:
 		break;
@@ -423,4 +565,38 @@ const struct aw_process *aw_model_cell_process(const struct aw_model *model,
 {
 	const struct aw_iteration *it = &model->iterations[cell->iteration];
 	return &model->processes[model->loaders[it->loader].process];
+}
+
+uint32_t aw_model_find_loader(const struct aw_model *model, uint32_t process,
+			      uint32_t id)
+{
+	return aw_index_map_get(&model->loader_index, aw_key2(process, id));
+}
+
+uint32_t aw_model_iterated_loader(const struct aw_model *model,
+				  uint32_t loader)
+{
+	/* Outer loaders of accelerate hand their passes to the inner one. */
+	for (int depth = 0; depth < 4; depth++) {
+		const struct aw_loader *l = &model->loaders[loader];
+		if (!l->wraps || l->wrap_inner == AW_NONE ||
+		    l->wrap_inner == loader)
+			break;
+		loader = l->wrap_inner;
+	}
+	return loader;
+}
+
+const struct aw_cell *aw_model_cell(const struct aw_global_loader *loader,
+				    uint32_t epoch, int32_t rank)
+{
+	for (size_t e = 0; e < loader->n_epochs; e++) {
+		const struct aw_epoch *ep = &loader->epochs[e];
+		if (ep->epoch != epoch)
+			continue;
+		for (size_t c = 0; c < ep->n_cells; c++)
+			if (ep->cells[c].rank == rank)
+				return &ep->cells[c];
+	}
+	return NULL;
 }

@@ -9,7 +9,9 @@
 
 #include "event.h"
 #include "index_map.h"
+#include "items.h"
 #include "iteration.h"
+#include "query.h"
 #include "sample_set.h"
 
 struct aw_process {
@@ -26,7 +28,17 @@ struct aw_process {
 	int32_t worker_id;
 	bool exited;
 	int32_t exit_status, exit_signal;
+	bool execed; /* it called exec: a fork+exec child, not a worker */
 	uint64_t events, fetch_events, fetched_indices, item_events;
+	/* worker_start: the parent's loader and iteration at the fork
+	 * (ACCWATCH_UNKNOWN in spawn/forkserver workers). */
+	uint32_t worker_loader, worker_iteration;
+	int32_t worker_count; /* num_workers of its loader, -1 unknown */
+	/* The newest worker_fetch/item_fetch: what it was doing last. */
+	bool any_fetch;
+	uint32_t last_fetch_loader, last_fetch_iteration, last_fetch_batch;
+	uint32_t last_fetch_count;
+	int64_t last_fetch_first; /* first index of it, -1: items or none */
 
 	/* Resolved by aw_model_finish. */
 	bool is_worker;
@@ -61,7 +73,17 @@ struct aw_loader {
 	char *wrap_kind;
 	int8_t split_batches, even_batches;
 	int32_t wrap_num_processes, wrap_process_index;
-	bool wrapped; /* another loader of its process wraps it */
+	bool wrapped;          /* another loader of its process wraps it */
+	uint32_t wrapper;      /* that loader, AW_NONE */
+	uint32_t n_iterations; /* passes over it in its process */
+
+	/* Resolved by aw_model_finish (lineage.c). */
+	/* The loader the user built that accelerate's loader (this one, outer
+	 * or inner) was made from: same dataset in the same process. */
+	uint32_t built_from;
+	bool sharded; /* its sampler, batch sampler or wrap shards the data */
+	/* Dispatcher inner loaders: the dispatcher's drop_last. */
+	int8_t dispatch_drop_last;
 
 	struct aw_len_call *len_calls;
 	size_t n_len_calls, len_calls_cap;
@@ -94,6 +116,15 @@ struct aw_cell {
 	uint32_t max_batch_len;
 	bool complete;  /* iter_end seen */
 	bool exhausted; /* and the loop ran to the end of the sampler */
+	/* xxh64 of the consumed index sequence; valid when has_order (one
+	 * process, indices seen). Equal hashes: the same order. */
+	bool has_order;
+	uint64_t order_hash;
+	int64_t sampler_epoch; /* at iter_begin, -1 unknown */
+	/* Rebuilt from rank 0's reads by accelerate's dispatcher rule. */
+	bool rebuilt;
+	/* Iterable datasets: counts from item fingerprints. */
+	bool from_items;
 };
 
 struct aw_epoch {
@@ -112,6 +143,9 @@ struct aw_epoch {
 	uint32_t max_batch_len;
 	bool complete;  /* every rank's iter_end seen */
 	bool exhausted; /* every rank ran to the end */
+	/* Iterable datasets: fingerprints of items read by several workers or
+	 * ranks (NULL: no item_fetch events). */
+	struct aw_item_epoch *items;
 };
 
 /* A loader as the report names it: the same creation site and order in every
@@ -128,6 +162,16 @@ struct aw_global_loader {
 	int64_t *len_reported; /* distinct len() answers, by first appearance */
 	size_t n_len_reported;
 	bool dispatched; /* wrapped by accelerate's dispatcher somewhere */
+	/* Dispatched, and the ranks' shares were rebuilt from rank 0's reads. */
+	bool rebuilt;
+	/* Iterations of ranks that only primed a dispatched loader. */
+	uint32_t primed_iterations;
+};
+
+/* A run of discarded events in one stream of the trace. */
+struct aw_stream_discards {
+	char *stream; /* the stream's name or "stream <id>" */
+	uint64_t events, messages;
 };
 
 /* What the reader saw besides the events it handed over. */
@@ -141,6 +185,9 @@ struct aw_trace_stats {
 	uint64_t by_kind[AW_EVENT_KIND_COUNT];
 	bool read_error; /* reading stopped before the end */
 	char read_error_message[512];
+	/* Per stream (per CPU with per-UID buffers, not per rank). */
+	struct aw_stream_discards *discards;
+	size_t n_discards, discards_cap;
 };
 
 struct aw_model {
@@ -152,6 +199,11 @@ struct aw_model {
 	size_t n_iterations, iterations_cap;
 	struct aw_fork *forks;
 	size_t n_forks, forks_cap;
+	struct aw_item_streams items; /* item_fetch fingerprints */
+
+	/* What --sample / --rank --epoch asked for (all off by default). */
+	struct aw_query query;
+	struct aw_query_results answers;
 
 	/* (source, run) -> namespace ordinal. */
 	struct aw_index_map space_index;
@@ -180,6 +232,9 @@ struct aw_model {
 
 struct aw_model *aw_model_create(void);
 void aw_model_destroy(struct aw_model *model);
+/* Sets what to keep for --sample and --rank/--epoch: call before the first
+ * event. */
+void aw_model_set_query(struct aw_model *model, const struct aw_query *query);
 
 /* Takes one event; strings and arrays in it are copied if kept. */
 void aw_model_add_event(struct aw_model *model, const struct aw_event *event);
@@ -195,5 +250,17 @@ aw_model_describe(const struct aw_model *model,
 		  const struct aw_global_loader *loader);
 const struct aw_process *aw_model_cell_process(const struct aw_model *model,
 					       const struct aw_cell *cell);
+/* The rank process a process belongs to: itself, or a worker's nearest
+ * ancestor that is not a worker. AW_NONE if none. */
+uint32_t aw_model_rank_process(const struct aw_model *model, uint32_t process);
+/* A loader object of a process by its per-process id, AW_NONE. */
+uint32_t aw_model_find_loader(const struct aw_model *model, uint32_t process,
+			      uint32_t id);
+/* The loader whose passes stand for this one: an outer loader's inner. */
+uint32_t aw_model_iterated_loader(const struct aw_model *model,
+				  uint32_t loader);
+/* The cell of a rank in a global loader's epoch (by ordinal), or NULL. */
+const struct aw_cell *aw_model_cell(const struct aw_global_loader *loader,
+				    uint32_t epoch, int32_t rank);
 
 #endif

@@ -1,12 +1,24 @@
 /* The trace reader: the only part of the analyzer that knows babeltrace2. It
- * runs one graph over every trace found under the given paths and hands each
- * accwatch event to the model as a plain struct aw_event. */
+ * runs one graph over every trace found under the given paths, in a child
+ * process, and hands each accwatch event to the model as a plain struct
+ * aw_event. */
 #ifndef AW_READER_H
 #define AW_READER_H
 
 #include <stddef.h>
 
 #include "model.h"
+
+/* Seconds babeltrace2 may go without sending anything before the reader
+ * takes it for hung and stops it; 0: wait forever. */
+#define AW_ENV_READ_TIMEOUT "ACCWATCH_REPORT_TIMEOUT"
+#define AW_READ_TIMEOUT_S 60
+/* MiB of data (heap) babeltrace2 may use; 0: no limit. A damaged sequence
+ * length makes it allocate a field per claimed element. */
+#define AW_ENV_READ_MEMORY "ACCWATCH_REPORT_MEMORY"
+#define AW_READ_MEMORY_MIB 4096
+/* Set to 1 to skip the metadata framing check (aw_metadata_check). */
+#define AW_ENV_NO_METADATA_CHECK "ACCWATCH_REPORT_NO_METADATA_CHECK"
 
 enum aw_reader_status {
 	AW_READER_OK,        /* read to the end, or stopped by a corrupt part
@@ -21,5 +33,10 @@ enum aw_reader_status {
 enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 				     struct aw_model *model, char *error,
 				     size_t error_size);
+
+/* Writes the records of the traces under paths (event_codec.h) to fd, in
+ * this process: what the fuzz seeds are made from. */
+enum aw_reader_status aw_reader_dump(const char *const *paths, size_t n_paths,
+				     int fd, char *error, size_t error_size);
 
 #endif

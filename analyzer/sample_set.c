@@ -11,6 +11,7 @@ void aw_sample_set_init(struct aw_sample_set *set)
 		aw_out_of_memory(sizeof(roaring_bitmap_t));
 	set->samples = 0;
 	set->unrepresentable = 0;
+	set->n_examples = 0;
 }
 
 void aw_sample_set_fini(struct aw_sample_set *set)
@@ -37,7 +38,7 @@ void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
 	size_t filled = 0;
 	for (size_t i = 0; i < count; i++) {
 		if (indices[i] < 0 || indices[i] > (int64_t)UINT32_MAX) {
-			set->unrepresentable++;
+			aw_sample_set_note_unrepresentable(set, indices[i]);
 			continue;
 		}
 		narrow[filled++] = (uint32_t)indices[i];
@@ -49,12 +50,46 @@ void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
 	aw_sample_set_add(set, narrow, filled);
 }
 
+void aw_sample_set_keep_example(struct aw_sample_set *set, int64_t index)
+{
+	for (uint32_t i = 0; i < set->n_examples; i++)
+		if (set->examples[i] == index)
+			return;
+	if (set->n_examples < AW_SAMPLE_SET_EXAMPLES)
+		set->examples[set->n_examples++] = index;
+}
+
+void aw_sample_set_note_unrepresentable(struct aw_sample_set *set,
+					int64_t index)
+{
+	set->unrepresentable++;
+	aw_sample_set_keep_example(set, index);
+}
+
+size_t aw_sample_set_at_or_above(const struct aw_sample_set *set,
+				 uint64_t limit, uint32_t *out, size_t max)
+{
+	if (limit > UINT32_MAX)
+		return 0;
+	uint64_t below = aw_sample_set_unique_below(set, limit);
+	uint64_t total = aw_sample_set_unique(set);
+	size_t n = 0;
+	/* roaring_bitmap_select takes a 0-based rank. */
+	for (uint64_t rank = below; rank < total && n < max; rank++)
+		if (roaring_bitmap_select(set->bitmap, (uint32_t)rank,
+					  &out[n]))
+			n++;
+	return n;
+}
+
 void aw_sample_set_merge(struct aw_sample_set *set,
 			 const struct aw_sample_set *src)
 {
 	roaring_bitmap_or_inplace(set->bitmap, src->bitmap);
 	set->samples += src->samples;
 	set->unrepresentable += src->unrepresentable;
+	for (uint32_t i = 0; i < src->n_examples; i++)
+		aw_sample_set_keep_example(set, src->examples[i]);
 }
 
 uint64_t aw_sample_set_unique(const struct aw_sample_set *set)

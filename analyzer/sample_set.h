@@ -8,12 +8,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define AW_SAMPLE_SET_EXAMPLES 4
+
 struct aw_sample_set {
 	roaring_bitmap_t *bitmap;
 	/* Indices added that fit uint32, duplicates included. */
 	uint64_t samples;
 	/* Indices < 0 or >= 2^32: counted, not stored. */
 	uint64_t unrepresentable;
+	/* The first few of them, for the evidence of index-range. */
+	int64_t examples[AW_SAMPLE_SET_EXAMPLES];
+	uint32_t n_examples;
 };
 
 void aw_sample_set_init(struct aw_sample_set *set);
@@ -23,6 +28,16 @@ void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
 		       size_t count);
 void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
 			    size_t count);
+/* An index that does not fit: counted, and kept as an example. */
+void aw_sample_set_note_unrepresentable(struct aw_sample_set *set,
+					int64_t index);
+/* Keeps an example of an unrepresentable index without counting it (the
+ * caller counts it). */
+void aw_sample_set_keep_example(struct aw_sample_set *set, int64_t index);
+/* Up to `max` distinct indices >= limit, smallest first; returns how many. */
+size_t aw_sample_set_at_or_above(const struct aw_sample_set *set,
+				 uint64_t limit, uint32_t *out, size_t max);
+
 /* Adds every element of src to set (union of bitmaps, sum of counts). */
 void aw_sample_set_merge(struct aw_sample_set *set,
 			 const struct aw_sample_set *src);

@@ -16,6 +16,22 @@ struct accwatch_py_method_def {
 	const char *ml_doc;
 };
 
+/* Py_buffer, part of the stable ABI (3.11 limited API; same layout since
+ * 3.3): only buf and len are read. */
+struct accwatch_py_buffer {
+	void *buf;
+	accwatch_pyobject *obj;
+	ssize_t len;
+	ssize_t itemsize;
+	int readonly;
+	int ndim;
+	char *format;
+	ssize_t *shape;
+	ssize_t *strides;
+	ssize_t *suboffsets;
+	void *internal;
+};
+
 /* Constants of the stable ABI. */
 #define ACCWATCH_PY_METH_VARARGS 0x0001
 #define ACCWATCH_PY_METH_KEYWORDS 0x0002
@@ -90,11 +106,24 @@ struct accwatch_capi {
 	accwatch_pyobject *(*PyLong_FromLongLong)(long long value);
 	accwatch_pyobject *(*PyUnicode_FromString)(const char *text);
 	const char *(*PyUnicode_AsUTF8)(accwatch_pyobject *text);
+	const char *(*PyUnicode_AsUTF8AndSize)(accwatch_pyobject *text,
+					       ssize_t *size);
+	int (*PyObject_GetBuffer)(accwatch_pyobject *object,
+				  struct accwatch_py_buffer *view, int flags);
+	void (*PyBuffer_Release)(struct accwatch_py_buffer *view);
+	accwatch_pyobject *(*PyObject_Repr)(accwatch_pyobject *object);
+	int (*PyDict_Next)(accwatch_pyobject *dict, ssize_t *position,
+			   accwatch_pyobject **key, accwatch_pyobject **value);
+	int (*PyObject_IsInstance)(accwatch_pyobject *object,
+				   accwatch_pyobject *kind);
 
 	/* Objects (data symbols), borrowed for the life of the process. */
 	accwatch_pyobject *Py_None;
 	accwatch_pyobject *PyList_Type;
 	accwatch_pyobject *PyTuple_Type;
+	accwatch_pyobject *PyDict_Type;
+	accwatch_pyobject *PyUnicode_Type;
+	accwatch_pyobject *PyLong_Type;
 };
 
 #endif

@@ -8,7 +8,10 @@
 
 #include "accwatch_debug.h"
 #include "accwatch_events.h"
+#include "accwatch_libc.h"
 #include "accwatch_preload.h"
+
+extern char **environ;
 
 /* The module whose complete import means DataLoader can be patched. */
 #define ACCWATCH_DATALOADER_MODULE "torch.utils.data.dataloader"
@@ -71,9 +74,18 @@ static const struct accwatch_symbol accwatch_record_symbols[] = {
     ACCWATCH_SYMBOL(PyLong_FromLongLong),
     ACCWATCH_SYMBOL(PyUnicode_FromString),
     ACCWATCH_SYMBOL(PyUnicode_AsUTF8),
+    ACCWATCH_SYMBOL(PyUnicode_AsUTF8AndSize),
+    ACCWATCH_SYMBOL(PyObject_GetBuffer),
+    ACCWATCH_SYMBOL(PyBuffer_Release),
+    ACCWATCH_SYMBOL(PyObject_Repr),
+    ACCWATCH_SYMBOL(PyDict_Next),
+    ACCWATCH_SYMBOL(PyObject_IsInstance),
     {"_Py_NoneStruct", offsetof(struct accwatch_capi, Py_None)},
     ACCWATCH_SYMBOL(PyList_Type),
     ACCWATCH_SYMBOL(PyTuple_Type),
+    ACCWATCH_SYMBOL(PyDict_Type),
+    ACCWATCH_SYMBOL(PyUnicode_Type),
+    ACCWATCH_SYMBOL(PyLong_Type),
 };
 
 int accwatch_debug_enabled(void)
@@ -285,15 +297,20 @@ static int accwatch_audit_hook(const char *event, accwatch_pyobject *args,
 	return 0;
 }
 
-/* Costs two getenv and two dlsym outside Python: no thread, no LTTng. */
+/* Costs a few getenv and dlsym and one pass over environ outside Python:
+ * no thread, no LTTng, no allocation. */
 __attribute__((constructor)) static void accwatch_preload_init(void)
 {
 	const char *debug = getenv(ACCWATCH_ENV_DEBUG);
 	const char *disable = getenv(ACCWATCH_ENV_DISABLE);
 
 	accwatch_preload.debug = debug && strcmp(debug, "1") == 0;
+	/* Before any vfork child could need them: dlsym takes locks. */
+	accwatch_libc_resolve();
 	if (disable && strcmp(disable, "1") == 0)
 		goto end;
+	accwatch_env_keep_init(&accwatch_preload.env_keep, environ,
+			       ACCWATCH_PRELOAD_LIBRARY);
 	if (!dlsym(RTLD_DEFAULT, "Py_IsInitialized") ||
 	    !dlsym(RTLD_DEFAULT, "PySys_AddAuditHook"))
 		goto end;

@@ -1,6 +1,6 @@
 /* State of libaccwatch.so, the object preloaded into every process: one
- * struct, shared by the audit hook (accwatch_preload.c) and fork
- * (accwatch_fork.c). */
+ * struct, shared by the audit hook (accwatch_preload.c) and the
+ * interposers (accwatch_fork.c, accwatch_exec.c, accwatch_exit.c). */
 #ifndef ACCWATCH_PRELOAD_H
 #define ACCWATCH_PRELOAD_H
 
@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "accwatch_capi.h"
+#include "accwatch_env_keep.h"
 #include "accwatch_record_api.h"
 
 enum accwatch_preload_mode {
@@ -34,6 +35,8 @@ struct accwatch_preload {
 	char self_dir[PATH_MAX];
 	void *record_handle;
 	struct accwatch_record_hooks hooks; /* valid once mode is ATTACHED */
+	/* What exec and posix_spawn put back into a scrubbed environment. */
+	struct accwatch_env_keep env_keep;
 };
 
 extern struct accwatch_preload accwatch_preload;

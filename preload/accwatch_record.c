@@ -164,6 +164,10 @@ accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
 	hooks->before_fork = accwatch_record_before_fork;
 	hooks->after_fork_parent = accwatch_record_after_fork_parent;
 	hooks->after_fork_child = accwatch_record_after_fork_child;
+	hooks->on_child_exit = accwatch_record_on_child_exit;
+	hooks->on_exit_self = accwatch_record_on_exit_self;
+	hooks->on_exec = accwatch_record_on_exec;
+	accwatch_record_exit_init();
 end:
 	return status;
 }

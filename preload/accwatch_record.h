@@ -57,5 +57,10 @@ void accwatch_record_on_module(const char *name);
 void accwatch_record_before_fork(sigset_t *sigset);
 void accwatch_record_after_fork_parent(sigset_t *sigset, pid_t child);
 void accwatch_record_after_fork_child(sigset_t *sigset);
+void accwatch_record_on_child_exit(pid_t child, int status);
+void accwatch_record_on_exit_self(int status);
+void accwatch_record_on_exec(const char *path, pid_t child);
+/* Registers the exit() handler that emits this process's own `exit`. */
+void accwatch_record_exit_init(void);
 
 #endif

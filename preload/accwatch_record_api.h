@@ -9,9 +9,11 @@
 #include "accwatch_capi.h"
 
 /* Bumped whenever this header changes: both objects must agree. */
-#define ACCWATCH_RECORD_ABI 1
+#define ACCWATCH_RECORD_ABI 2
 #define ACCWATCH_RECORD_INIT_SYMBOL "accwatch_record_init"
 #define ACCWATCH_RECORD_LIBRARY "libaccwatch-record.so"
+/* The preloaded object's file name, as LD_PRELOAD names it. */
+#define ACCWATCH_PRELOAD_LIBRARY "libaccwatch.so"
 /* Below the directory of libaccwatch.so once installed. */
 #define ACCWATCH_RECORD_SUBDIR "accwatch"
 
@@ -37,6 +39,15 @@ struct accwatch_record_hooks {
 	void (*before_fork)(sigset_t *sigset);
 	void (*after_fork_parent)(sigset_t *sigset, pid_t child);
 	void (*after_fork_child)(sigset_t *sigset);
+	/* The wait family returned the end of child (status as wait(2) gives
+	 * it), in any thread; the recorder emits `exit`. */
+	void (*on_child_exit)(pid_t child, int status);
+	/* _exit(status) or _Exit(status) is about to end this process. */
+	void (*on_exit_self)(int status);
+	/* Just before this process execs path (child 0), or after posix_spawn
+	 * started child on path (-1: pid not asked for). May run in a vfork
+	 * child: the recorder then emits nothing. */
+	void (*on_exec)(const char *path, pid_t child);
 };
 
 enum accwatch_record_status {

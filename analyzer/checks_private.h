@@ -1,0 +1,65 @@
+/* What the check files (checks_*.c) share: evidence helpers, findings
+ * pre-filled with an epoch's numbers, and the check functions that the
+ * table in checks.c runs. */
+#ifndef AW_CHECKS_PRIVATE_H
+#define AW_CHECKS_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "checks.h"
+
+/* Per-rank lines of evidence shown at most; the rest is summarized. */
+#define AW_EVIDENCE_RANKS 8
+
+double aw_percent(uint64_t part, uint64_t whole);
+const char *aw_or_unknown(const char *s);
+void aw_add_all_ranks(struct aw_finding *f, const struct aw_epoch *e);
+void aw_evidence_more(struct aw_finding *f, const struct aw_epoch *e);
+/* The loader's classes and how every rank built a sharding sampler. */
+void aw_evidence_sampler(struct aw_finding *f, const struct aw_check_input *in);
+/* A finding about in's loader and epoch, with world, batch_size, union and
+ * dataset_len among its numbers. */
+struct aw_finding *aw_epoch_finding(const struct aw_check_input *in,
+				    struct aw_findings *out, const char *id,
+				    enum aw_severity severity);
+/* "L2 (train.py:33)": a loader object named by its global loader. */
+const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
+			   char *buf, size_t size);
+/* A class name without its module: "DistributedSampler". */
+const char *aw_short_class(const char *name);
+/* "rank 1" or "the ranks 0-3" for a sorted list. */
+void aw_format_ranks(const int32_t *ranks, size_t n, char *buf, size_t size);
+
+/* checks_sharding.c: per loader and epoch. */
+void aw_check_unsharded(const struct aw_check_input *in,
+			struct aw_findings *out);
+void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out);
+void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out);
+void aw_check_padding(const struct aw_check_input *in, struct aw_findings *out);
+void aw_check_uneven_batches(const struct aw_check_input *in,
+			     struct aw_findings *out);
+void aw_check_index_range(const struct aw_check_input *in,
+			  struct aw_findings *out);
+
+/* checks_loader.c: loaders, their len() and lineage. */
+void aw_check_same_order(const struct aw_check_input *in,
+			 struct aw_findings *out);
+void aw_check_unused_prepared(const struct aw_check_input *in,
+			      struct aw_findings *out);
+void aw_check_len(const struct aw_check_input *in, struct aw_findings *out);
+
+/* checks_process.c: forks and DataLoader workers. */
+void aw_check_forks(const struct aw_check_input *in, struct aw_findings *out);
+void aw_check_worker_respawn(const struct aw_check_input *in,
+			     struct aw_findings *out);
+void aw_check_worker_died(const struct aw_check_input *in,
+			  struct aw_findings *out);
+
+/* checks_trace.c: item fingerprints and the trace itself. */
+void aw_check_iterable_duplicate(const struct aw_check_input *in,
+				 struct aw_findings *out);
+void aw_check_trace_incomplete(const struct aw_check_input *in,
+			       struct aw_findings *out);
+
+#endif

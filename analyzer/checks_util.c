@@ -1,0 +1,116 @@
+/* Helpers of the checks: numbers and names as the findings print them. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks_private.h"
+#include "util.h"
+
+double aw_percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+const char *aw_or_unknown(const char *s)
+{
+	return s && *s ? s : "?";
+}
+
+void aw_add_all_ranks(struct aw_finding *f, const struct aw_epoch *e)
+{
+	for (size_t c = 0; c < e->n_cells; c++)
+		aw_finding_add_rank(f, e->cells[c].rank);
+}
+
+void aw_evidence_more(struct aw_finding *f, const struct aw_epoch *e)
+{
+	if (e->n_cells > AW_EVIDENCE_RANKS)
+		aw_finding_add_evidence(
+		    f, "... and %zu more ranks (see the table)",
+		    e->n_cells - AW_EVIDENCE_RANKS);
+}
+
+/* The loader's classes and, for a sharding sampler, how every rank built it:
+ * the same rank= on all ranks is the classic copy-paste bug. */
+void aw_evidence_sampler(struct aw_finding *f, const struct aw_check_input *in)
+{
+	const struct aw_loader *d = in->desc;
+	aw_finding_add_evidence(
+	    f, "loader %s, sampler %s, batch_sampler %s%s",
+	    aw_or_unknown(d->loader_class), aw_or_unknown(d->sampler_class),
+	    aw_or_unknown(d->batch_sampler_class),
+	    d->sampler_replicas > 0 ? " (sharding sampler)" : "");
+	if (d->sampler_replicas <= 0)
+		return;
+	int32_t first = -1;
+	bool all_same = true;
+	size_t ranks = 0;
+	for (size_t m = 0; m < in->loader->n_members; m++) {
+		const struct aw_loader *l =
+		    &in->model->loaders[in->loader->members[m]];
+		const struct aw_process *p = &in->model->processes[l->process];
+		if (p->is_worker || p->rank < 0 || !l->described)
+			continue;
+		if (ranks++ == 0)
+			first = l->sampler_rank;
+		all_same &= l->sampler_rank == first;
+	}
+	if (ranks > 1 && all_same)
+		aw_finding_add_evidence(
+		    f,
+		    "every rank built its sampler with num_replicas=%d, "
+		    "rank=%d: the same shard everywhere",
+		    d->sampler_replicas, first);
+}
+
+struct aw_finding *aw_epoch_finding(const struct aw_check_input *in,
+				    struct aw_findings *out, const char *id,
+				    enum aw_severity severity)
+{
+	struct aw_finding *f = aw_findings_add(
+	    out, id, severity, in->loader_index, in->epoch->epoch);
+	aw_finding_add_integer(f, "world", (int64_t)in->world);
+	aw_finding_add_integer(f, "batch_size", (int64_t)in->batch_size);
+	aw_finding_add_integer(f, "union", (int64_t)in->epoch->union_count);
+	if (in->desc->dataset_len >= 0)
+		aw_finding_add_integer(f, "dataset_len", in->desc->dataset_len);
+	return f;
+}
+
+
+const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
+			   char *buf, size_t size)
+{
+	const struct aw_loader *l = &model->loaders[loader];
+	const struct aw_global_loader *g =
+	    l->global < model->n_loaders_global
+		? &model->loaders_global[l->global]
+		: NULL;
+	snprintf(buf, size, "%s (%s)", g ? g->id : "?",
+		 g && *g->site ? g->site : "unknown site");
+	return buf;
+}
+
+const char *aw_short_class(const char *name)
+{
+	if (!name || !*name)
+		return "?";
+	const char *dot = strrchr(name, '.');
+	return dot ? dot + 1 : name;
+}
+
+void aw_format_ranks(const int32_t *ranks, size_t n, char *buf, size_t size)
+{
+	size_t used = (size_t)snprintf(buf, size, "rank%s ", n == 1 ? "" : "s");
+	for (size_t i = 0; i < n && used < size;) {
+		size_t j = i;
+		while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+			j++;
+		used += (size_t)snprintf(buf + used, size - used, "%s%d",
+					 i ? "," : "", ranks[i]);
+		if (j > i && used < size)
+			used += (size_t)snprintf(buf + used, size - used,
+						 "-%d", ranks[j]);
+		i = j + 1;
+	}
+}

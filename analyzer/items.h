@@ -1,0 +1,82 @@
+/* Item fingerprints (item_fetch, xxh64 of what an IterableDataset produced):
+ * kept per (process, loader, iteration) until ranks are known, then compared
+ * across the workers and ranks of each epoch. */
+#ifndef AW_ITEMS_H
+#define AW_ITEMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "index_map.h"
+
+/* The fingerprints one process produced for one pass of one loader. */
+struct aw_item_stream {
+	uint32_t process;
+	uint32_t loader_id; /* the per-process id the event carried */
+	uint32_t iteration; /* ACCWATCH_UNKNOWN in spawn workers */
+	int32_t worker_id;  /* -1: the main process */
+	uint64_t *hashes;
+	size_t n, cap;
+	uint32_t next_of_process; /* chain of the process's streams */
+	/* Resolved by aw_model_finish: where the reads count. */
+	uint32_t global;    /* global loader, AW_NONE: left out */
+	uint32_t epoch;
+	int32_t rank;
+};
+
+struct aw_item_streams {
+	struct aw_item_stream *streams;
+	size_t n, cap;
+	struct aw_index_map first_of_process; /* process -> first stream */
+};
+
+/* Who read an item: a rank's worker, or the rank's main process (-1). */
+struct aw_item_source {
+	int32_t rank, worker_id, pid;
+};
+
+/* An item read by two sources, for the evidence. */
+struct aw_item_example {
+	uint64_t hash;
+	uint32_t sources;
+	struct aw_item_source first, second;
+};
+
+#define AW_ITEM_EXAMPLES 3
+
+/* One epoch of an iterable loader, all ranks. */
+struct aw_item_epoch {
+	uint64_t reads;     /* fingerprints, duplicates included */
+	uint64_t distinct;  /* distinct fingerprints */
+	uint64_t repeated;  /* distinct items read by more than one source */
+	uint64_t repeated_reads;   /* reads beyond the first source's */
+	uint64_t across_ranks;     /* repeated items read by several ranks */
+	uint64_t across_workers;   /* ... by several sources of one rank */
+	uint32_t sources;          /* streams (processes) in the epoch */
+	struct aw_item_example examples[AW_ITEM_EXAMPLES];
+	size_t n_examples;
+};
+
+void aw_item_streams_init(struct aw_item_streams *items);
+void aw_item_streams_fini(struct aw_item_streams *items);
+void aw_item_streams_add(struct aw_item_streams *items, uint32_t process,
+			 uint32_t loader_id, uint32_t iteration,
+			 int32_t worker_id, const uint64_t *hashes,
+			 size_t count);
+
+/* Per-rank counts of one epoch, filled by aw_item_epoch_build. */
+struct aw_item_rank_counts {
+	int32_t rank;
+	uint64_t reads, distinct;
+};
+
+/* Compares the streams of one epoch (indices into items->streams). pids of
+ * the streams' processes in `pids` (same order). Fills `counts` (one per
+ * distinct rank, caller's array of n entries) and returns how many ranks. */
+size_t aw_item_epoch_build(const struct aw_item_streams *items,
+			   const uint32_t *streams, const int32_t *pids,
+			   size_t n, struct aw_item_epoch *out,
+			   struct aw_item_rank_counts *counts);
+
+#endif

@@ -1,0 +1,70 @@
+/* The questions of a debugging session besides the report: who read sample N
+ * (--sample), what one rank consumed in one epoch, in order (--rank/--epoch),
+ * one loader only (--loader). The model keeps this data only when asked. */
+#ifndef AW_QUERY_H
+#define AW_QUERY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct aw_query {
+	bool by_sample; /* --sample */
+	uint32_t sample;
+	bool by_sequence; /* --rank and --epoch */
+	int32_t rank;
+	uint32_t epoch;
+	const char *loader; /* --loader: "L1" or a site ("train.py:31") */
+};
+
+enum aw_hit_kind {
+	AW_HIT_CONSUMED,   /* in a batch the rank's loop got */
+	AW_HIT_PREFETCHED, /* drawn ahead, never yielded */
+	AW_HIT_FETCHED,    /* read by a DataLoader worker */
+	AW_HIT_DISPATCHED, /* rank 0 read it, accelerate sent it to a rank */
+};
+
+/* One read of the sample asked for. */
+struct aw_hit {
+	enum aw_hit_kind kind;
+	uint32_t process;   /* index of the reading process in the model */
+	uint32_t loader;    /* index of the loader object, AW_NONE unknown */
+	uint32_t iteration; /* the epoch, ACCWATCH_UNKNOWN */
+	uint32_t batch;  /* draw ordinal, worker fetch ordinal or dispatch step */
+	uint32_t position; /* in the batch */
+	int32_t worker_id; /* AW_HIT_FETCHED */
+	int32_t to_rank;   /* AW_HIT_DISPATCHED: the rank that got it */
+};
+
+/* Hits kept at most; the rest are counted. */
+#define AW_QUERY_HITS_MAX 100000
+
+/* Indices in the order a rank consumed them, with batch boundaries. */
+struct aw_sequence {
+	uint32_t *indices;
+	size_t n, cap;
+	size_t *batch_ends; /* index into `indices` after each batch */
+	size_t n_batches, batches_cap;
+	uint64_t unrepresentable; /* wide indices that were not kept */
+};
+
+struct aw_query_results {
+	struct aw_hit *hits;
+	size_t n_hits, hits_cap;
+	uint64_t hits_dropped;
+};
+
+void aw_query_results_fini(struct aw_query_results *results);
+void aw_query_results_add(struct aw_query_results *results,
+			  const struct aw_hit *hit);
+
+void aw_sequence_fini(struct aw_sequence *sequence);
+void aw_sequence_add_batch(struct aw_sequence *sequence,
+			   const uint32_t *indices, size_t count);
+
+/* Whether a loader answers to --loader: its id ("L1") or a site ending in
+ * the text given ("train.py:31" matches "/home/u/train.py:31"). */
+bool aw_query_loader_matches(const char *wanted, const char *id,
+			     const char *site);
+
+#endif

@@ -1,0 +1,21 @@
+/* The babeltrace2 half of the reader: reads the traces and writes what it
+ * finds as records of the event stream (event_codec.h). reader.c runs it in
+ * a child process, so that a crash or a hang of babeltrace2 on a damaged
+ * trace becomes a clear message instead of taking the analyzer along. */
+#ifndef AW_READER_BT_H
+#define AW_READER_BT_H
+
+#include "trace_dirs.h"
+
+enum aw_reader_bt_status {
+	AW_READER_BT_OK,          /* every record written, the END last */
+	AW_READER_BT_WRITE_ERROR, /* fd stopped taking bytes */
+};
+
+/* Reads every trace of dirs and writes, to fd: a phase record before each
+ * trace is opened and before the events, the accwatch events, the counts
+ * (now and then, and at the end) and an end record saying how it ended. */
+enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
+					   int fd);
+
+#endif

@@ -1,0 +1,59 @@
+/* The recorder's side of process ends and execs: `exit` for children the
+ * program reaped and for its own end (on_exit, _exit), `exec`. Nothing is
+ * emitted from a vfork child (its pid differs from the one we cached). */
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "accwatch_record.h"
+#include "accwatch_tp.h"
+
+/* A vfork child shares our memory but not our pid. getpid() is a system
+ * call (glibc caches nothing since 2.25). */
+static int accwatch_record_is_self(void)
+{
+	return getpid() == accwatch_recorder.pid;
+}
+
+void accwatch_record_on_child_exit(pid_t child, int status)
+{
+	if (!lttng_ust_tracepoint_enabled(accwatch, exit) ||
+	    !accwatch_record_is_self())
+		return;
+	lttng_ust_tracepoint(accwatch, exit, accwatch_recorder.run,
+			     accwatch_recorder.pid, child,
+			     WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+			     WIFSIGNALED(status) ? WTERMSIG(status) : -1);
+}
+
+void accwatch_record_on_exit_self(int status)
+{
+	if (!lttng_ust_tracepoint_enabled(accwatch, exit) ||
+	    !accwatch_record_is_self())
+		return;
+	lttng_ust_tracepoint(accwatch, exit, accwatch_recorder.run,
+			     accwatch_recorder.pid, accwatch_recorder.pid,
+			     status & 0xff, -1);
+}
+
+void accwatch_record_on_exec(const char *path, pid_t child)
+{
+	if (!lttng_ust_tracepoint_enabled(accwatch, exec) ||
+	    !accwatch_record_is_self())
+		return;
+	lttng_ust_tracepoint(accwatch, exec, accwatch_recorder.run,
+			     accwatch_recorder.pid, path ? path : "", child);
+}
+
+/* exit(): after Python finalised, before liblttng-ust's destructors (it is
+ * registered after them, at attach time, so it runs first). */
+static void accwatch_record_on_exit(int status, void *argument)
+{
+	(void)argument;
+	accwatch_record_on_exit_self(status);
+}
+
+void accwatch_record_exit_init(void)
+{
+	on_exit(accwatch_record_on_exit, NULL);
+}

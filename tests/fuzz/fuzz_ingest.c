@@ -1,0 +1,114 @@
+/* libFuzzer harness on the analyzer past babeltrace2: the input is an event
+ * stream (analyzer/event_codec.h), the bytes the reader's child writes. It
+ * is fed to the model, which is finished, checked and rendered both ways,
+ * then everything is freed. A JSON report missing a key of the
+ * accwatch-report/1 contract counts as a crash. */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "findings.h"
+#include "ingest.h"
+#include "model.h"
+#include "render.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void require(json_t *object, const char *const *keys, const char *what)
+{
+	if (!json_is_object(object)) {
+		fprintf(stderr, "fuzz_ingest: %s is not an object\n", what);
+		abort();
+	}
+	for (size_t i = 0; keys[i]; i++) {
+		if (!json_object_get(object, keys[i])) {
+			fprintf(stderr, "fuzz_ingest: %s has no \"%s\"\n",
+				what, keys[i]);
+			abort();
+		}
+	}
+}
+
+static void require_each(json_t *array, const char *const *keys,
+			 const char *what)
+{
+	if (!json_is_array(array)) {
+		fprintf(stderr, "fuzz_ingest: %s is not an array\n", what);
+		abort();
+	}
+	size_t i;
+	json_t *item;
+	json_array_foreach(array, i, item) require(item, keys, what);
+}
+
+/* The keys DESIGN.md's schema promises. */
+static void check_schema(json_t *report)
+{
+	static const char *const top[] = {"schema",  "world_size", "ranks",
+					  "loaders", "findings",   "summary",
+					  NULL};
+	static const char *const loader[] = {
+	    "id",	  "site",	 "class",	"sampler",
+	    "batch_sampler", "dataset_len", "batch_size", "num_workers",
+	    "persistent_workers", "len_reported", "epochs", NULL};
+	static const char *const epoch[] = {"epoch",   "union", "duplicates",
+					    "missing", "ranks", NULL};
+	static const char *const rank[] = {"rank", "batches", "samples",
+					   "unique", NULL};
+	static const char *const finding[] = {
+	    "id", "severity", "loader", "epoch", "ranks", "message", NULL};
+	static const char *const summary[] = {"errors", "warnings", "infos",
+					      NULL};
+	require(report, top, "the report");
+	require(json_object_get(report, "summary"), summary, "summary");
+	require_each(json_object_get(report, "findings"), finding, "a finding");
+	json_t *loaders = json_object_get(report, "loaders");
+	require_each(loaders, loader, "a loader");
+	size_t l, e;
+	json_t *one, *ep;
+	json_array_foreach(loaders, l, one)
+	{
+		json_t *epochs = json_object_get(one, "epochs");
+		require_each(epochs, epoch, "an epoch");
+		json_array_foreach(epochs, e, ep)
+		    require_each(json_object_get(ep, "ranks"), rank,
+				 "an epoch's rank");
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct aw_model *model = aw_model_create();
+	struct aw_ingest ingest;
+	struct aw_findings findings;
+	size_t used;
+	aw_ingest_init(&ingest, model, NULL);
+	aw_ingest_feed(&ingest, data, size, &used);
+	aw_ingest_fini(&ingest);
+
+	aw_model_finish(model);
+	aw_findings_init(&findings);
+	aw_checks_run(model, &findings);
+
+	FILE *text = fopen("/dev/null", "w");
+	if (text) {
+		aw_render_text(text, model, &findings);
+		fclose(text);
+	}
+	json_t *report = aw_render_json_object(model, &findings);
+	check_schema(report);
+	char *dumped = json_dumps(report, JSON_INDENT(2));
+	if (!dumped) {
+		fprintf(stderr, "fuzz_ingest: the report did not serialize\n");
+		abort();
+	}
+	free(dumped);
+	json_decref(report);
+
+	aw_findings_fini(&findings);
+	aw_model_destroy(model);
+	return 0;
+}
