@@ -1,1 +1,526 @@
-/* placeholder */
+/* The loader checks: the same order every epoch (same-order), the loader
+ * accelerate prepared never iterated (unused-prepared), and len() answers
+ * that do not match what the loop ran (stale-len, len-mismatch). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks_private.h"
+#include "lineage.h"
+#include "util.h"
+
+/* --- same-order ---------------------------------------------------------- */
+
+void aw_check_same_order(const struct aw_check_input *in,
+			 struct aw_findings *out)
+{
+	const struct aw_global_loader *g = in->loader;
+	const struct aw_loader *d = in->desc;
+	if (d->shuffle != 1 || g->n_epochs < 2)
+		return;
+	struct aw_finding *f = NULL;
+	size_t pairs = 0, shown = 0;
+	for (size_t e = 0; e + 1 < g->n_epochs; e++) {
+		const struct aw_epoch *a = &g->epochs[e], *b = &g->epochs[e + 1];
+		for (size_t c = 0; c < b->n_cells; c++) {
+			const struct aw_cell *later = &b->cells[c];
+			const struct aw_cell *earlier =
+			    aw_model_cell(g, a->epoch, later->rank);
+			if (!earlier || !earlier->has_order ||
+			    !later->has_order || earlier->samples < 2 ||
+			    earlier->samples != later->samples ||
+			    earlier->order_hash != later->order_hash)
+				continue;
+			if (!f) {
+				f = aw_findings_add(out, "same-order",
+						    AW_SEVERITY_WARNING,
+						    in->loader_index, b->epoch);
+				aw_finding_set_message(
+				    f,
+				    "rank %d read its %" PRIu64
+				    " samples in exactly the same order in "
+				    "epochs %u and %u although %s shuffles: "
+				    "every epoch repeats the first",
+				    later->rank, later->samples, a->epoch,
+				    b->epoch, aw_short_class(d->sampler_class));
+				aw_finding_add_integer(f, "samples",
+						       (int64_t)later->samples);
+			}
+			aw_finding_add_rank(f, later->rank);
+			pairs++;
+			if (shown++ >= AW_EVIDENCE_RANKS)
+				continue;
+			if (earlier->sampler_epoch >= 0 &&
+			    earlier->sampler_epoch == later->sampler_epoch)
+				aw_finding_add_evidence(
+				    f,
+				    "rank %d, epochs %u and %u: the same order "
+				    "(xxh64 %016" PRIx64 "); the sampler's "
+				    "epoch was %" PRId64
+				    " at the start of both: set_epoch() was "
+				    "not called",
+				    later->rank, a->epoch, b->epoch,
+				    later->order_hash, later->sampler_epoch);
+			else
+				aw_finding_add_evidence(
+				    f,
+				    "rank %d, epochs %u and %u: the same order "
+				    "(xxh64 %016" PRIx64 ")",
+				    later->rank, a->epoch, b->epoch,
+				    later->order_hash);
+		}
+	}
+	if (!f)
+		return;
+	aw_finding_add_integer(f, "epoch_pairs", (int64_t)pairs);
+	if (d->sampler_class && strstr(d->sampler_class, "Distributed"))
+		aw_finding_set_fix(
+		    f, "call sampler.set_epoch(epoch) at the start of every "
+		       "epoch: DistributedSampler draws its permutation from "
+		       "seed + epoch");
+	else
+		aw_finding_set_fix(
+		    f, "give the sampler a new epoch or seed every epoch "
+		       "(set_epoch(epoch), or a generator that is not reseeded "
+		       "with the same value before each epoch)");
+}
+
+/* --- per rank process, loaders of one dataset ----------------------------- */
+
+/* Whether a loader object (or the one its passes go to) has a row for the
+ * rank: its own passes, or the share accelerate's dispatcher gave it. */
+static bool aw_rank_iterates(const struct aw_model *model, uint32_t loader,
+			     int32_t rank)
+{
+	const struct aw_loader *l =
+	    &model->loaders[aw_model_iterated_loader(model, loader)];
+	if (l->global >= model->n_loaders_global)
+		return false;
+	const struct aw_global_loader *g = &model->loaders_global[l->global];
+	for (size_t e = 0; e < g->n_epochs; e++)
+		if (aw_model_cell(g, g->epochs[e].epoch, rank))
+			return true;
+	return false;
+}
+
+/* Batches per full epoch the rank ran over a loader; how many distinct
+ * counts are written to counts (at most max), 0 when no full epoch. */
+static size_t aw_full_epoch_batches(const struct aw_model *model,
+				    uint32_t loader, int32_t rank,
+				    uint64_t *counts, size_t max,
+				    uint32_t *first_epoch)
+{
+	const struct aw_loader *l =
+	    &model->loaders[aw_model_iterated_loader(model, loader)];
+	if (l->global >= model->n_loaders_global)
+		return 0;
+	const struct aw_global_loader *g = &model->loaders_global[l->global];
+	size_t n = 0;
+	for (size_t e = 0; e < g->n_epochs; e++) {
+		const struct aw_cell *cell =
+		    aw_model_cell(g, g->epochs[e].epoch, rank);
+		if (!cell || !cell->exhausted)
+			continue;
+		bool known = false;
+		for (size_t i = 0; i < n && !known; i++)
+			known = counts[i] == cell->batches;
+		if (known || n == max)
+			continue;
+		if (n == 0 && first_epoch)
+			*first_epoch = g->epochs[e].epoch;
+		counts[n++] = cell->batches;
+	}
+	return n;
+}
+
+static bool aw_same_dataset(const struct aw_model *model, uint32_t a,
+			    uint32_t b)
+{
+	const struct aw_loader *x = &model->loaders[a], *y = &model->loaders[b];
+	if (x->process != y->process)
+		return false;
+	if (x->built_from == b || y->built_from == a ||
+	    (x->built_from != AW_NONE && x->built_from == y->built_from))
+		return true;
+	return x->dataset_id && x->dataset_id == y->dataset_id;
+}
+
+/* One finding per (id, loader, other loader, value), gathering ranks. */
+struct aw_loader_hit {
+	const char *id;
+	uint32_t loader, other; /* loader objects (one representative) */
+	uint32_t global, other_global;
+	int64_t value;
+	uint64_t batches;
+	uint32_t epoch;
+	const char *site; /* where len() was called */
+	int32_t rank;
+};
+
+struct aw_loader_hits {
+	struct aw_loader_hit *items;
+	size_t n, cap;
+};
+
+static void aw_hits_add(struct aw_loader_hits *hits,
+			const struct aw_loader_hit *hit)
+{
+	AW_GROW(hits->items, hits->cap, hits->n + 1);
+	hits->items[hits->n++] = *hit;
+}
+
+static bool aw_same_group(const struct aw_loader_hit *a,
+			  const struct aw_loader_hit *b)
+{
+	return strcmp(a->id, b->id) == 0 && a->global == b->global &&
+	       a->other_global == b->other_global && a->value == b->value;
+}
+
+/* --- unused-prepared ------------------------------------------------------ */
+
+/* The loader a user would have been handed for loader object s: accelerate's
+ * outer loader when s is the DataLoader inside it. */
+static uint32_t aw_returned_loader(const struct aw_model *model, uint32_t s)
+{
+	const struct aw_loader *l = &model->loaders[s];
+	return l->wrapper != AW_NONE ? l->wrapper : s;
+}
+
+static void aw_unused_prepared_in(const struct aw_model *model,
+				  uint32_t process,
+				  struct aw_loader_hits *hits)
+{
+	int32_t rank = model->processes[process].rank;
+	for (size_t u = 0; u < model->n_loaders; u++) {
+		const struct aw_loader *user = &model->loaders[u];
+		if (user->process != process || aw_loader_is_accelerate(user) ||
+		    !user->n_iterations || user->sharded)
+			continue;
+		for (size_t s = 0; s < model->n_loaders; s++) {
+			const struct aw_loader *sh = &model->loaders[s];
+			if (s == u || sh->process != process ||
+			    sh->id < user->id || !sh->sharded ||
+			    aw_returned_loader(model, (uint32_t)s) != s ||
+			    !aw_same_dataset(model, (uint32_t)u, (uint32_t)s))
+				continue;
+			if (sh->n_iterations ||
+			    model->loaders[aw_model_iterated_loader(
+					       model, (uint32_t)s)]
+				.n_iterations ||
+			    aw_rank_iterates(model, (uint32_t)s, rank))
+				continue;
+			uint64_t batches[1] = {0};
+			uint32_t epoch = 0;
+			aw_full_epoch_batches(model, (uint32_t)u, rank,
+					      batches, 1, &epoch);
+			struct aw_loader_hit hit = {
+			    .id = "unused-prepared",
+			    .loader = (uint32_t)u,
+			    .other = (uint32_t)s,
+			    .global = user->global,
+			    .other_global = sh->global,
+			    .batches = batches[0],
+			    .rank = rank};
+			aw_hits_add(hits, &hit);
+		}
+	}
+}
+
+static void aw_emit_unused_prepared(const struct aw_check_input *in,
+				    const struct aw_loader_hit *hit,
+				    const struct aw_loader_hit *group, size_t n,
+				    struct aw_findings *out)
+{
+	const struct aw_model *model = in->model;
+	const struct aw_loader *user = &model->loaders[hit->loader];
+	const struct aw_loader *sh = &model->loaders[hit->other];
+	const struct aw_global_loader *ug = &model->loaders_global[hit->global];
+	const struct aw_global_loader *sg =
+	    &model->loaders_global[hit->other_global];
+	struct aw_finding *f = aw_findings_add(
+	    out, "unused-prepared", AW_SEVERITY_ERROR, hit->global, -1);
+	for (size_t i = 0; i < n; i++)
+		aw_finding_add_rank(f, group[i].rank);
+	char ranks[128];
+	aw_format_ranks(f->ranks, f->n_ranks, ranks, sizeof(ranks));
+	bool by_accelerate = aw_loader_is_accelerate(sh);
+	const char *kind = aw_loader_wrap_kind(model, sh);
+	if (by_accelerate)
+		aw_finding_set_message(
+		    f,
+		    "%s: you iterate the loader created at %s (%s); "
+		    "prepare() returned a sharded one (%s, %s, built at %s) "
+		    "that was never iterated: use its return value",
+		    ranks, ug->site, ug->id, sg->id,
+		    aw_short_class(sh->loader_class), sg->site);
+	else
+		aw_finding_set_message(
+		    f,
+		    "%s: you iterate the loader created at %s (%s); a "
+		    "sharded loader over the same dataset (%s, sampler %s, "
+		    "built at %s) was never iterated",
+		    ranks, ug->site, ug->id, sg->id,
+		    aw_short_class(sh->sampler_class), sg->site);
+	aw_finding_add_evidence(f, "iterated: %s, %s with sampler %s", ug->id,
+				aw_short_class(user->loader_class),
+				aw_short_class(user->sampler_class));
+	if (hit->batches)
+		aw_finding_add_evidence(f, "%s ran %" PRIu64
+					   " batches per full epoch on rank %d",
+					ug->id, hit->batches, hit->rank);
+	aw_finding_add_evidence(
+	    f, "never iterated: %s, %s with batch sampler %s%s%s%s", sg->id,
+	    aw_short_class(sh->loader_class),
+	    aw_short_class(sh->batch_sampler_class),
+	    kind ? " (accelerate kind \"" : "", kind ? kind : "",
+	    kind ? "\")" : "");
+	if (sh->dataset_id && sh->dataset_id == user->dataset_id)
+		aw_finding_add_evidence(f,
+					"both read the same dataset object "
+					"(id %#" PRIx64 ", %s)",
+					user->dataset_id,
+					aw_or_unknown(user->dataset_type));
+	if (by_accelerate)
+		aw_finding_set_fix(
+		    f, "iterate what prepare() returns: `loader = "
+		       "accelerator.prepare(loader)` (or unpack it from "
+		       "`model, optimizer, loader = accelerator.prepare(model, "
+		       "optimizer, loader)`)");
+	else
+		aw_finding_set_fix(f, "iterate the sharded loader (the one with "
+				      "the DistributedSampler) instead of the "
+				      "plain one");
+}
+
+void aw_check_unused_prepared(const struct aw_check_input *in,
+			      struct aw_findings *out)
+{
+	const struct aw_model *model = in->model;
+	struct aw_loader_hits hits = {0};
+	for (size_t p = 0; p < model->n_processes; p++) {
+		const struct aw_process *proc = &model->processes[p];
+		if (!proc->is_worker && proc->rank >= 0)
+			aw_unused_prepared_in(model, (uint32_t)p, &hits);
+	}
+	bool *done = aw_xcalloc(hits.n + 1, sizeof(*done));
+	struct aw_loader_hit *group =
+	    aw_xcalloc(hits.n + 1, sizeof(*group));
+	for (size_t i = 0; i < hits.n; i++) {
+		if (done[i])
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < hits.n; j++)
+			if (!done[j] &&
+			    aw_same_group(&hits.items[i], &hits.items[j])) {
+				done[j] = true;
+				group[n++] = hits.items[j];
+			}
+		aw_emit_unused_prepared(in, &hits.items[i], group, n, out);
+	}
+	free(group);
+	free(done);
+	free(hits.items);
+}
+
+/* --- stale-len and len-mismatch ------------------------------------------ */
+
+/* The wrap of a loader object's family: accelerate's split_batches without
+ * even_batches makes len() count a batch that ranks past the first lack. */
+static bool aw_split_without_even(const struct aw_model *model,
+				  uint32_t loader)
+{
+	const struct aw_loader *l = &model->loaders[loader];
+	const struct aw_loader *outer =
+	    l->wraps ? l
+		     : (l->wrapper != AW_NONE ? &model->loaders[l->wrapper]
+					      : NULL);
+	return outer && outer->split_batches == 1 && outer->even_batches == 0;
+}
+
+static bool aw_is_dispatcher_inner(const struct aw_model *model,
+				   const struct aw_loader *l)
+{
+	if (l->wraps || l->wrapper == AW_NONE)
+		return false;
+	const char *kind = aw_loader_wrap_kind(model, l);
+	return kind && strstr(kind, "dispatch");
+}
+
+/* The loader over the same dataset that the rank iterated instead, or
+ * AW_NONE; lineage first, then the same dataset object. */
+static uint32_t aw_iterated_instead(const struct aw_model *model,
+				    uint32_t loader, int32_t rank)
+{
+	const struct aw_loader *l = &model->loaders[loader];
+	uint32_t found = AW_NONE;
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		const struct aw_loader *o = &model->loaders[i];
+		if (i == loader || o->process != l->process ||
+		    aw_returned_loader(model, (uint32_t)i) != i ||
+		    !aw_same_dataset(model, loader, (uint32_t)i) ||
+		    !aw_rank_iterates(model, (uint32_t)i, rank))
+			continue;
+		bool linked = o->built_from == loader || l->built_from == i;
+		if (found == AW_NONE || linked)
+			found = (uint32_t)i;
+		if (linked)
+			break;
+	}
+	return found;
+}
+
+static void aw_len_in(const struct aw_model *model, uint32_t loader,
+		      struct aw_loader_hits *hits)
+{
+	const struct aw_loader *l = &model->loaders[loader];
+	const struct aw_process *p = &model->processes[l->process];
+	if (!l->n_len_calls || aw_is_dispatcher_inner(model, l))
+		return;
+	uint64_t counts[8];
+	uint32_t epoch = 0;
+	const char *id = "len-mismatch";
+	uint32_t other = loader;
+	if (!aw_rank_iterates(model, loader, p->rank)) {
+		id = "stale-len";
+		other = aw_iterated_instead(model, loader, p->rank);
+		if (other == AW_NONE)
+			return;
+	}
+	size_t n = aw_full_epoch_batches(model, other, p->rank, counts, 8,
+					 &epoch);
+	if (n == 0)
+		return;
+	for (size_t c = 0; c < l->n_len_calls; c++) {
+		const struct aw_len_call *call = &l->len_calls[c];
+		bool matches = false;
+		for (size_t i = 0; i < n && !matches; i++)
+			matches = (int64_t)counts[i] == call->value;
+		if (matches)
+			continue;
+		struct aw_loader_hit hit = {
+		    .id = id,
+		    .loader = loader,
+		    .other = other,
+		    .global = l->global,
+		    .other_global = model->loaders[other].global,
+		    .value = call->value,
+		    .batches = counts[0],
+		    .epoch = epoch,
+		    .site = call->site,
+		    .rank = p->rank};
+		aw_hits_add(hits, &hit);
+	}
+}
+
+static void aw_emit_len(const struct aw_check_input *in,
+			const struct aw_loader_hit *hit,
+			const struct aw_loader_hit *group, size_t n,
+			struct aw_findings *out)
+{
+	const struct aw_model *model = in->model;
+	const struct aw_global_loader *g = &model->loaders_global[hit->global];
+	const struct aw_global_loader *og =
+	    &model->loaders_global[hit->other_global];
+	bool stale = strcmp(hit->id, "stale-len") == 0;
+	struct aw_finding *f = aw_findings_add(
+	    out, hit->id, AW_SEVERITY_WARNING, hit->global,
+	    stale ? -1 : (int64_t)hit->epoch);
+	for (size_t i = 0; i < n; i++)
+		aw_finding_add_rank(f, group[i].rank);
+	aw_finding_add_integer(f, "len", hit->value);
+	aw_finding_add_integer(f, "batches", (int64_t)hit->batches);
+	const char *site = hit->site && *hit->site ? hit->site : "?";
+	if (stale) {
+		const struct aw_loader *o = &model->loaders[hit->other];
+		aw_finding_set_message(
+		    f,
+		    "len() of the loader built at %s (%s) answered %" PRId64
+		    " at %s, but that loader is never iterated: the loop "
+		    "runs over %s (%s, built at %s), %" PRIu64
+		    " batches per epoch",
+		    g->site, g->id, hit->value, site, og->id,
+		    aw_short_class(o->loader_class), og->site, hit->batches);
+		for (size_t i = 0; i < n && i < AW_EVIDENCE_RANKS; i++)
+			aw_finding_add_evidence(
+			    f,
+			    "rank %d: len() = %" PRId64 " at %s; %s ran %" PRIu64
+			    " batches in epoch %u",
+			    group[i].rank, group[i].value,
+			    group[i].site && *group[i].site ? group[i].site
+							     : "?",
+			    og->id, group[i].batches, group[i].epoch);
+		if (aw_loader_is_accelerate(o))
+			aw_finding_set_fix(
+			    f,
+			    "take len() of the loader you iterate, after "
+			    "prepare(): `loader = accelerator.prepare(loader)` "
+			    "first, then `steps = epochs * len(loader)` (or "
+			    "multiply by the world size if the schedule "
+			    "really is global)");
+		else
+			aw_finding_set_fix(
+			    f, "take len() of the loader you iterate (%s, "
+			       "built at %s)",
+			    og->id, og->site);
+		return;
+	}
+	bool accelerate_does_it = aw_split_without_even(model, hit->loader);
+	aw_finding_set_message(
+	    f,
+	    "len() of %s (built at %s) answered %" PRId64
+	    " at %s, but the loop over it yielded %" PRIu64
+	    " batches in a full epoch (epoch %u)%s",
+	    g->id, g->site, hit->value, site, hit->batches, hit->epoch,
+	    accelerate_does_it
+		? "; accelerate itself does this with split_batches=True and "
+		  "even_batches=False: len() counts the last, short batch "
+		  "that the ranks past the first do not get"
+		: "");
+	for (size_t i = 0; i < n && i < AW_EVIDENCE_RANKS; i++)
+		aw_finding_add_evidence(
+		    f, "rank %d: len() = %" PRId64 ", %" PRIu64
+		       " batches yielded in epoch %u",
+		    group[i].rank, group[i].value, group[i].batches,
+		    group[i].epoch);
+	if (accelerate_does_it)
+		aw_finding_set_fix(
+		    f, "count the steps the loop really runs (or keep "
+		       "even_batches=True) before sizing schedules from "
+		       "len()");
+	else
+		aw_finding_set_fix(
+		    f, "make the sampler's __len__ say how many batches it "
+		       "yields (or count the steps instead of trusting "
+		       "len()) before sizing schedules from it");
+}
+
+void aw_check_len(const struct aw_check_input *in, struct aw_findings *out)
+{
+	const struct aw_model *model = in->model;
+	struct aw_loader_hits hits = {0};
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		const struct aw_process *p =
+		    &model->processes[model->loaders[i].process];
+		if (!p->is_worker && p->rank >= 0)
+			aw_len_in(model, (uint32_t)i, &hits);
+	}
+	bool *done = aw_xcalloc(hits.n + 1, sizeof(*done));
+	struct aw_loader_hit *group =
+	    aw_xcalloc(hits.n + 1, sizeof(*group));
+	for (size_t i = 0; i < hits.n; i++) {
+		if (done[i])
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < hits.n; j++)
+			if (!done[j] &&
+			    aw_same_group(&hits.items[i], &hits.items[j])) {
+				done[j] = true;
+				group[n++] = hits.items[j];
+			}
+		aw_emit_len(in, &hits.items[i], group, n, out);
+	}
+	free(group);
+	free(done);
+	free(hits.items);
+}

@@ -1,1 +1,501 @@
-/* placeholder */
+/* The process checks: forks while other threads ran or CUDA was mapped
+ * (fork-threads, fork-cuda), workers forked anew every epoch
+ * (worker-respawn) and workers that died (worker-died). */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accwatch_events.h"
+#include "checks_private.h"
+#include "util.h"
+
+/* Python stack lines shown under a fork finding, innermost ones. */
+#define AW_STACK_LINES 8
+/* Distinct thread names listed. */
+#define AW_THREAD_NAMES 8
+
+static uint32_t aw_process_by_pid(const struct aw_model *model,
+				  uint32_t space, int32_t pid)
+{
+	return aw_index_map_get(&model->process_index,
+				aw_key2(space, (uint32_t)pid));
+}
+
+/* The global loader a worker served, AW_NONE. */
+static uint32_t aw_worker_global(const struct aw_model *model,
+				 const struct aw_process *w)
+{
+	uint32_t id = w->worker_loader != ACCWATCH_UNKNOWN
+			  ? w->worker_loader
+			  : (w->any_fetch ? w->last_fetch_loader
+					  : ACCWATCH_UNKNOWN);
+	uint32_t owner = w->owner;
+	if (id == ACCWATCH_UNKNOWN || owner == AW_NONE)
+		return AW_NONE;
+	uint32_t loader = aw_model_find_loader(model, owner, id);
+	if (loader == AW_NONE)
+		return AW_NONE;
+	return model->loaders[aw_model_iterated_loader(model, loader)].global;
+}
+
+/* --- fork-threads, fork-cuda --------------------------------------------- */
+
+/* Thread names other than the main thread's (the first): threads that named
+ * themselves. Unnamed threads inherit their creator's name, so gloo's or
+ * OpenMP's look like the main thread and are not listed. */
+struct aw_thread_names {
+	char names[AW_THREAD_NAMES][16];
+	uint32_t counts[AW_THREAD_NAMES];
+	size_t n;
+	uint32_t foreign, same_as_main;
+};
+
+static void aw_thread_names_parse(struct aw_thread_names *t, const char *list)
+{
+	memset(t, 0, sizeof(*t));
+	char main_name[16] = "";
+	bool first = true;
+	for (const char *at = list; at && *at;) {
+		const char *end = strchr(at, ',');
+		size_t len = end ? (size_t)(end - at) : strlen(at);
+		char name[16];
+		snprintf(name, sizeof(name), "%.*s", (int)AW_MIN(len, 15), at);
+		at += len + (end ? 1 : 0);
+		if (first) {
+			memcpy(main_name, name, sizeof(name));
+			first = false;
+			continue;
+		}
+		if (strcmp(name, main_name) == 0) {
+			t->same_as_main++;
+			continue;
+		}
+		t->foreign++;
+		size_t i = 0;
+		while (i < t->n && strcmp(t->names[i], name) != 0)
+			i++;
+		if (i == t->n && t->n < AW_THREAD_NAMES)
+			memcpy(t->names[t->n++], name, sizeof(name));
+		if (i < t->n)
+			t->counts[i]++;
+	}
+}
+
+static void aw_thread_names_format(const struct aw_thread_names *t,
+				   char *buf, size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->n && used < size; i++) {
+		if (t->counts[i] > 1)
+			used += (size_t)snprintf(buf + used, size - used,
+						 "%s%s x%u", i ? ", " : "",
+						 t->names[i], t->counts[i]);
+		else
+			used += (size_t)snprintf(buf + used, size - used,
+						 "%s%s", i ? ", " : "",
+						 t->names[i]);
+	}
+}
+
+/* Findings of one kind grouped by the loader whose workers were forked. */
+struct aw_fork_group {
+	uint32_t global; /* AW_NONE: not a DataLoader worker */
+	struct aw_finding *finding;
+	uint64_t forks;
+	uint32_t max_threads;
+	const struct aw_fork *example;
+	struct aw_thread_names names;
+};
+
+static void aw_show_stack(struct aw_finding *f, const struct aw_model *model,
+			  const struct aw_fork *fork)
+{
+	const struct aw_process *p = &model->processes[fork->process];
+	if (!fork->py_stack || !*fork->py_stack)
+		return;
+	const char *lines[256];
+	size_t n = 0;
+	for (const char *at = fork->py_stack; *at && n < 256;) {
+		lines[n++] = at;
+		const char *end = strchr(at, '\n');
+		at = end ? end + 1 : at + strlen(at);
+	}
+	aw_finding_add_evidence(f,
+				"Python stack of the fork (rank %d, pid %d, "
+				"innermost last):",
+				p->rank, p->pid);
+	for (size_t i = n > AW_STACK_LINES ? n - AW_STACK_LINES : 0; i < n;
+	     i++) {
+		const char *end = strchr(lines[i], '\n');
+		int len = end ? (int)(end - lines[i]) : (int)strlen(lines[i]);
+		aw_finding_add_evidence(f, "  %.*s", len, lines[i]);
+	}
+}
+
+static struct aw_fork_group *aw_fork_group(struct aw_fork_group **groups,
+					   size_t *n, size_t *cap,
+					   uint32_t global)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*groups)[i].global == global)
+			return &(*groups)[i];
+	AW_GROW(*groups, *cap, *n + 1);
+	struct aw_fork_group *g = &(*groups)[(*n)++];
+	memset(g, 0, sizeof(*g));
+	g->global = global;
+	return g;
+}
+
+static const char *aw_workers_of(const struct aw_model *model,
+				 uint32_t global, char *buf, size_t size)
+{
+	if (global == AW_NONE) {
+		snprintf(buf, size, "children");
+		return buf;
+	}
+	const struct aw_global_loader *g = &model->loaders_global[global];
+	snprintf(buf, size, "DataLoader workers of %s (%s)", g->id, g->site);
+	return buf;
+}
+
+static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
+			     struct aw_findings *out)
+{
+	const struct aw_model *model = in->model;
+	struct aw_fork_group *groups = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < model->n_forks; i++) {
+		const struct aw_fork *fork = &model->forks[i];
+		const struct aw_process *parent =
+		    &model->processes[fork->process];
+		uint32_t child =
+		    aw_process_by_pid(model, parent->space, fork->child_pid);
+		if (child != AW_NONE && model->processes[child].execed)
+			continue; /* fork + exec: nothing of the parent runs */
+		struct aw_thread_names names;
+		aw_thread_names_parse(&names, fork->thread_names);
+		if (cuda ? !fork->cuda_mapped
+			 : fork->threads < 2 || names.foreign == 0)
+			continue;
+		uint32_t global =
+		    child != AW_NONE
+			? aw_worker_global(model, &model->processes[child])
+			: AW_NONE;
+		struct aw_fork_group *g =
+		    aw_fork_group(&groups, &n, &cap, global);
+		if (!g->example)
+			g->example = fork;
+		g->forks++;
+		g->max_threads = AW_MAX(g->max_threads, fork->threads);
+		for (size_t k = 0; k < names.n; k++) {
+			size_t j = 0;
+			while (j < g->names.n &&
+			       strcmp(g->names.names[j], names.names[k]) != 0)
+				j++;
+			if (j == g->names.n && j < AW_THREAD_NAMES)
+				memcpy(g->names.names[g->names.n++],
+				       names.names[k], 16);
+			if (j < g->names.n)
+				g->names.counts[j] =
+				    AW_MAX(g->names.counts[j], names.counts[k]);
+		}
+		if (!g->finding) {
+			g->finding = aw_findings_add(
+			    out, cuda ? "fork-cuda" : "fork-threads",
+			    cuda ? AW_SEVERITY_ERROR : AW_SEVERITY_WARNING,
+			    global, -1);
+			if (!cuda) {
+				char listed[256];
+				aw_thread_names_format(&names, listed,
+						       sizeof(listed));
+				aw_finding_add_evidence(
+				    g->finding,
+				    "rank %d (pid %d) had %u threads at the "
+				    "fork: %s, and %u named like the main "
+				    "thread (itself included)",
+				    parent->rank, parent->pid, fork->threads,
+				    listed, names.same_as_main + 1);
+			}
+		}
+		if (parent->rank >= 0)
+			aw_finding_add_rank(g->finding, parent->rank);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct aw_fork_group *g = &groups[i];
+		struct aw_finding *f = g->finding;
+		char what[256], ranks[128], listed[256];
+		aw_workers_of(model, g->global, what, sizeof(what));
+		aw_format_ranks(f->ranks, f->n_ranks, ranks, sizeof(ranks));
+		aw_finding_add_integer(f, "forks", (int64_t)g->forks);
+		aw_finding_add_integer(f, "max_threads", g->max_threads);
+		if (cuda) {
+			aw_finding_set_message(
+			    f,
+			    "%" PRIu64 " fork%s of %s (%s) happened after the "
+			    "CUDA driver was mapped in the parent: a child "
+			    "that touches CUDA fails with \"Cannot "
+			    "re-initialize CUDA in forked subprocess\" or "
+			    "hangs",
+			    g->forks, g->forks == 1 ? "" : "s", what,
+			    *ranks ? ranks : "unranked processes");
+			aw_finding_set_fix(
+			    f, "start DataLoader workers with "
+			       "multiprocessing_context='spawn' or "
+			       "'forkserver' (DataLoader(..., "
+			       "multiprocessing_context='forkserver')), or "
+			       "create them before CUDA is initialised");
+		} else {
+			aw_thread_names_format(&g->names, listed,
+					       sizeof(listed));
+			aw_finding_set_message(
+			    f,
+			    "%" PRIu64 " fork%s of %s (%s) happened while "
+			    "other threads were running in the parent "
+			    "(%s): a lock one of them held stays locked "
+			    "forever in the child, which can deadlock",
+			    g->forks, g->forks == 1 ? "" : "s", what,
+			    *ranks ? ranks : "unranked processes", listed);
+			aw_finding_set_fix(
+			    f, "start those threads after the DataLoader "
+			       "workers (persistent_workers=True forks them "
+			       "once, at the first epoch), or use "
+			       "multiprocessing_context='forkserver' (or "
+			       "'spawn') so that workers do not inherit them");
+		}
+		aw_show_stack(f, model, g->example);
+	}
+	free(groups);
+}
+
+void aw_check_forks(const struct aw_check_input *in, struct aw_findings *out)
+{
+	aw_fork_findings(in, false, out);
+	aw_fork_findings(in, true, out);
+}
+
+/* --- worker-respawn -------------------------------------------------------- */
+
+/* How many epochs a loader object's workers were started in. */
+static uint32_t aw_worker_epochs(const struct aw_model *model,
+				 uint32_t loader, uint32_t *workers)
+{
+	const struct aw_loader *l = &model->loaders[loader];
+	bool only_loader_with_workers = true;
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		const struct aw_loader *o = &model->loaders[i];
+		if (i != loader && o->process == l->process &&
+		    o->num_workers > 0 && o->n_iterations)
+			only_loader_with_workers = false;
+	}
+	uint32_t epochs[64], n_epochs = 0, unknown = 0;
+	*workers = 0;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		const struct aw_process *w = &model->processes[i];
+		if (!w->is_worker || w->owner != l->process)
+			continue;
+		if (w->worker_loader == ACCWATCH_UNKNOWN) {
+			if (!only_loader_with_workers || !w->started_worker)
+				continue;
+		} else if (w->worker_loader != l->id) {
+			continue;
+		}
+		(*workers)++;
+		if (w->worker_iteration == ACCWATCH_UNKNOWN) {
+			unknown++;
+			continue;
+		}
+		bool seen = false;
+		for (uint32_t e = 0; e < n_epochs && !seen; e++)
+			seen = epochs[e] == w->worker_iteration;
+		if (!seen && n_epochs < 64)
+			epochs[n_epochs++] = w->worker_iteration;
+	}
+	uint32_t per_epoch = l->num_workers > 0 ? (uint32_t)l->num_workers : 1;
+	return n_epochs + (unknown + per_epoch - 1) / per_epoch;
+}
+
+void aw_check_worker_respawn(const struct aw_check_input *in,
+			     struct aw_findings *out)
+{
+	const struct aw_model *model = in->model;
+	struct aw_finding **by_global = aw_xcalloc(
+	    model->n_loaders_global + 1, sizeof(*by_global));
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		const struct aw_loader *l = &model->loaders[i];
+		const struct aw_process *p = &model->processes[l->process];
+		if (p->is_worker || l->num_workers <= 0 ||
+		    l->persistent_workers == 1 || l->n_iterations < 2)
+			continue;
+		uint32_t workers = 0;
+		uint32_t epochs = aw_worker_epochs(model, (uint32_t)i, &workers);
+		if (epochs < 2)
+			continue;
+		struct aw_finding *f = by_global[l->global];
+		const struct aw_global_loader *g =
+		    &model->loaders_global[l->global];
+		if (!f) {
+			f = by_global[l->global] = aw_findings_add(
+			    out, "worker-respawn", AW_SEVERITY_WARNING,
+			    l->global, -1);
+			aw_finding_add_integer(f, "epochs", epochs);
+			aw_finding_add_integer(f, "workers", workers);
+			aw_finding_add_integer(f, "num_workers", l->num_workers);
+			aw_finding_set_message(
+			    f,
+			    "the DataLoader workers of %s (%s, num_workers=%d, "
+			    "persistent_workers=%s) were forked anew in each "
+			    "of %u epochs (%u worker processes on rank %d): "
+			    "every epoch pays their start-up again (fork, "
+			    "copy of the dataset, worker_init_fn)",
+			    g->id, g->site, l->num_workers,
+			    l->persistent_workers == 0 ? "False" : "unknown",
+			    epochs, workers, p->rank);
+			aw_finding_set_fix(f, "pass persistent_workers=True to "
+					      "the DataLoader: its workers "
+					      "then live across epochs");
+		}
+		if (f->n_ranks < AW_EVIDENCE_RANKS)
+			aw_finding_add_evidence(
+			    f, "rank %d (pid %d): %u worker processes in %u "
+			       "epochs",
+			    p->rank, p->pid, workers, epochs);
+		if (p->rank >= 0)
+			aw_finding_add_rank(f, p->rank);
+	}
+	free(by_global);
+}
+
+/* --- worker-died ---------------------------------------------------------- */
+
+static const char *aw_signal_name(int32_t sig)
+{
+	switch (sig) {
+	case SIGKILL:
+		return "SIGKILL";
+	case SIGSEGV:
+		return "SIGSEGV";
+	case SIGBUS:
+		return "SIGBUS";
+	case SIGABRT:
+		return "SIGABRT";
+	case SIGILL:
+		return "SIGILL";
+	case SIGFPE:
+		return "SIGFPE";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGINT:
+		return "SIGINT";
+	case SIGHUP:
+		return "SIGHUP";
+	case SIGPIPE:
+		return "SIGPIPE";
+	default:
+		return "a signal";
+	}
+}
+
+/* How a worker ended, if that is a death: a signal other than the ones
+ * launchers and the DataLoader itself use to stop workers (SIGTERM, SIGINT,
+ * SIGHUP), or a non-zero exit status. */
+static bool aw_worker_death(const struct aw_process *w)
+{
+	if (!w->is_worker || !w->exited)
+		return false;
+	if (w->exit_signal > 0)
+		return w->exit_signal != SIGTERM && w->exit_signal != SIGINT &&
+		       w->exit_signal != SIGHUP;
+	return w->exit_status > 0;
+}
+
+static const char *aw_death_fix(const struct aw_process *w)
+{
+	switch (w->exit_signal) {
+	case SIGKILL:
+		return "SIGKILL is most often the kernel's out-of-memory killer "
+		       "(check `dmesg`): lower num_workers or prefetch_factor, "
+		       "or the memory each worker holds (a dataset of Python "
+		       "objects is copied page by page on access)";
+	case SIGBUS:
+		return "a SIGBUS in a worker is most often /dev/shm too small "
+		       "for the batches it hands over (docker: --shm-size); "
+		       "else a crash in native code of the dataset";
+	case SIGSEGV:
+	case SIGABRT:
+	case SIGILL:
+	case SIGFPE:
+		return "a crash in native code the dataset calls (a decoder, a "
+		       "library not fork-safe): reproduce with num_workers=0 "
+		       "and the indices of its last fetch";
+	default:
+		return "the worker exited with an error: look for its exception "
+		       "in the rank's stderr and reproduce with num_workers=0 "
+		       "and the indices of its last fetch";
+	}
+}
+
+void aw_check_worker_died(const struct aw_check_input *in,
+			  struct aw_findings *out)
+{
+	const struct aw_model *model = in->model;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		const struct aw_process *w = &model->processes[i];
+		if (!aw_worker_death(w))
+			continue;
+		uint32_t global = aw_worker_global(model, w);
+		uint32_t epoch = w->any_fetch ? w->last_fetch_iteration
+					      : w->worker_iteration;
+		struct aw_finding *f = aw_findings_add(
+		    out, "worker-died", AW_SEVERITY_ERROR, global,
+		    epoch == ACCWATCH_UNKNOWN ? -1 : (int64_t)epoch);
+		if (w->rank >= 0)
+			aw_finding_add_rank(f, w->rank);
+		aw_finding_add_integer(f, "pid", w->pid);
+		aw_finding_add_integer(f, "worker_id", w->worker_id);
+		char how[64], which[128] = "";
+		if (w->exit_signal > 0) {
+			snprintf(how, sizeof(how), "was killed by signal %d (%s)",
+				 w->exit_signal, aw_signal_name(w->exit_signal));
+			aw_finding_add_integer(f, "signal", w->exit_signal);
+		} else {
+			snprintf(how, sizeof(how), "exited with status %d",
+				 w->exit_status);
+			aw_finding_add_integer(f, "status", w->exit_status);
+		}
+		if (global != AW_NONE)
+			snprintf(which, sizeof(which), " of %s (%s)",
+				 model->loaders_global[global].id,
+				 model->loaders_global[global].site);
+		if (epoch == ACCWATCH_UNKNOWN)
+			aw_finding_set_message(
+			    f, "DataLoader worker %d%s of rank %d (pid %d) %s",
+			    w->worker_id, which, w->rank, w->pid, how);
+		else
+			aw_finding_set_message(
+			    f, "DataLoader worker %d%s of rank %d (pid %d) %s "
+			       "in epoch %u: the rank's loop got an error or "
+			       "waited for its batches",
+			    w->worker_id, which, w->rank, w->pid, how, epoch);
+		if (w->any_fetch && w->last_fetch_first >= 0)
+			aw_finding_add_evidence(
+			    f,
+			    "its last fetch: #%u of epoch %u, %u indices "
+			    "starting at %" PRId64
+			    " (sent before reading them: one of them was "
+			    "being read when it died)",
+			    w->last_fetch_batch, w->last_fetch_iteration,
+			    w->last_fetch_count, w->last_fetch_first);
+		else if (w->any_fetch)
+			aw_finding_add_evidence(
+			    f, "its last fetch: #%u of epoch %u, %u items",
+			    w->last_fetch_batch, w->last_fetch_iteration,
+			    w->last_fetch_count);
+		else
+			aw_finding_add_evidence(f, "it fetched nothing that "
+						   "the trace saw");
+		aw_finding_set_fix(f, "%s", aw_death_fix(w));
+	}
+}

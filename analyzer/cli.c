@@ -3,7 +3,10 @@
  * are one entry each. */
 #include "cli.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,8 +83,78 @@ static bool aw_apply_version(struct aw_options *opts, const char *value,
 	return true;
 }
 
+/* A whole number in [0, max]; false on anything else. */
+static bool aw_parse_count(const char *value, uint64_t max, uint64_t *out)
+{
+	if (!*value || *value == '-' || *value == '+')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long n = strtoull(value, &end, 10);
+	if (errno || *end || n > max)
+		return false;
+	*out = n;
+	return true;
+}
+
+static bool aw_apply_sample(struct aw_options *opts, const char *value,
+			    char *error, size_t error_size)
+{
+	uint64_t n;
+	if (!aw_parse_count(value, UINT32_MAX, &n))
+		return aw_cli_fail(error, error_size,
+				   "--sample takes a dataset index (0 to "
+				   "%" PRIu32 "), not '%s'",
+				   UINT32_MAX, value);
+	opts->query.by_sample = true;
+	opts->query.sample = (uint32_t)n;
+	return true;
+}
+
+static bool aw_apply_rank(struct aw_options *opts, const char *value,
+			  char *error, size_t error_size)
+{
+	uint64_t n;
+	if (!aw_parse_count(value, INT32_MAX, &n))
+		return aw_cli_fail(error, error_size,
+				   "--rank takes a rank (0, 1, ...), not '%s'",
+				   value);
+	opts->query.rank = (int32_t)n;
+	opts->rank_given = true;
+	return true;
+}
+
+static bool aw_apply_epoch(struct aw_options *opts, const char *value,
+			   char *error, size_t error_size)
+{
+	uint64_t n;
+	if (!aw_parse_count(value, UINT32_MAX - 1, &n))
+		return aw_cli_fail(error, error_size,
+				   "--epoch takes an epoch (0, 1, ...), not "
+				   "'%s'",
+				   value);
+	opts->query.epoch = (uint32_t)n;
+	opts->epoch_given = true;
+	return true;
+}
+
+static bool aw_apply_loader(struct aw_options *opts, const char *value,
+			    char *error, size_t error_size)
+{
+	if (!*value)
+		return aw_cli_fail(error, error_size,
+				   "--loader takes a loader id (L0, L1, ...) "
+				   "or its creation site (train.py:31)");
+	opts->query.loader = value;
+	return true;
+}
+
 static const struct aw_cli_option aw_cli_options[] = {
     {"format", 0, true, aw_apply_format},
+    {"sample", 0, true, aw_apply_sample},
+    {"rank", 0, true, aw_apply_rank},
+    {"epoch", 0, true, aw_apply_epoch},
+    {"loader", 0, true, aw_apply_loader},
     {"fail-on", 0, true, aw_apply_fail_on},
     {"output", 'o', true, aw_apply_output},
     {"help", 'h', false, aw_apply_help},
@@ -93,7 +166,9 @@ static const struct aw_cli_option aw_cli_options[] = {
 void aw_cli_usage(FILE *out)
 {
 	fputs("usage: accwatch-report [--format text|json] [--fail-on "
-	      "error|warning] [-o FILE] PATH...\n"
+	      "error|warning] [-o FILE]\n"
+	      "                       [--loader ID] [--sample N] [--rank R "
+	      "--epoch E] PATH...\n"
 	      "\n"
 	      "Reads the LTTng traces that accwatch-run recorded under each "
 	      "PATH (every\n"
@@ -103,7 +178,12 @@ void aw_cli_usage(FILE *out)
 	      "data-loading\n"
 	      "bugs it finds: unsharded or overlapping ranks, missing samples, "
 	      "uneven\n"
-	      "batches.\n"
+	      "batches, stale len(), loaders prepare() returned but nobody "
+	      "iterated, the same\n"
+	      "order every epoch, forks with threads or CUDA, workers "
+	      "re-forked or dead,\n"
+	      "replicated IterableDatasets, indices out of range, holes in "
+	      "the trace.\n"
 	      "\n"
 	      "  --format text|json      text for people (default), JSON "
 	      "(accwatch-report/1)\n"
@@ -111,6 +191,14 @@ void aw_cli_usage(FILE *out)
 	      "warnings too\n"
 	      "  -o, --output FILE       write the report to FILE instead of "
 	      "stdout\n"
+	      "  --loader ID             one loader only: its id (L1) or "
+	      "creation site\n"
+	      "                          (train.py:31)\n"
+	      "  --sample N              which ranks and workers read sample "
+	      "N, in which\n"
+	      "                          epoch and batch\n"
+	      "  --rank R --epoch E      the indices rank R consumed in epoch "
+	      "E, in order\n"
 	      "  -h, --help              show this help\n"
 	      "  -V, --version           show the version\n"
 	      "\n"
@@ -199,6 +287,15 @@ enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts,
 			opts->paths[opts->n_paths++] = arg;
 		}
 	}
+	if (opts->rank_given != opts->epoch_given) {
+		aw_cli_fail(error, error_size,
+			    "%s needs %s too: the indices of one rank in one "
+			    "epoch",
+			    opts->rank_given ? "--rank" : "--epoch",
+			    opts->rank_given ? "--epoch" : "--rank");
+		return AW_CLI_USAGE;
+	}
+	opts->query.by_sequence = opts->rank_given && opts->epoch_given;
 	if (!opts->help && !opts->version && opts->n_paths == 0) {
 		aw_cli_fail(error, error_size,
 			    "no trace given: pass the directory accwatch-run "

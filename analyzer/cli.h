@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "query.h"
+
 enum aw_format {
 	AW_FORMAT_TEXT,
 	AW_FORMAT_JSON,
@@ -33,6 +35,9 @@ struct aw_options {
 	const char **paths; /* borrowed from argv; owned array */
 	size_t n_paths;
 	bool help, version;
+	/* --sample, --rank with --epoch, --loader (borrowed from argv). */
+	struct aw_query query;
+	bool rank_given, epoch_given;
 };
 
 enum aw_cli_status {

@@ -103,6 +103,9 @@ struct aw_event_worker_start {
 	int32_t worker_id, num_workers;
 	uint64_t seed;
 	uint32_t loader, iteration;
+	/* The process whose loader and iteration these are (the parent, or
+	 * who asked a forkserver); -1 unknown. */
+	int32_t loader_pid;
 };
 
 struct aw_event {

@@ -126,6 +126,7 @@ static const struct aw_member_spec aw_worker_start_members[] = {
     AW_M(worker_start, seed, AW_SLOT_U64, 0),
     AW_M(worker_start, loader, AW_SLOT_U32, AW_UNKNOWN_U32),
     AW_M(worker_start, iteration, AW_SLOT_U32, AW_UNKNOWN_U32),
+    AW_M(worker_start, loader_pid, AW_SLOT_I32, -1),
 };
 
 #define AW_SPEC(name, kind, members, array, array_kind)                        \

@@ -83,6 +83,36 @@ static void aw_find_workers(struct aw_model *model)
 	}
 }
 
+/* A worker's rank process: the one that said whose loader it serves
+ * (loader_pid: a forkserver's child names who asked for it), else its
+ * nearest ancestor that is not a worker. */
+static void aw_find_owners(struct aw_model *model)
+{
+	for (size_t i = 0; i < model->n_processes; i++) {
+		struct aw_process *p = &model->processes[i];
+		if (!p->is_worker)
+			continue;
+		if (p->worker_loader_pid > 0) {
+			uint32_t owner = aw_index_map_get(
+			    &model->process_index,
+			    aw_key2(p->space, (uint32_t)p->worker_loader_pid));
+			if (owner != AW_NONE && !model->processes[owner].is_worker) {
+				p->owner = owner;
+				continue;
+			}
+		}
+		uint32_t up = p->parent;
+		for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY;
+		     depth++) {
+			if (!model->processes[up].is_worker) {
+				p->owner = up;
+				break;
+			}
+			up = model->processes[up].parent;
+		}
+	}
+}
+
 static int32_t aw_ancestor_rank(const struct aw_model *model,
 				const struct aw_process *p)
 {
@@ -147,6 +177,8 @@ static void aw_resolve_ranks(struct aw_model *model)
 
 	for (size_t i = 0; i < model->n_processes; i++) {
 		struct aw_process *p = &model->processes[i];
+		if (p->is_worker && p->rank < 0 && p->owner != AW_NONE)
+			p->rank = model->processes[p->owner].rank;
 		if (p->is_worker && p->rank < 0)
 			p->rank = aw_ancestor_rank(model, p);
 		if (!p->is_worker && p->rank < 0 && p->iterations)
@@ -606,6 +638,7 @@ static void aw_apply_items(struct aw_model *model, struct aw_epoch *epoch,
 				continue;
 			cell->samples = counts[r].reads;
 			cell->unique = counts[r].distinct;
+			cell->repeated_items = counts[r].repeated;
 			cell->from_items = true;
 			unique_sum += cell->unique;
 		}
@@ -688,6 +721,7 @@ void aw_model_finish(struct aw_model *model)
 	aw_list_runs(model);
 	aw_link_parents(model);
 	aw_find_workers(model);
+	aw_find_owners(model);
 	aw_resolve_ranks(model);
 	aw_link_loaders(model);
 	aw_lineage_resolve(model);
@@ -698,11 +732,8 @@ void aw_model_finish(struct aw_model *model)
 
 uint32_t aw_model_rank_process(const struct aw_model *model, uint32_t process)
 {
-	for (int depth = 0; process != AW_NONE && depth < AW_MAX_ANCESTRY;
-	     depth++) {
-		if (!model->processes[process].is_worker)
-			return process;
-		process = model->processes[process].parent;
-	}
-	return AW_NONE;
+	if (process >= model->n_processes)
+		return AW_NONE;
+	const struct aw_process *p = &model->processes[process];
+	return p->is_worker ? p->owner : process;
 }

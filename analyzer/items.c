@@ -133,6 +133,8 @@ size_t aw_item_epoch_build(const struct aw_item_streams *items,
 			counts[r].distinct += rank_seen[r];
 		out->distinct++;
 		if (sources > 1) {
+			for (size_t r = 0; r < n_ranks; r++)
+				counts[r].repeated += rank_seen[r];
 			out->repeated++;
 			out->repeated_reads += sources - 1;
 			out->across_ranks += ranks > 1;

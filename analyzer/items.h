@@ -69,6 +69,7 @@ void aw_item_streams_add(struct aw_item_streams *items, uint32_t process,
 struct aw_item_rank_counts {
 	int32_t rank;
 	uint64_t reads, distinct;
+	uint64_t repeated; /* of its distinct items, read by another source */
 };
 
 /* Compares the streams of one epoch (indices into items->streams). pids of

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "answers.h"
 #include "checks.h"
 #include "cli.h"
 #include "findings.h"
@@ -23,6 +24,7 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	struct aw_model *model = aw_model_create();
 	FILE *out = NULL;
 	aw_findings_init(&findings);
+	aw_model_set_query(model, &opts->query);
 
 	if (aw_reader_read(opts->paths, opts->n_paths, model, error,
 			   sizeof(error)) != AW_READER_OK) {
@@ -36,7 +38,18 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 			"before that point\n",
 			model->stats.read_error_message);
 	aw_model_finish(model);
+	if (opts->query.loader && !aw_answers_loaders_shown(model)) {
+		fprintf(stderr,
+			"accwatch-report: no loader '%s' in the trace: give "
+			"an id of the report (L0 to L%zu) or a creation site "
+			"(train.py:31)\n",
+			opts->query.loader,
+			model->n_loaders_global ? model->n_loaders_global - 1
+						: 0);
+		goto end;
+	}
 	aw_checks_run(model, &findings);
+	aw_answers_filter_findings(model, &findings);
 
 	out = opts->output ? fopen(opts->output, "w") : stdout;
 	if (!out) {

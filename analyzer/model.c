@@ -144,7 +144,9 @@ static uint32_t aw_model_process(struct aw_model *model, uint32_t source,
 	p->exit_status = p->exit_signal = -1;
 	p->rank = -1;
 	p->worker_loader = p->worker_iteration = ACCWATCH_UNKNOWN;
+	p->worker_loader_pid = -1;
 	p->worker_count = -1;
+	p->owner = AW_NONE;
 	p->last_fetch_first = -1;
 	aw_index_map_put(&model->process_index, key, index);
 	return index;
@@ -419,6 +421,7 @@ static void aw_model_on_fetch(struct aw_model *model, uint32_t process,
 		struct aw_hit hit = {.kind = AW_HIT_FETCHED,
 				     .process = process,
 				     .loader = AW_NONE,
+				     .loader_id = c->loader,
 				     .iteration = c->iteration,
 				     .batch = c->batch,
 				     .position = c->offset + i,
@@ -520,6 +523,7 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		if (p->worker_loader == ACCWATCH_UNKNOWN) {
 			p->worker_loader = e->loader;
 			p->worker_iteration = e->iteration;
+			p->worker_loader_pid = e->loader_pid;
 		}
 		break;
 	}

@@ -33,6 +33,7 @@ struct aw_process {
 	/* worker_start: the parent's loader and iteration at the fork
 	 * (ACCWATCH_UNKNOWN in spawn/forkserver workers). */
 	uint32_t worker_loader, worker_iteration;
+	int32_t worker_loader_pid; /* whose loader: -1 unknown (the parent) */
 	int32_t worker_count; /* num_workers of its loader, -1 unknown */
 	/* The newest worker_fetch/item_fetch: what it was doing last. */
 	bool any_fetch;
@@ -41,6 +42,8 @@ struct aw_process {
 	int64_t last_fetch_first; /* first index of it, -1: items or none */
 
 	/* Resolved by aw_model_finish. */
+	uint32_t owner; /* a worker's rank process (loader_pid, else the
+			 * nearest non-worker ancestor); AW_NONE */
 	bool is_worker;
 	bool rank_inferred;  /* no process had a rank: numbered in pid order */
 	int32_t rank;        /* -1: unknown */
@@ -125,6 +128,7 @@ struct aw_cell {
 	bool rebuilt;
 	/* Iterable datasets: counts from item fingerprints. */
 	bool from_items;
+	uint64_t repeated_items; /* its items another worker or rank read */
 };
 
 struct aw_epoch {

@@ -29,6 +29,7 @@ struct aw_hit {
 	enum aw_hit_kind kind;
 	uint32_t process;   /* index of the reading process in the model */
 	uint32_t loader;    /* index of the loader object, AW_NONE unknown */
+	uint32_t loader_id; /* the event's loader id when `loader` is unknown */
 	uint32_t iteration; /* the epoch, ACCWATCH_UNKNOWN */
 	uint32_t batch;  /* draw ordinal, worker fetch ordinal or dispatch step */
 	uint32_t position; /* in the batch */

@@ -3,6 +3,12 @@
 #include <jansson.h>
 #include <string.h>
 
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "accwatch_events.h"
+#include "answers.h"
+#include "lineage.h"
 #include "render.h"
 #include "util.h"
 
@@ -37,8 +43,8 @@ static json_t *aw_json_rank_cell(const struct aw_model *model,
 	    json_integer((json_int_t)(cell->samples - cell->unique)));
 	json_object_set_new(rank, "drawn",
 			    json_integer((json_int_t)cell->drawn));
-	json_object_set_new(
-	    rank, "pid", json_integer(aw_model_cell_process(model, cell)->pid));
+	(void)model;
+	json_object_set_new(rank, "pid", aw_json_known_int(cell->pid));
 	json_object_set_new(rank, "processes",
 			    json_integer(cell->n_iterations));
 	json_object_set_new(rank, "incomplete", json_boolean(!cell->complete));
@@ -49,6 +55,18 @@ static json_t *aw_json_rank_cell(const struct aw_model *model,
 			    json_integer((json_int_t)cell->lost_samples));
 	json_object_set_new(rank, "unrepresentable",
 			    json_integer((json_int_t)cell->unrepresentable));
+	char hash[20];
+	snprintf(hash, sizeof(hash), "%016" PRIx64, cell->order_hash);
+	json_object_set_new(rank, "order_hash",
+			    cell->has_order ? json_string(hash) : json_null());
+	json_object_set_new(rank, "sampler_epoch",
+			    aw_json_known_int(cell->sampler_epoch));
+	json_object_set_new(rank, "rebuilt", json_boolean(cell->rebuilt));
+	json_object_set_new(rank, "from_items", json_boolean(cell->from_items));
+	if (cell->from_items)
+		json_object_set_new(
+		    rank, "repeated_items",
+		    json_integer((json_int_t)cell->repeated_items));
 	return rank;
 }
 
@@ -81,6 +99,28 @@ static json_t *aw_json_epoch(const struct aw_model *model,
 			    json_integer((json_int_t)e->out_of_range));
 	json_object_set_new(epoch, "complete", json_boolean(e->complete));
 	json_object_set_new(epoch, "exhausted", json_boolean(e->exhausted));
+	json_object_set_new(epoch, "partial", json_boolean(!e->exhausted));
+	if (e->items) {
+		json_t *items = json_object();
+		json_object_set_new(items, "reads",
+				    json_integer((json_int_t)e->items->reads));
+		json_object_set_new(
+		    items, "distinct",
+		    json_integer((json_int_t)e->items->distinct));
+		json_object_set_new(
+		    items, "repeated",
+		    json_integer((json_int_t)e->items->repeated));
+		json_object_set_new(
+		    items, "repeated_reads",
+		    json_integer((json_int_t)e->items->repeated_reads));
+		json_object_set_new(
+		    items, "across_workers",
+		    json_integer((json_int_t)e->items->across_workers));
+		json_object_set_new(
+		    items, "across_ranks",
+		    json_integer((json_int_t)e->items->across_ranks));
+		json_object_set_new(epoch, "items", items);
+	}
 	return epoch;
 }
 
@@ -107,6 +147,15 @@ static json_t *aw_json_len_calls(const struct aw_model *model,
 		}
 	}
 	return calls;
+}
+
+/* A loader object by the id of its global loader, or null. */
+static json_t *aw_json_loader_ref(const struct aw_model *model, uint32_t l)
+{
+	if (l == AW_NONE || l >= model->n_loaders ||
+	    model->loaders[l].global >= model->n_loaders_global)
+		return json_null();
+	return json_string(model->loaders_global[model->loaders[l].global].id);
 }
 
 static json_t *aw_json_loader(const struct aw_model *model,
@@ -159,6 +208,43 @@ static json_t *aw_json_loader(const struct aw_model *model,
 	    loader, "wrap_kind",
 	    aw_json_string_or_null(d->wraps ? d->wrap_kind : NULL));
 	json_object_set_new(loader, "dispatched", json_boolean(g->dispatched));
+	json_object_set_new(loader, "rebuilt", json_boolean(g->rebuilt));
+	json_object_set_new(loader, "primed_iterations",
+			    json_integer(g->primed_iterations));
+	char dataset[24];
+	snprintf(dataset, sizeof(dataset), "%#" PRIx64, d->dataset_id);
+	json_object_set_new(loader, "dataset_id",
+			    d->dataset_id ? json_string(dataset) : json_null());
+	json_object_set_new(loader, "sharded", json_boolean(d->sharded));
+	json_object_set_new(
+	    loader, "built_from",
+	    aw_json_loader_ref(model, d->built_from));
+	json_object_set_new(
+	    loader, "wraps",
+	    aw_json_loader_ref(model, d->wraps && d->wrap_inner != g->representative
+					  ? d->wrap_inner
+					  : AW_NONE));
+	json_object_set_new(loader, "wrapped_by",
+			    aw_json_loader_ref(model, d->wrapper));
+	const struct aw_loader *wrap =
+	    d->wraps ? d : (d->wrapper != AW_NONE ? &model->loaders[d->wrapper]
+						  : NULL);
+	if (wrap) {
+		json_t *acc = json_object();
+		json_object_set_new(acc, "kind",
+				    aw_json_string_or_null(wrap->wrap_kind));
+		json_object_set_new(acc, "split_batches",
+				    aw_json_tristate(wrap->split_batches));
+		json_object_set_new(acc, "even_batches",
+				    aw_json_tristate(wrap->even_batches));
+		json_object_set_new(acc, "num_processes",
+				    aw_json_known_int(wrap->wrap_num_processes));
+		json_object_set_new(acc, "dispatch_drop_last",
+				    aw_json_tristate(d->dispatch_drop_last));
+		json_object_set_new(loader, "accelerate", acc);
+	} else {
+		json_object_set_new(loader, "accelerate", json_null());
+	}
 	json_object_set_new(loader, "objects",
 			    json_integer((json_int_t)g->n_members));
 	json_object_set_new(loader, "len_calls", aw_json_len_calls(model, g));
@@ -243,6 +329,16 @@ static json_t *aw_json_processes(const struct aw_model *model)
 				    p->exited
 					? aw_json_known_int(p->exit_signal)
 					: json_null());
+		json_object_set_new(process, "exited", json_boolean(p->exited));
+		json_object_set_new(process, "exec", json_boolean(p->execed));
+		json_object_set_new(process, "worker_id",
+				    p->is_worker ? aw_json_known_int(p->worker_id)
+						 : json_null());
+		json_object_set_new(
+		    process, "owner_pid",
+		    p->owner != AW_NONE
+			? json_integer(model->processes[p->owner].pid)
+			: json_null());
 		json_array_append_new(processes, process);
 	}
 	return processes;
@@ -294,6 +390,19 @@ static json_t *aw_json_trace(const struct aw_model *model)
 	for (size_t i = 0; i < model->n_runs; i++)
 		json_array_append_new(runs, json_integer(model->runs[i]));
 	json_object_set_new(trace, "runs", runs);
+	json_t *streams = json_array();
+	for (size_t i = 0; i < s->n_discards; i++) {
+		json_t *d = json_object();
+		json_object_set_new(d, "stream",
+				    json_string(s->discards[i].stream));
+		json_object_set_new(d, "events",
+				    json_integer((json_int_t)s->discards[i].events));
+		json_object_set_new(
+		    d, "messages",
+		    json_integer((json_int_t)s->discards[i].messages));
+		json_array_append_new(streams, d);
+	}
+	json_object_set_new(trace, "discarded_by_stream", streams);
 	json_t *kinds = json_object();
 	for (int k = 0; k < AW_EVENT_KIND_COUNT; k++)
 		json_object_set_new(kinds,
@@ -301,6 +410,87 @@ static json_t *aw_json_trace(const struct aw_model *model)
 				    json_integer((json_int_t)s->by_kind[k]));
 	json_object_set_new(trace, "events_by_kind", kinds);
 	return trace;
+}
+
+/* The answers to --sample and --rank/--epoch, null when none was asked. */
+static json_t *aw_json_query(const struct aw_model *model)
+{
+	const struct aw_query *q = &model->query;
+	if (!q->by_sample && !q->by_sequence && !q->loader)
+		return json_null();
+	json_t *query = json_object();
+	json_object_set_new(query, "loader", aw_json_string_or_null(q->loader));
+	if (q->by_sample) {
+		size_t n;
+		struct aw_answer_read *reads =
+		    aw_answers_sample_reads(model, &n);
+		json_t *list = json_array();
+		for (size_t i = 0; i < n; i++) {
+			const struct aw_hit *h = reads[i].hit;
+			json_t *r = json_object();
+			json_object_set_new(
+			    r, "loader",
+			    reads[i].global != AW_NONE
+				? json_string(
+				      model->loaders_global[reads[i].global].id)
+				: json_null());
+			json_object_set_new(
+			    r, "epoch",
+			    h->iteration == ACCWATCH_UNKNOWN
+				? json_null()
+				: json_integer(h->iteration));
+			json_object_set_new(r, "rank",
+					    aw_json_known_int(reads[i].rank));
+			json_object_set_new(r, "how",
+					    json_string(aw_hit_kind_name(h->kind)));
+			json_object_set_new(r, "batch", json_integer(h->batch));
+			json_object_set_new(r, "position",
+					    json_integer(h->position));
+			json_object_set_new(r, "worker_id",
+					    aw_json_known_int(h->worker_id));
+			json_object_set_new(r, "pid", json_integer(reads[i].pid));
+			json_array_append_new(list, r);
+		}
+		free(reads);
+		json_object_set_new(query, "sample", json_integer(q->sample));
+		json_object_set_new(query, "reads", list);
+		json_object_set_new(
+		    query, "reads_not_kept",
+		    json_integer((json_int_t)model->answers.hits_dropped));
+	}
+	if (q->by_sequence) {
+		size_t n;
+		struct aw_answer_sequence *seqs = aw_answers_sequences(model, &n);
+		json_t *list = json_array();
+		for (size_t i = 0; i < n; i++) {
+			const struct aw_sequence *s = seqs[i].sequence;
+			json_t *seq = json_object();
+			json_object_set_new(
+			    seq, "loader",
+			    json_string(model->loaders_global[seqs[i].global].id));
+			json_object_set_new(seq, "pid",
+					    json_integer(seqs[i].pid));
+			json_object_set_new(seq, "rebuilt",
+					    json_boolean(seqs[i].rebuilt));
+			json_t *batches = json_array();
+			size_t start = 0;
+			for (size_t b = 0; b < s->n_batches; b++) {
+				json_t *batch = json_array();
+				for (size_t k = start; k < s->batch_ends[b]; k++)
+					json_array_append_new(
+					    batch, json_integer(s->indices[k]));
+				json_array_append_new(batches, batch);
+				start = s->batch_ends[b];
+			}
+			json_object_set_new(seq, "batches", batches);
+			json_array_append_new(list, seq);
+		}
+		free(seqs);
+		json_object_set_new(query, "rank", json_integer(q->rank));
+		json_object_set_new(query, "epoch", json_integer(q->epoch));
+		json_object_set_new(query, "sequences", list);
+	}
+	return query;
 }
 
 json_t *aw_render_json_object(const struct aw_model *model,
@@ -318,8 +508,10 @@ json_t *aw_render_json_object(const struct aw_model *model,
 	json_object_set_new(report, "ranks", ranks);
 	json_t *loaders = json_array();
 	for (size_t g = 0; g < model->n_loaders_global; g++)
-		json_array_append_new(
-		    loaders, aw_json_loader(model, &model->loaders_global[g]));
+		if (aw_answers_loader_shown(model, (uint32_t)g))
+			json_array_append_new(
+			    loaders,
+			    aw_json_loader(model, &model->loaders_global[g]));
 	json_object_set_new(report, "loaders", loaders);
 	json_t *list = json_array();
 	for (size_t i = 0; i < findings->n; i++)
@@ -340,6 +532,7 @@ json_t *aw_render_json_object(const struct aw_model *model,
 
 	json_object_set_new(report, "processes", aw_json_processes(model));
 	json_object_set_new(report, "trace", aw_json_trace(model));
+	json_object_set_new(report, "query", aw_json_query(model));
 	return report;
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answers.h"
+#include "lineage.h"
 #include "render.h"
 #include "util.h"
 
@@ -87,7 +89,6 @@ static const char *aw_plural(uint64_t n)
 
 static void aw_print_notes(FILE *out, const struct aw_model *model)
 {
-	const struct aw_trace_stats *s = &model->stats;
 	if (model->n_runs > 1)
 		fprintf(out,
 			"note: the trace holds %zu runs (it was not recorded "
@@ -106,25 +107,6 @@ static void aw_print_notes(FILE *out, const struct aw_model *model)
 			model->unranked_processes,
 			model->unranked_processes == 1 ? "" : "es",
 			model->unranked_processes == 1 ? "is" : "are");
-	if (s->discarded_events || s->discarded_events_messages ||
-	    s->discarded_packets)
-		fprintf(out,
-			"note: the tracer discarded %" PRIu64
-			" event%s (%" PRIu64 " packet%s): counts below "
-			"are lower bounds; record with larger or blocking "
-			"buffers\n",
-			s->discarded_events, aw_plural(s->discarded_events),
-			s->discarded_packets, aw_plural(s->discarded_packets));
-	if (model->incomplete_iterations)
-		fprintf(out,
-			"note: %u iteration%s had no iter_end (the process "
-			"stopped mid-epoch): their drawn "
-			"batches are counted as consumed (marked *)\n",
-			model->incomplete_iterations,
-			model->incomplete_iterations == 1 ? "" : "s");
-	if (s->read_error)
-		fprintf(out, "note: reading stopped early: %s\n",
-			s->read_error_message);
 }
 
 static bool aw_same_problem(const struct aw_finding *a,
@@ -199,7 +181,8 @@ static void aw_format_coverage(char *buf, size_t size, uint64_t part,
 		snprintf(buf, size, "-");
 }
 
-static void aw_print_loader_header(FILE *out, const struct aw_global_loader *g,
+static void aw_print_loader_header(FILE *out, const struct aw_model *model,
+				   const struct aw_global_loader *g,
 				   const struct aw_loader *d)
 {
 	fprintf(out, "%s  %s at %s", g->id,
@@ -217,18 +200,122 @@ static void aw_print_loader_header(FILE *out, const struct aw_global_loader *g,
 			d->num_workers == 1 ? "" : "s");
 	if (d->drop_last == 1)
 		fputs(", drop_last", out);
-	if (g->dispatched)
-		fputs(
-		    ", accelerate dispatcher (per-rank shares not rebuilt yet)",
-		    out);
+	if (d->shuffle == 1)
+		fputs(", shuffle", out);
+	if (d->iterable)
+		fputs(", IterableDataset", out);
 	fputc('\n', out);
+
+	/* Lineage: what accelerate built from what. */
+	const char *kind = aw_loader_wrap_kind(model, d);
+	if (d->wraps && d->wrap_inner != AW_NONE &&
+	    d->wrap_inner != g->representative) {
+		const struct aw_loader *inner = &model->loaders[d->wrap_inner];
+		fprintf(out, "  accelerate's %s loader around %s (the DataLoader "
+			     "it iterates)",
+			kind ? kind : "outer",
+			model->loaders_global[inner->global].id);
+	} else if (d->wrapped) {
+		fprintf(out, "  built by accelerate's prepare() (%s",
+			kind ? kind : "wrap");
+		const struct aw_loader *outer =
+		    d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL;
+		if (outer && outer->wrap_num_processes > 0)
+			fprintf(out, ", %d processes", outer->wrap_num_processes);
+		if (outer && outer->split_batches == 1)
+			fputs(", split_batches", out);
+		if (outer && outer->even_batches >= 0)
+			fprintf(out, ", even_batches=%s",
+				outer->even_batches ? "True" : "False");
+		fputc(')', out);
+	} else {
+		kind = NULL;
+	}
+	if (kind || d->wrapped) {
+		if (d->built_from != AW_NONE)
+			fprintf(out, " from %s",
+				model->loaders_global[model->loaders[d->built_from]
+							  .global]
+				    .id);
+		fputc('\n', out);
+	}
+	if (g->dispatched && g->rebuilt)
+		fprintf(out,
+			"  accelerate dispatcher: rank 0 reads, every rank's "
+			"share rebuilt from the slicing rule%s\n",
+			g->primed_iterations
+			    ? " (the other ranks' own draws only primed "
+			      "the iterator and are not counted)"
+			    : "");
+	else if (g->dispatched)
+		fputs("  accelerate dispatcher: rank 0 reads for all; its "
+		      "reads are shown as they are (shares not rebuilt)\n",
+		      out);
+}
+
+/* Legend marks of the table. */
+struct aw_table_marks {
+	bool incomplete, partial, rebuilt, items;
+};
+
+static void aw_print_epoch_rows(struct aw_table *table,
+				const struct aw_loader *d,
+				const struct aw_epoch *ep,
+				struct aw_table_marks *marks)
+{
+	char epoch[16], rank[16], batches[32], samples[32], unique[32],
+	    dups[32], coverage[48];
+	snprintf(epoch, sizeof(epoch), "%u", ep->epoch);
+	uint64_t batch_sum = 0;
+	for (size_t c = 0; c < ep->n_cells; c++) {
+		const struct aw_cell *cell = &ep->cells[c];
+		snprintf(rank, sizeof(rank), "%d%s", cell->rank,
+			 cell->rebuilt ? "^" : "");
+		snprintf(batches, sizeof(batches), "%" PRIu64 "%s",
+			 cell->batches, cell->complete ? "" : "*");
+		snprintf(samples, sizeof(samples), "%" PRIu64 "%s",
+			 cell->samples, cell->from_items ? "#" : "");
+		snprintf(unique, sizeof(unique), "%" PRIu64, cell->unique);
+		snprintf(dups, sizeof(dups), "%" PRIu64,
+			 cell->samples - AW_MIN(cell->unique, cell->samples));
+		aw_format_coverage(coverage, sizeof(coverage), cell->unique,
+				   d->dataset_len);
+		if (!cell->exhausted && cell->complete) {
+			strncat(coverage, " partial",
+				sizeof(coverage) - strlen(coverage) - 1);
+			marks->partial = true;
+		}
+		marks->incomplete |= !cell->complete;
+		marks->rebuilt |= cell->rebuilt;
+		marks->items |= cell->from_items;
+		const char *row[AW_TABLE_COLUMNS] = {
+		    c ? "" : epoch, rank, batches, samples,
+		    unique,         dups, coverage};
+		aw_table_row(table, row);
+		batch_sum += cell->batches;
+	}
+	if (ep->n_cells > 1) {
+		snprintf(batches, sizeof(batches), "%" PRIu64, batch_sum);
+		snprintf(samples, sizeof(samples), "%" PRIu64, ep->samples);
+		snprintf(unique, sizeof(unique), "%" PRIu64, ep->union_count);
+		snprintf(dups, sizeof(dups), "%" PRIu64, ep->duplicates);
+		aw_format_coverage(coverage, sizeof(coverage),
+				   ep->union_in_range, d->dataset_len);
+		if (!ep->exhausted)
+			strncat(coverage, " partial epoch",
+				sizeof(coverage) - strlen(coverage) - 1);
+		const char *row[AW_TABLE_COLUMNS] = {
+		    "", "all", batches, samples, unique, dups, coverage};
+		aw_table_row(table, row);
+	}
 }
 
 static void aw_print_loader(FILE *out, const struct aw_model *model,
 			    const struct aw_global_loader *g)
 {
 	const struct aw_loader *d = aw_model_describe(model, g);
-	aw_print_loader_header(out, g, d);
+	aw_print_loader_header(out, model, g, d);
+	struct aw_table_marks marks = {0};
 	if (g->n_epochs == 0) {
 		fputs("  never iterated by a rank\n", out);
 	} else {
@@ -237,53 +324,26 @@ static void aw_print_loader(FILE *out, const struct aw_model *model,
 		    "epoch",  "rank",       "batches", "samples",
 		    "unique", "duplicates", "coverage"};
 		aw_table_row(&table, header);
-		for (size_t e = 0; e < g->n_epochs; e++) {
-			const struct aw_epoch *ep = &g->epochs[e];
-			char epoch[16], rank[16], batches[32], samples[32],
-			    unique[32], dups[32], coverage[16];
-			snprintf(epoch, sizeof(epoch), "%u", ep->epoch);
-			uint64_t batch_sum = 0;
-			for (size_t c = 0; c < ep->n_cells; c++) {
-				const struct aw_cell *cell = &ep->cells[c];
-				snprintf(rank, sizeof(rank), "%d", cell->rank);
-				snprintf(batches, sizeof(batches),
-					 "%" PRIu64 "%s", cell->batches,
-					 cell->complete ? "" : "*");
-				snprintf(samples, sizeof(samples), "%" PRIu64,
-					 cell->samples);
-				snprintf(unique, sizeof(unique), "%" PRIu64,
-					 cell->unique);
-				snprintf(dups, sizeof(dups), "%" PRIu64,
-					 cell->samples - cell->unique);
-				aw_format_coverage(coverage, sizeof(coverage),
-						   cell->unique,
-						   d->dataset_len);
-				const char *row[AW_TABLE_COLUMNS] = {
-				    c ? "" : epoch, rank, batches, samples,
-				    unique,         dups, coverage};
-				aw_table_row(&table, row);
-				batch_sum += cell->batches;
-			}
-			if (ep->n_cells > 1) {
-				snprintf(batches, sizeof(batches), "%" PRIu64,
-					 batch_sum);
-				snprintf(samples, sizeof(samples), "%" PRIu64,
-					 ep->samples);
-				snprintf(unique, sizeof(unique), "%" PRIu64,
-					 ep->union_count);
-				snprintf(dups, sizeof(dups), "%" PRIu64,
-					 ep->duplicates);
-				aw_format_coverage(coverage, sizeof(coverage),
-						   ep->union_in_range,
-						   d->dataset_len);
-				const char *row[AW_TABLE_COLUMNS] = {
-				    "",     "all", batches, samples,
-				    unique, dups,  coverage};
-				aw_table_row(&table, row);
-			}
-		}
+		for (size_t e = 0; e < g->n_epochs; e++)
+			aw_print_epoch_rows(&table, d, &g->epochs[e], &marks);
 		aw_table_print(out, &table, "  ");
 	}
+	if (marks.partial)
+		fputs("  partial: the loop left the epoch early (break, "
+		      "error); counts are as read, coverage is not judged\n",
+		      out);
+	if (marks.incomplete)
+		fputs("  *: no end of epoch in the trace (the process stopped "
+		      "or events were lost); every batch drawn is counted\n",
+		      out);
+	if (marks.rebuilt)
+		fputs("  ^: the rank's share of what rank 0 read, cut by "
+		      "accelerate's dispatcher rule\n",
+		      out);
+	if (marks.items)
+		fputs("  #: items counted by their fingerprints (an "
+		      "IterableDataset has no indices); coverage unknown\n",
+		      out);
 	if (g->n_len_reported) {
 		fputs("  len() answered:", out);
 		for (size_t i = 0; i < g->n_len_reported; i++)
@@ -292,6 +352,96 @@ static void aw_print_loader(FILE *out, const struct aw_model *model,
 		fputc('\n', out);
 	}
 	fputc('\n', out);
+}
+
+/* --sample N: every read of the sample, one line each. */
+static void aw_print_sample_answer(FILE *out, const struct aw_model *model)
+{
+	size_t n;
+	struct aw_answer_read *reads = aw_answers_sample_reads(model, &n);
+	fprintf(out, "sample %u: ", model->query.sample);
+	if (n == 0)
+		fputs("no rank or worker read it\n", out);
+	else
+		fprintf(out, "%zu read%s\n", n, aw_plural(n));
+	for (size_t i = 0; i < n; i++) {
+		const struct aw_answer_read *r = &reads[i];
+		const struct aw_hit *h = r->hit;
+		const char *loader =
+		    r->global != AW_NONE ? model->loaders_global[r->global].id
+					 : "loader ?";
+		fprintf(out, "  %s epoch ", loader);
+		if (h->iteration == UINT32_MAX)
+			fputs("?", out);
+		else
+			fprintf(out, "%u", h->iteration);
+		switch (h->kind) {
+		case AW_HIT_CONSUMED:
+			fprintf(out,
+				": rank %d consumed it in batch %u (position "
+				"%u), pid %d\n",
+				r->rank, h->batch, h->position, r->pid);
+			break;
+		case AW_HIT_PREFETCHED:
+			fprintf(out,
+				": rank %d drew it in batch %u (position %u) "
+				"but the loop never got that batch, pid %d\n",
+				r->rank, h->batch, h->position, r->pid);
+			break;
+		case AW_HIT_FETCHED:
+			fprintf(out,
+				": rank %d worker %d (pid %d) read it, its "
+				"fetch #%u (position %u)\n",
+				r->rank, h->worker_id, r->pid, h->batch,
+				h->position);
+			break;
+		case AW_HIT_DISPATCHED:
+			fprintf(out,
+				": rank %d got it from rank 0's reads in step "
+				"%u (position %u of its slice)\n",
+				r->rank, h->batch, h->position);
+			break;
+		}
+	}
+	if (model->answers.hits_dropped)
+		fprintf(out, "  ... and %" PRIu64 " more reads not kept\n",
+			model->answers.hits_dropped);
+	fputc('\n', out);
+	free(reads);
+}
+
+/* --rank R --epoch E: the indices in the order consumed, batch by batch. */
+static void aw_print_sequence_answer(FILE *out, const struct aw_model *model)
+{
+	size_t n;
+	struct aw_answer_sequence *seqs = aw_answers_sequences(model, &n);
+	if (n == 0)
+		fprintf(out,
+			"rank %d, epoch %u: no pass of this rank over a loader "
+			"in this epoch\n\n",
+			model->query.rank, model->query.epoch);
+	for (size_t i = 0; i < n; i++) {
+		const struct aw_sequence *s = seqs[i].sequence;
+		const struct aw_global_loader *g =
+		    &model->loaders_global[seqs[i].global];
+		fprintf(out,
+			"rank %d, epoch %u, %s (%s): %zu batch%s, %zu "
+			"sample%s in the order consumed%s\n",
+			seqs[i].rank, model->query.epoch, g->id, g->site,
+			s->n_batches, s->n_batches == 1 ? "" : "es", s->n,
+			aw_plural(s->n),
+			seqs[i].rebuilt ? " (its share of rank 0's reads)" : "");
+		size_t start = 0;
+		for (size_t b = 0; b < s->n_batches; b++) {
+			fprintf(out, "  batch %zu:", b);
+			for (size_t k = start; k < s->batch_ends[b]; k++)
+				fprintf(out, " %u", s->indices[k]);
+			fputc('\n', out);
+			start = s->batch_ends[b];
+		}
+		fputc('\n', out);
+	}
+	free(seqs);
 }
 
 void aw_render_text(FILE *out, const struct aw_model *model,
@@ -311,6 +461,10 @@ void aw_render_text(FILE *out, const struct aw_model *model,
 		aw_model_accwatch_events(model));
 	aw_print_notes(out, model);
 	fputc('\n', out);
+	if (model->query.by_sample)
+		aw_print_sample_answer(out, model);
+	if (model->query.by_sequence)
+		aw_print_sequence_answer(out, model);
 
 	if (findings->n == 0)
 		fputs("No data-loading problem found.\n\n", out);
@@ -325,5 +479,6 @@ void aw_render_text(FILE *out, const struct aw_model *model,
 	}
 
 	for (size_t g = 0; g < model->n_loaders_global; g++)
-		aw_print_loader(out, model, &model->loaders_global[g]);
+		if (aw_answers_loader_shown(model, (uint32_t)g))
+			aw_print_loader(out, model, &model->loaders_global[g]);
 }

@@ -75,13 +75,24 @@ _iters = {}  # id(_BaseDataLoaderIter) -> _Iteration
 _initing = set()  # id(DataLoader) inside DataLoader.__init__
 _lens = set()  # (loader, value, site) already emitted
 _len_depth = threading.local()  # len() calls of loaders in progress
-# The _Iteration this thread is starting (DataLoader.__iter__ or iterator
-# __init__ running): what a worker forked meanwhile belongs to.
+# rec: the _Iteration this thread is starting (DataLoader.__iter__ or iterator
+# __init__ running); last: the last one it began, what a worker forked or
+# spawned after belongs to (subclasses start workers after our wrappers
+# returned).
 _starting = threading.local()
-_fork_base = (_UNKNOWN, _UNKNOWN)  # (loader, iteration) at our fork
+# rec: the IterableDataset iteration whose batch this thread drew last (the
+# main-process fetch that follows hashes its items).
+_drawn = threading.local()
+# Key of multiprocessing's per-process config that carries (loader,
+# iteration) into spawn and forkserver workers: a Process copies its
+# creator's config and pickles it to the child.
+_MP_BASE_KEY = "accwatch_base"
+_fork_base = (_UNKNOWN, _UNKNOWN, -1)  # (loader, iteration, pid) at our fork
 _worker = None  # _Worker, in a DataLoader worker process
 _prefixes = None  # directories of torch and accelerate
 _prefixes_accelerate = False
+_Tensor = getattr(sys.modules.get("torch"), "Tensor", None)
+_ITERABLE_FETCHER = getattr(_fetch, "_IterableDatasetFetcher", ())
 
 
 class _Loader(object):
@@ -108,7 +119,8 @@ class _Iteration(object):
 
 
 class _Worker(object):
-    __slots__ = ("id", "loader", "base", "iteration", "fetchers", "fetches")
+    __slots__ = ("id", "loader", "base", "iteration", "fetchers", "fetches",
+                 "loader_pid")
 
 
 def _debug(what):
@@ -211,10 +223,12 @@ def _after_in_child():
         _pid = os.getpid()
         _worker = None
         rec = getattr(_starting, "rec", None)  # the forking thread's
+        if rec is None:
+            rec = getattr(_starting, "last", None)
         if rec is not None:
-            _fork_base = (rec.loader, rec.iteration)
+            _fork_base = (rec.loader, rec.iteration, rec.pid)
         else:
-            _fork_base = (_UNKNOWN, _UNKNOWN)
+            _fork_base = (_UNKNOWN, _UNKNOWN, -1)
         _emit_process("other")
     except Exception:
         _debug("after fork")
@@ -383,6 +397,13 @@ def _begin(loader):
     rec = _Iteration(entry.ordinal, entry.iterations, not _is_iterable(loader))
     entry.iterations += 1
     entry.current = rec
+    _starting.last = rec
+    if _int(getattr(loader, "num_workers", 0), 0) > 0:
+        try:
+            config = sys.modules["multiprocessing"].current_process()._config
+            config[_MP_BASE_KEY] = (rec.loader, rec.iteration, rec.pid)
+        except Exception:
+            _debug("multiprocessing config")
     chain = _sampler_chain(loader)
     _aw_iter_begin(rec.loader, rec.iteration, _first_int(chain, ("epoch",)),
                    _first_int(chain, ("seed", "initial_seed")))
@@ -450,7 +471,7 @@ def _wrap_loader_iter(original):
         saved = getattr(_starting, "rec", None)
         rec = None
         try:
-            rec = _begin(self)
+            rec = _current_or_begin(self)
         except Exception:
             _debug("DataLoader.__iter__")
         _starting.rec = rec
@@ -473,6 +494,34 @@ def _wrap_loader_iter(original):
             _debug("DataLoader.__iter__ bind")
         return iterator
     return __iter__
+
+
+def _current_or_begin(loader):
+    """torchdata's StatefulDataLoader: state_dict() before __iter__ made the
+    iterator __iter__ then returns; that iteration goes on."""
+    if getattr(loader, "_initial_iter_for_state_dict", False) is True:
+        entry = _loaders.get(id(loader))
+        if entry is not None and entry.current is not None \
+                and entry.current.open:
+            return entry.current
+    return _begin(loader)
+
+
+def _wrap_reset(original):
+    """A persistent iterator reset outside DataLoader.__iter__ (torchdata's
+    StatefulDataLoader.__iter__) starts an iteration too."""
+    @functools.wraps(original)
+    def _reset(self, loader, *args, **kwargs):
+        first = kwargs.get("first_iter", args[0] if args else False)
+        if not first and getattr(_starting, "rec", None) is None:
+            try:
+                rec = _begin(loader)
+                if rec is not None:
+                    _bind(self, rec)
+            except Exception:
+                _debug("_reset")
+        return original(self, loader, *args, **kwargs)
+    return _reset
 
 
 def _wrap_iterator_init(original):
@@ -506,6 +555,8 @@ def _wrap_next_index(original):
                 _bind(self, rec)
             if rec.indexed:
                 _aw_batch(rec.loader, rec.iteration, rec.drawn, index)
+            else:
+                _drawn.rec = rec
             rec.drawn += 1
         except Exception:
             _debug("_next_index")
@@ -549,7 +600,16 @@ def _worker_state():
         return None
     worker = _Worker()
     worker.id = _int(info.id)
-    worker.loader, worker.base = _fork_base
+    worker.loader, worker.base, worker.loader_pid = _fork_base
+    if worker.loader == _UNKNOWN:  # spawn, forkserver: from our config key
+        try:
+            config = sys.modules["multiprocessing"].current_process()._config
+            loader, base, pid = config[_MP_BASE_KEY]
+            worker.loader = _int(loader, _UNKNOWN)
+            worker.base = _int(base, _UNKNOWN)
+            worker.loader_pid = _int(pid)
+        except Exception:
+            pass
     worker.iteration = worker.base
     worker.fetchers = 0
     worker.fetches = 0
@@ -559,19 +619,68 @@ def _worker_state():
     if seed >= 1 << 63:
         seed -= 1 << 64
     _aw_worker_start(worker.id, _int(info.num_workers), seed, worker.loader,
-                     worker.iteration)
+                     worker.iteration, worker.loader_pid)
     return worker
 
 
 def _on_fetch(possibly_batched_index):
+    """Before a worker's fetch: worker_fetch; returns the token C needs to
+    emit worker_fetch_end after it (None: nothing to end)."""
     try:
         worker = _worker
         if worker is not None:
-            _aw_worker_fetch(worker.id, worker.loader, worker.iteration,
-                             worker.fetches, possibly_batched_index)
+            batch = worker.fetches
             worker.fetches += 1
+            _aw_worker_fetch(worker.id, worker.loader, worker.iteration,
+                             batch, possibly_batched_index)
+            return (worker.id, worker.loader, worker.iteration, batch)
     except Exception:
         _debug("fetch")
+    return None
+
+
+def _item_view(item):
+    """Called by C for an item it cannot hash directly: an object whose
+    buffer holds the item's content (tensors, non-contiguous arrays), or
+    None (C hashes its repr)."""
+    try:
+        if _Tensor is not None and isinstance(item, _Tensor):
+            try:
+                return item.contiguous().numpy()
+            except Exception:  # requires grad, another device
+                return item.detach().cpu().contiguous().numpy()
+        numpy = sys.modules.get("numpy")
+        if numpy is not None and isinstance(item, numpy.ndarray):
+            return numpy.ascontiguousarray(item)
+    except Exception:
+        pass
+    return None
+
+
+def _items_before(batched):
+    """Runs before an IterableDataset fetcher's collate_fn(data): item_fetch
+    with the fingerprints of data (a list of items when batched)."""
+    def before(*args, **kwargs):
+        try:
+            if len(args) != 1 or kwargs:
+                return
+            worker = _worker
+            if worker is not None:
+                batch = worker.fetches
+                worker.fetches += 1
+                _aw_item_fetch(worker.id, worker.loader, worker.iteration,
+                               batch, args[0], batched)
+                return
+            rec = getattr(_drawn, "rec", None)
+            if rec is not None and rec.pid == _pid:
+                _aw_item_fetch(-1, rec.loader, rec.iteration, rec.drawn - 1,
+                               args[0], batched)
+            else:
+                _aw_item_fetch(-1, _UNKNOWN, _UNKNOWN, _UNKNOWN, args[0],
+                               batched)
+        except Exception:
+            _debug("items")
+    return before
 
 
 def _wrap_fetcher_init(original):
@@ -592,9 +701,16 @@ def _wrap_fetcher_init(original):
                     # Per instance and in C: no frame of ours between the
                     # worker loop and __getitem__ (torch copies the worker's
                     # traceback into the message of the re-raised error).
-                    fetch = _aw_call_before(self.fetch, _on_fetch)
+                    fetch = _aw_call_around(self.fetch, _on_fetch)
                     if fetch is not None:
                         self.fetch = fetch
+            if isinstance(self, _ITERABLE_FETCHER):
+                # Items exist only here, before collation; the C trampoline
+                # keeps collate errors' tracebacks as they were.
+                collate = _aw_call_before(
+                    self.collate_fn, _items_before(bool(self.auto_collation)))
+                if collate is not None:
+                    self.collate_fn = collate
         except Exception:
             _debug("fetcher __init__")
         return result
@@ -663,10 +779,21 @@ def _patch_accelerate(module):
         _patch(getattr(module, name, None), "__len__", _wrap_len)
 
 
+def _patch_torchdata(module):
+    """torchdata's StatefulDataLoader: its own __init__ (no super) and
+    __iter__ (no super, resets persistent iterators itself: see _reset); its
+    iterators are _BaseDataLoaderIter subclasses that call super."""
+    loader = getattr(module, "StatefulDataLoader", None)
+    _patch(loader, "__init__", _wrap_loader_init)
+    _patch(loader, "__iter__", _wrap_loader_iter)
+
+
 def _on_module(name):
     """Called by C when a module it watches for us finished importing."""
     try:
-        if name == "accelerate.data_loader":
+        if name == "torchdata.stateful_dataloader.stateful_dataloader":
+            _patch_torchdata(sys.modules.get(name))
+        elif name == "accelerate.data_loader":
             _patch_accelerate(sys.modules.get(name))
     except Exception:
         _debug("patching %s" % name)
@@ -745,6 +872,7 @@ def _install():
     _patch(iterator, "__init__", _wrap_iterator_init)
     _patch(iterator, "_next_index", _wrap_next_index)
     _patch(iterator, "__next__", _wrap_next)
+    _patch(iterator, "_reset", _wrap_reset)
     _patch(getattr(_fetch, "_BaseDatasetFetcher", None), "__init__",
            _wrap_fetcher_init)
     try:

@@ -99,6 +99,11 @@ static enum accwatch_record_status accwatch_record_boot(void)
 	    api->PyDict_GetItemString(globals, "_on_module");
 	if (accwatch_recorder.module_fn)
 		api->Py_IncRef(accwatch_recorder.module_fn);
+	accwatch_recorder.fingerprint.api = api;
+	accwatch_recorder.fingerprint.view_fn =
+	    api->PyDict_GetItemString(globals, "_item_view");
+	if (accwatch_recorder.fingerprint.view_fn)
+		api->Py_IncRef(accwatch_recorder.fingerprint.view_fn);
 	accwatch_recorder.globals = globals;
 	globals = NULL;
 	status = ACCWATCH_RECORD_OK;

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "accwatch_capi.h"
+#include "accwatch_fingerprint.h"
 #include "accwatch_indices.h"
 
 /* Filename of the bootstrap's code, as Python tracebacks show it. */
@@ -35,6 +36,8 @@ struct accwatch_recorder {
 	accwatch_pyobject *globals; /* the bootstrap's namespace */
 	accwatch_pyobject *fork_stack_fn; /* bootstrap's _fork_stack() */
 	accwatch_pyobject *module_fn;     /* bootstrap's _on_module(name) */
+	/* bootstrap's _item_view(item), for item fingerprints */
+	struct accwatch_fingerprint_context fingerprint;
 	/* Python stack taken at the "os.fork" audit event (GIL held). */
 	int py_stack_valid;
 	pthread_t py_stack_thread;

@@ -21,9 +21,10 @@
  * attached by then): libaccwatch.so watches "import" audit events for them. */
 #define ACCWATCH_WATCHED_MODULES                                               \
 	{                                                                      \
-		"accelerate.data_loader"                                       \
+		"accelerate.data_loader",                                      \
+		    "torchdata.stateful_dataloader.stateful_dataloader"        \
 	}
-#define ACCWATCH_WATCHED_COUNT 1
+#define ACCWATCH_WATCHED_COUNT 2
 
 /* Called by libaccwatch.so; the recorder fills them at init. */
 struct accwatch_record_hooks {

@@ -269,19 +269,20 @@ end:
 	return accwatch_record_none();
 }
 
-/* (worker_id, num_workers, seed, loader, iteration) */
+/* (worker_id, num_workers, seed, loader, iteration, loader_pid) */
 static accwatch_pyobject *
 accwatch_py_worker_start(accwatch_pyobject *self,
 			 accwatch_pyobject *const *args, ssize_t nargs)
 {
 	(void)self;
-	if (!accwatch_args_ok("worker_start", nargs, 5))
+	if (!accwatch_args_ok("worker_start", nargs, 6))
 		goto end;
 	lttng_ust_tracepoint(
 	    accwatch, worker_start, accwatch_recorder.run,
 	    accwatch_recorder.pid, accwatch_arg_i32(args[0]),
 	    accwatch_arg_i32(args[1]), (uint64_t)accwatch_arg_i64(args[2], 0),
-	    accwatch_arg_u32(args[3]), accwatch_arg_u32(args[4]));
+	    accwatch_arg_u32(args[3]), accwatch_arg_u32(args[4]),
+	    accwatch_arg_i32(args[5]));
 end:
 	return accwatch_record_none();
 }
@@ -331,6 +332,139 @@ end:
 	return accwatch_record_none();
 }
 
+/* Item fingerprints per event: chunks of this many (stack, not shared: the
+ * fingerprinting may run Python code that lets another thread in). */
+#define ACCWATCH_ITEM_CHUNK 256
+
+static void accwatch_emit_items(struct accwatch_fetch_info *info,
+				accwatch_pyobject *items, int is_list,
+				ssize_t count)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	uint64_t hashes[ACCWATCH_ITEM_CHUNK];
+	ssize_t offset = 0;
+
+	info->total = (uint32_t)count;
+	while (offset < count) {
+		uint32_t used = 0;
+
+		while (used < ACCWATCH_ITEM_CHUNK && offset + used < count) {
+			accwatch_pyobject *item =
+			    !items ? NULL
+			    : is_list
+				? api->PyList_GetItem(items, offset + used)
+				: api->PyTuple_GetItem(items, offset + used);
+
+			if (!item) {
+				api->PyErr_Clear();
+				return;
+			}
+			api->Py_IncRef(item);
+			hashes[used++] = accwatch_fingerprint(
+			    &accwatch_recorder.fingerprint, item);
+			api->Py_DecRef(item);
+		}
+		info->offset = (uint32_t)offset;
+		info->count = used;
+		lttng_ust_tracepoint(accwatch, item_fetch, info, hashes);
+		offset += used;
+	}
+}
+
+/* (worker_id, loader, iteration, batch, data, batched): data is what the
+ * IterableDataset fetcher hands to collate_fn, a list of items when batched,
+ * else one item. */
+static accwatch_pyobject *accwatch_py_item_fetch(accwatch_pyobject *self,
+						 accwatch_pyobject *const *args,
+						 ssize_t nargs)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	struct accwatch_fetch_info info;
+	accwatch_pyobject *data;
+	uint64_t hash;
+	int is_list;
+
+	(void)self;
+	if (!accwatch_args_ok("item_fetch", nargs, 6) ||
+	    !lttng_ust_tracepoint_enabled(accwatch, item_fetch))
+		goto end;
+	info.run = accwatch_recorder.run;
+	info.pid = accwatch_recorder.pid;
+	info.worker_id = accwatch_arg_i32(args[0]);
+	info.loader = accwatch_arg_u32(args[1]);
+	info.iteration = accwatch_arg_u32(args[2]);
+	info.batch = accwatch_arg_u32(args[3]);
+	data = args[4];
+	is_list = api->PyObject_IsInstance(data, api->PyList_Type);
+	if (is_list < 0)
+		api->PyErr_Clear();
+	if (accwatch_arg_i64(args[5], 0) &&
+	    (is_list == 1 ||
+	     api->PyObject_IsInstance(data, api->PyTuple_Type) == 1)) {
+		accwatch_emit_items(&info, data, is_list == 1,
+				    is_list == 1 ? api->PyList_Size(data)
+						 : api->PyTuple_Size(data));
+	} else {
+		hash = accwatch_fingerprint(&accwatch_recorder.fingerprint,
+					    data);
+		info.offset = 0;
+		info.total = info.count = 1;
+		lttng_ust_tracepoint(accwatch, item_fetch, &info, &hash);
+	}
+	if (api->PyErr_Occurred())
+		api->PyErr_Clear();
+end:
+	return accwatch_record_none();
+}
+
+/* self is (target, before): calls before(*args, **kwargs); when it returns
+ * (worker_id, loader, iteration, batch), calls target(*args, **kwargs) and
+ * emits worker_fetch_end after it returned or raised. Being C, it adds no
+ * frame to the traceback of target's exceptions (see call_before). */
+static accwatch_pyobject *accwatch_py_call_around(accwatch_pyobject *self,
+						  accwatch_pyobject *args,
+						  accwatch_pyobject *kwargs)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *target = api->PyTuple_GetItem(self, 0);
+	accwatch_pyobject *before = api->PyTuple_GetItem(self, 1);
+	accwatch_pyobject *token, *result;
+	int32_t worker_id = -1;
+	uint32_t loader = 0, iteration = 0, batch = 0;
+	int known = 0;
+
+	if (!target || !before)
+		return NULL;
+	token = api->PyObject_Call(before, args, kwargs);
+	if (!token)
+		return NULL;
+	if (api->PyObject_IsInstance(token, api->PyTuple_Type) == 1 &&
+	    api->PyTuple_Size(token) == 4) {
+		worker_id = accwatch_arg_i32(api->PyTuple_GetItem(token, 0));
+		loader = accwatch_arg_u32(api->PyTuple_GetItem(token, 1));
+		iteration = accwatch_arg_u32(api->PyTuple_GetItem(token, 2));
+		batch = accwatch_arg_u32(api->PyTuple_GetItem(token, 3));
+		known = 1;
+	}
+	api->Py_DecRef(token);
+	if (api->PyErr_Occurred())
+		api->PyErr_Clear();
+	result = api->PyObject_Call(target, args, kwargs);
+	if (known)
+		lttng_ust_tracepoint(accwatch, worker_fetch_end,
+				     accwatch_recorder.run,
+				     accwatch_recorder.pid, worker_id, loader,
+				     iteration, batch, result != NULL);
+	return result;
+}
+
+static const struct accwatch_py_method_def accwatch_call_around_def = {
+    "call_around",
+    (void *)(accwatch_py_keywords_fn)accwatch_py_call_around,
+    ACCWATCH_PY_METH_VARARGS | ACCWATCH_PY_METH_KEYWORDS,
+    NULL,
+};
+
 /* self is (target, before): calls before(*args, **kwargs), then returns
  * target(*args, **kwargs). Being C, it adds no frame to the traceback of an
  * exception raised by target (torch copies worker tracebacks into messages).
@@ -361,24 +495,22 @@ static const struct accwatch_py_method_def accwatch_call_before_def = {
     NULL,
 };
 
-/* (target, before) -> a callable running before, then target; None when it
- * cannot be made. */
+/* A C callable whose self is (target, before); None when it cannot be
+ * made. */
 static accwatch_pyobject *
-accwatch_py_call_before_new(accwatch_pyobject *self,
-			    accwatch_pyobject *const *args, ssize_t nargs)
+accwatch_trampoline_new(const struct accwatch_py_method_def *def,
+			accwatch_pyobject *const *args, ssize_t nargs)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
 	accwatch_pyobject *pair = NULL, *function = NULL;
 
-	(void)self;
-	if (!accwatch_args_ok("call_before", nargs, 2))
+	if (!accwatch_args_ok(def->ml_name, nargs, 2))
 		goto end;
 	pair = api->PyTuple_Pack(2, args[0], args[1]);
 	if (!pair)
 		goto end;
 	function = api->PyCFunction_NewEx(
-	    (struct accwatch_py_method_def *)&accwatch_call_before_def, pair,
-	    NULL);
+	    (struct accwatch_py_method_def *)def, pair, NULL);
 end:
 	if (pair)
 		api->Py_DecRef(pair);
@@ -387,6 +519,25 @@ end:
 		function = accwatch_record_none();
 	}
 	return function;
+}
+
+/* (target, before) -> a callable running before, then target. */
+static accwatch_pyobject *
+accwatch_py_call_before_new(accwatch_pyobject *self,
+			    accwatch_pyobject *const *args, ssize_t nargs)
+{
+	(void)self;
+	return accwatch_trampoline_new(&accwatch_call_before_def, args, nargs);
+}
+
+/* (target, before) -> a callable running before, target, then emitting
+ * worker_fetch_end. */
+static accwatch_pyobject *
+accwatch_py_call_around_new(accwatch_pyobject *self,
+			    accwatch_pyobject *const *args, ssize_t nargs)
+{
+	(void)self;
+	return accwatch_trampoline_new(&accwatch_call_around_def, args, nargs);
 }
 
 /* (message): the bootstrap's diagnostics, through ACCWATCH_DEBUG. */
@@ -417,7 +568,9 @@ const struct accwatch_py_method_def accwatch_record_methods[] = {
     ACCWATCH_METHOD("_aw_batch", accwatch_py_batch),
     ACCWATCH_METHOD("_aw_worker_start", accwatch_py_worker_start),
     ACCWATCH_METHOD("_aw_worker_fetch", accwatch_py_worker_fetch),
+    ACCWATCH_METHOD("_aw_item_fetch", accwatch_py_item_fetch),
     ACCWATCH_METHOD("_aw_call_before", accwatch_py_call_before_new),
+    ACCWATCH_METHOD("_aw_call_around", accwatch_py_call_around_new),
     ACCWATCH_METHOD("_aw_debug", accwatch_py_debug),
 };
 

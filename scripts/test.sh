@@ -7,4 +7,4 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${ACCWATCH_BUILD_DIR:-$here/build}
 "$here/scripts/setup.sh"
 cd "$build"
-exec ctest --output-on-failure -j "$(nproc)" "$@"
+exec ctest --output-on-failure --no-label-summary -j "$(nproc)" "$@"

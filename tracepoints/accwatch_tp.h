@@ -203,12 +203,15 @@ LTTNG_UST_TRACEPOINT_EVENT(accwatch, iter_end,
 	)
 )
 
-/* loader and iteration are the parent's, inherited through fork; they are
- * ACCWATCH_UNKNOWN in spawn and forkserver workers. */
+/* loader and iteration are ids of the process that started the worker,
+ * loader_pid (its parent for fork and spawn; for forkserver the process that
+ * asked the forkserver): passed through fork, or through multiprocessing's
+ * process config for spawn and forkserver. ACCWATCH_UNKNOWN (loader_pid -1)
+ * when that failed. */
 LTTNG_UST_TRACEPOINT_EVENT(accwatch, worker_start,
 	LTTNG_UST_TP_ARGS(uint32_t, run, int32_t, pid, int32_t, worker_id,
 		int32_t, num_workers, uint64_t, seed, uint32_t, loader,
-		uint32_t, iteration),
+		uint32_t, iteration, int32_t, loader_pid),
 	LTTNG_UST_TP_FIELDS(
 		ACCWATCH_TP_COMMON(run, pid)
 		lttng_ust_field_integer(int32_t, worker_id, worker_id)
@@ -216,6 +219,7 @@ LTTNG_UST_TRACEPOINT_EVENT(accwatch, worker_start,
 		lttng_ust_field_integer(uint64_t, seed, seed)
 		lttng_ust_field_integer(uint32_t, loader, loader)
 		lttng_ust_field_integer(uint32_t, iteration, iteration)
+		lttng_ust_field_integer(int32_t, loader_pid, loader_pid)
 	)
 )
 
@@ -248,6 +252,24 @@ LTTNG_UST_TRACEPOINT_EVENT(accwatch, worker_fetch_wide,
 		lttng_ust_field_integer(uint32_t, offset, info->offset)
 		lttng_ust_field_integer(uint32_t, total, info->total)
 		lttng_ust_field_sequence(int64_t, indices, indices, uint32_t, info->count)
+	)
+)
+
+/* The end of a worker's fetch: the worker_fetch of the same pid, loader,
+ * iteration and batch returned (ok 1) or raised (ok 0). A worker_fetch
+ * without its end was still running when the worker died or the trace
+ * ended: a worker stuck in __getitem__ shows as such. */
+LTTNG_UST_TRACEPOINT_EVENT(accwatch, worker_fetch_end,
+	LTTNG_UST_TP_ARGS(uint32_t, run, int32_t, pid, int32_t, worker_id,
+		uint32_t, loader, uint32_t, iteration, uint32_t, batch,
+		uint8_t, ok),
+	LTTNG_UST_TP_FIELDS(
+		ACCWATCH_TP_COMMON(run, pid)
+		lttng_ust_field_integer(int32_t, worker_id, worker_id)
+		lttng_ust_field_integer(uint32_t, loader, loader)
+		lttng_ust_field_integer(uint32_t, iteration, iteration)
+		lttng_ust_field_integer(uint32_t, batch, batch)
+		lttng_ust_field_integer(uint8_t, ok, ok)
 	)
 )
 

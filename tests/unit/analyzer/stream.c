@@ -65,21 +65,22 @@ void s_loader(struct aw_model *m, int32_t pid, uint32_t loader,
 	struct aw_event e = s_event(AW_EVENT_LOADER_NEW, pid);
 	e.u.loader_new = (struct aw_event_loader_new){
 	    .loader = loader,
-	    .dataset_id = 42,
+	    .dataset_id = o->dataset_id ? o->dataset_id : 42,
 	    .dataset_len = o->dataset_len,
 	    .batch_size = o->batch_size,
-	    .iterable = 0,
+	    .iterable = o->iterable,
 	    .drop_last = o->drop_last,
-	    .shuffle = 1,
-	    .persistent_workers = 0,
+	    .shuffle = o->shuffle,
+	    .persistent_workers = o->persistent_workers,
 	    .num_workers = o->num_workers,
 	    .prefetch_factor = o->num_workers > 0 ? 2 : -1,
 	    .sampler_replicas = o->sampler_replicas,
 	    .sampler_rank = o->sampler_replicas > 0 ? o->sampler_rank : -1,
-	    .dataset_type = "ToyDataset",
-	    .loader_class = "DataLoader",
+	    .dataset_type = o->dataset_type ? o->dataset_type : "ToyDataset",
+	    .loader_class = o->loader_class ? o->loader_class : "DataLoader",
 	    .sampler_class = o->sampler ? o->sampler : "DistributedSampler",
-	    .batch_sampler_class = "BatchSampler",
+	    .batch_sampler_class =
+		o->batch_sampler ? o->batch_sampler : "BatchSampler",
 	    .start_method = "fork",
 	    .site = o->site ? o->site : "train.py:10",
 	    .stack = "train.py:10 main",
@@ -93,6 +94,111 @@ void s_loader_len(struct aw_model *m, int32_t pid, uint32_t loader,
 	struct aw_event e = s_event(AW_EVENT_LOADER_LEN, pid);
 	e.u.loader_len = (struct aw_event_loader_len){
 	    .loader = loader, .value = value, .site = "train.py:20"};
+	aw_model_add_event(m, &e);
+}
+
+void s_loader_wrap(struct aw_model *m, int32_t pid, uint32_t outer,
+		   uint32_t inner, const char *kind, int8_t split_batches,
+		   int8_t even_batches, int32_t num_processes,
+		   int32_t process_index)
+{
+	struct aw_event e = s_event(AW_EVENT_LOADER_WRAP, pid);
+	e.u.loader_wrap = (struct aw_event_loader_wrap){
+	    .outer = outer,
+	    .inner = inner,
+	    .split_batches = split_batches,
+	    .even_batches = even_batches,
+	    .num_processes = num_processes,
+	    .process_index = process_index,
+	    .kind = kind};
+	aw_model_add_event(m, &e);
+}
+
+void s_fork(struct aw_model *m, int32_t pid, int32_t child, uint32_t threads,
+	    const char *thread_names, bool cuda)
+{
+	struct aw_event e = s_event(AW_EVENT_FORK, pid);
+	e.u.fork = (struct aw_event_fork){
+	    .child_pid = child,
+	    .threads = threads,
+	    .cuda_mapped = cuda,
+	    .thread_names = thread_names,
+	    .py_stack = "train.py:50 <module>\ntrain.py:40 main\n"
+			"torch/utils/data/dataloader.py:1000 __init__",
+	    .native_stack = "fork"};
+	aw_model_add_event(m, &e);
+}
+
+void s_exit(struct aw_model *m, int32_t pid, int32_t exited, int32_t status,
+	    int32_t signal)
+{
+	struct aw_event e = s_event(AW_EVENT_EXIT, pid);
+	e.u.exit = (struct aw_event_exit){
+	    .exited_pid = exited, .status = status, .signal = signal};
+	aw_model_add_event(m, &e);
+}
+
+void s_exec(struct aw_model *m, int32_t pid)
+{
+	struct aw_event e = s_event(AW_EVENT_EXEC, pid);
+	e.u.exec.path = "/bin/sh";
+	aw_model_add_event(m, &e);
+}
+
+void s_worker(struct aw_model *m, int32_t pid, int32_t worker_id,
+	      uint32_t loader, uint32_t iteration)
+{
+	struct aw_event e = s_event(AW_EVENT_WORKER_START, pid);
+	e.u.worker_start = (struct aw_event_worker_start){
+	    .worker_id = worker_id,
+	    .num_workers = 2,
+	    .loader = loader,
+	    .iteration = iteration,
+	};
+	aw_model_add_event(m, &e);
+}
+
+static void s_fetch(struct aw_model *m, enum aw_event_kind kind, int32_t pid,
+		    int32_t worker_id, uint32_t loader, uint32_t iteration,
+		    uint32_t fetch, const void *values, uint32_t count)
+{
+	struct aw_event e = s_event(kind, pid);
+	e.u.chunk = (struct aw_event_chunk){
+	    .worker_id = worker_id,
+	    .loader = loader,
+	    .iteration = iteration,
+	    .batch = fetch,
+	    .offset = 0,
+	    .total = count,
+	};
+	e.values.u32 = values;
+	e.count = count;
+	aw_model_add_event(m, &e);
+}
+
+void s_worker_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
+		    uint32_t loader, uint32_t iteration, uint32_t fetch,
+		    const uint32_t *indices, uint32_t count)
+{
+	s_fetch(m, AW_EVENT_WORKER_FETCH, pid, worker_id, loader, iteration,
+		fetch, indices, count);
+}
+
+void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
+		  uint32_t loader, uint32_t iteration, uint32_t fetch,
+		  const uint64_t *hashes, uint32_t count)
+{
+	struct aw_event e = s_event(AW_EVENT_ITEM_FETCH, pid);
+	e.u.chunk = (struct aw_event_chunk){
+	    .worker_id = worker_id,
+	    .loader = loader,
+	    .iteration = iteration,
+	    .batch = fetch,
+	    .offset = 0,
+	    .total = count,
+	};
+	e.values.u64 = hashes;
+	e.count = count;
 	aw_model_add_event(m, &e);
 }
 

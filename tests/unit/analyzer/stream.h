@@ -21,6 +21,13 @@ struct s_loader_opts {
 	int32_t sampler_rank; /* used when sampler_replicas > 0 */
 	const char *site;     /* default "train.py:10" */
 	const char *sampler;  /* default "DistributedSampler" */
+	int8_t shuffle;       /* loader_new.shuffle: 0 (default), 1, -1 */
+	uint64_t dataset_id;  /* default 42 */
+	int8_t persistent_workers; /* 0 (default), 1, -1 */
+	const char *loader_class;  /* default "DataLoader" */
+	const char *batch_sampler; /* default "BatchSampler" */
+	const char *dataset_type;  /* default "ToyDataset" */
+	uint8_t iterable;
 };
 
 void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
@@ -31,6 +38,24 @@ void s_loader(struct aw_model *m, int32_t pid, uint32_t loader,
 	      const struct s_loader_opts *o);
 void s_loader_len(struct aw_model *m, int32_t pid, uint32_t loader,
 		  int64_t value);
+void s_loader_wrap(struct aw_model *m, int32_t pid, uint32_t outer,
+		   uint32_t inner, const char *kind, int8_t split_batches,
+		   int8_t even_batches, int32_t num_processes,
+		   int32_t process_index);
+void s_fork(struct aw_model *m, int32_t pid, int32_t child, uint32_t threads,
+	    const char *thread_names, bool cuda);
+void s_exit(struct aw_model *m, int32_t pid, int32_t exited, int32_t status,
+	    int32_t signal);
+void s_exec(struct aw_model *m, int32_t pid);
+/* worker_start with the parent's loader and iteration at the fork. */
+void s_worker(struct aw_model *m, int32_t pid, int32_t worker_id,
+	      uint32_t loader, uint32_t iteration);
+void s_worker_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
+		    uint32_t loader, uint32_t iteration, uint32_t fetch,
+		    const uint32_t *indices, uint32_t count);
+void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
+		  uint32_t loader, uint32_t iteration, uint32_t fetch,
+		  const uint64_t *hashes, uint32_t count);
 void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
 		  uint32_t iteration);
 void s_batch(struct aw_model *m, int32_t pid, uint32_t loader,

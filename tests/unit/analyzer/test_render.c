@@ -24,6 +24,7 @@ static struct aw_model *sample_model(struct aw_findings *findings)
 	s_ranks(m, 2, &base);
 	struct s_loader_opts other = base;
 	other.site = "eval.py:5";
+	other.dataset_id = 7; /* another dataset: its len() is not stale */
 	other.dataset_len = -1;
 	other.batch_size = -1;
 	for (int r = 0; r < 2; r++) {
@@ -278,7 +279,7 @@ Test(render_text, findings_first_then_tables)
 	aw_model_destroy(m);
 }
 
-Test(render_text, clean_report_and_notes)
+Test(render_text, incomplete_trace_and_notes)
 {
 	struct aw_model *m = aw_model_create();
 	s_process(m, 300, 1, -1, -1, "other");
@@ -293,7 +294,10 @@ Test(render_text, clean_report_and_notes)
 	struct aw_findings findings;
 	s_analyze(m, &findings);
 	char *text = render_text(m, &findings);
-	cr_expect(strstr(text, "No data-loading problem found."), "%s", text);
+	cr_expect(strstr(text, "0 errors, 1 warning"), "%s", text);
+	cr_expect(strstr(text, "WARNING trace-incomplete"), "%s", text);
+	cr_expect(strstr(text, "lower bounds"), "%s", text);
+	cr_expect(strstr(text, "*: no end of epoch in the trace"), "%s", text);
 	cr_expect(
 	    strstr(text,
 		   "each process that iterated a loader is taken as one rank"),

@@ -141,7 +141,8 @@ static int scenario_two_ranks(uint32_t run, int sharded)
 	}
 	/* A worker of rank 0, for the process model. */
 	emit_process(run, 2001, pids[0], 0, "worker");
-	lttng_ust_tracepoint(accwatch, worker_start, run, 2001, 0, 1, 99, 0, 0);
+	lttng_ust_tracepoint(accwatch, worker_start, run, 2001, 0, 1, 99, 0, 0,
+			     pids[0]);
 	uint32_t fetched[4] = {0, 2, 4, 6};
 	struct accwatch_fetch_info fetch = {
 	    .run = run,
@@ -160,9 +161,12 @@ static int scenario_two_ranks(uint32_t run, int sharded)
 		for (int r = 0; r < 2; r++) {
 			uint32_t indices[DATASET];
 			uint32_t n = 0;
-			for (uint32_t i = 0; i < DATASET; i++)
+			/* The sampler shuffles: epoch 1 reads in reverse. */
+			for (uint32_t k = 0; k < DATASET; k++) {
+				uint32_t i = epoch ? DATASET - 1 - k : k;
 				if (!sharded || i % 2 == (uint32_t)r)
 					indices[n++] = i;
+			}
 			lttng_ust_tracepoint(accwatch, loader_len, run, pids[r],
 					     0, (n + BATCH - 1) / BATCH,
 					     "train.py:20");

@@ -1,0 +1,400 @@
+/* The sharding checks, per loader and epoch: every rank reading all
+ * (unsharded), ranks sharing samples beyond padding (overlap, padding),
+ * coverage (missing), balance (uneven-batches) and bounds (index-range). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks_private.h"
+#include "lineage.h"
+#include "util.h"
+
+void aw_check_unsharded(const struct aw_check_input *in,
+			       struct aw_findings *out)
+{
+	const struct aw_epoch *e = in->epoch;
+	if (!aw_epoch_unsharded(in))
+		return;
+	const struct aw_cell *least = &e->cells[0];
+	for (size_t c = 1; c < e->n_cells; c++)
+		if (e->cells[c].unique < least->unique)
+			least = &e->cells[c];
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "unsharded", AW_SEVERITY_ERROR);
+	aw_add_all_ranks(f, e);
+	aw_finding_add_integer(f, "least_rank_unique", (int64_t)least->unique);
+	aw_finding_add_integer(f, "cross_rank_duplicates",
+			       (int64_t)e->cross_rank_duplicates);
+	aw_finding_set_message(
+	    f,
+	    "each of the %" PRIu64 " ranks read at least 90%% of the %" PRIu64
+	    " distinct samples of epoch %u (least: rank %d, %.1f%%): every "
+	    "rank "
+	    "goes through the whole data instead of a 1/%" PRIu64 " share",
+	    in->world, e->union_count, e->epoch, least->rank,
+	    aw_percent(least->unique, e->union_count), in->world);
+	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
+		aw_finding_add_evidence(
+		    f,
+		    "rank %d: %" PRIu64
+		    " distinct samples, %.1f%% of the union",
+		    e->cells[c].rank, e->cells[c].unique,
+		    aw_percent(e->cells[c].unique, e->union_count));
+	aw_evidence_more(f, e);
+	aw_evidence_sampler(f, in);
+	aw_finding_set_fix(f,
+			   "shard the data: use DistributedSampler(dataset, "
+			   "num_replicas=%" PRIu64
+			   ", rank=r) or pass the loader through "
+			   "accelerator.prepare() and iterate what it returns",
+			   in->world);
+}
+
+/* Per-rank shared counts of an epoch, in cell order (caller frees). */
+static uint64_t *aw_epoch_shared(const struct aw_epoch *e, uint64_t *repeated)
+{
+	const struct aw_sample_set **sets =
+	    aw_xcalloc(e->n_cells, sizeof(*sets));
+	uint64_t *shared = aw_xcalloc(e->n_cells, sizeof(*shared));
+	for (size_t c = 0; c < e->n_cells; c++)
+		sets[c] = e->cells[c].set;
+	*repeated = aw_sample_sets_shared(sets, e->n_cells, shared);
+	free(sets);
+	return shared;
+}
+
+/* The finding's ranks are those sharing samples; evidence per rank and, for
+ * a few ranks, per pair. */
+static void aw_evidence_sharing(struct aw_finding *f, const struct aw_epoch *e)
+{
+	uint64_t repeated = 0;
+	uint64_t *shared = aw_epoch_shared(e, &repeated);
+	aw_finding_add_integer(f, "samples_on_several_ranks",
+			       (int64_t)repeated);
+	size_t shown = 0;
+	for (size_t c = 0; c < e->n_cells; c++) {
+		if (!shared[c])
+			continue;
+		aw_finding_add_rank(f, e->cells[c].rank);
+		if (shown++ < AW_EVIDENCE_RANKS)
+			aw_finding_add_evidence(
+			    f,
+			    "rank %d: %" PRIu64 " of its %" PRIu64
+			    " distinct samples also read by another rank",
+			    e->cells[c].rank, shared[c], e->cells[c].unique);
+	}
+	if (e->n_cells <= 4) {
+		for (size_t a = 0; a < e->n_cells; a++)
+			for (size_t b = a + 1; b < e->n_cells; b++) {
+				uint64_t both = aw_sample_set_overlap(
+				    e->cells[a].set, e->cells[b].set);
+				if (both)
+					aw_finding_add_evidence(
+					    f,
+					    "ranks %d and %d: %" PRIu64
+					    " sample%s in common",
+					    e->cells[a].rank, e->cells[b].rank,
+					    both, both == 1 ? "" : "s");
+			}
+	}
+	free(shared);
+}
+
+void aw_check_overlap(const struct aw_check_input *in,
+			     struct aw_findings *out)
+{
+	const struct aw_epoch *e = in->epoch;
+	uint64_t allowance = aw_padding_allowance(in->world, in->batch_size);
+	if (in->world < 2 || e->cross_rank_duplicates <= allowance ||
+	    aw_epoch_unsharded(in))
+		return;
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "overlap", AW_SEVERITY_ERROR);
+	aw_finding_add_integer(f, "cross_rank_duplicates",
+			       (int64_t)e->cross_rank_duplicates);
+	aw_finding_add_integer(f, "padding_allowance", (int64_t)allowance);
+	aw_finding_set_message(
+	    f,
+	    "%" PRIu64
+	    " reads in epoch %u were of samples another rank also read, more "
+	    "than the padding of DistributedSampler or even_batches explains "
+	    "(at most %" PRIu64 " = W*B-1 with W=%" PRIu64 ", B=%" PRIu64 ")",
+	    e->cross_rank_duplicates, e->epoch, allowance, in->world,
+	    in->batch_size);
+	aw_evidence_sharing(f, e);
+	aw_evidence_sampler(f, in);
+	aw_finding_set_fix(f,
+			   "give every rank its own shard: "
+			   "DistributedSampler(dataset, num_replicas=%" PRIu64
+			   ", rank=<its rank>) with the same seed on all ranks "
+			   "and set_epoch() on each, or "
+			   "accelerator.prepare() alone, not both",
+			   in->world);
+}
+
+/* Where the padding of an epoch comes from, in one clause. */
+static void aw_padding_source(const struct aw_check_input *in, char *buf,
+			      size_t size)
+{
+	const struct aw_loader *d = in->desc;
+	const char *kind = aw_loader_wrap_kind(in->model, d);
+	if (in->loader->rebuilt)
+		snprintf(buf, size,
+			 "accelerate's dispatcher completes the last step "
+			 "with the epoch's first samples so that every rank "
+			 "gets a batch");
+	else if (kind && strcmp(kind, "shard") == 0)
+		snprintf(buf, size,
+			 "accelerate's even_batches=True completes the last "
+			 "round of batches with the epoch's first samples so "
+			 "that every rank gets as many batches");
+	else if (d->sampler_class && strstr(d->sampler_class, "Distributed")) {
+		uint64_t w = in->world, n = (uint64_t)AW_MAX(d->dataset_len, 0);
+		uint64_t pad = n ? (w - n % w) % w : 0;
+		snprintf(buf, size,
+			 "DistributedSampler(drop_last=False) repeats the "
+			 "first samples so that every rank gets ceil(N/W) "
+			 "(%" PRIu64 " here, for N=%" PRIu64 ", W=%" PRIu64 ")",
+			 pad, n, w);
+	} else
+		snprintf(buf, size,
+			 "DistributedSampler or accelerate's even_batches "
+			 "repeats a few samples so that every rank gets as "
+			 "many batches");
+}
+
+void aw_check_padding(const struct aw_check_input *in,
+		      struct aw_findings *out)
+{
+	const struct aw_epoch *e = in->epoch;
+	uint64_t allowance = aw_padding_allowance(in->world, in->batch_size);
+	if (in->world < 2 || e->cross_rank_duplicates == 0 ||
+	    e->cross_rank_duplicates > allowance)
+		return;
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "padding", AW_SEVERITY_INFO);
+	aw_finding_add_integer(f, "cross_rank_duplicates",
+			       (int64_t)e->cross_rank_duplicates);
+	aw_finding_add_integer(f, "padding_allowance", (int64_t)allowance);
+	char source[256];
+	aw_padding_source(in, source, sizeof(source));
+	aw_finding_set_message(
+	    f,
+	    "%" PRIu64 " read%s in epoch %u repeated samples of another "
+	    "rank: not a duplication bug, padding (%s); within the "
+	    "allowance of at most %" PRIu64 " = W*B-1 (W=%" PRIu64
+	    ", B=%" PRIu64 ")",
+	    e->cross_rank_duplicates, e->cross_rank_duplicates == 1 ? "" : "s",
+	    e->epoch, source, allowance, in->world, in->batch_size);
+	aw_evidence_sharing(f, e);
+	aw_finding_set_fix(f, "nothing to change for training; for evaluation "
+			      "metrics drop the repeated "
+			      "samples with accelerator.gather_for_metrics() "
+			      "or count them only once");
+}
+
+/* Samplers that by design read only part of the dataset. */
+static bool aw_sampler_subsets(const struct aw_loader *d)
+{
+	const char *names[] = {d->sampler_class, d->batch_sampler_class};
+	for (size_t i = 0; i < 2; i++)
+		if (names[i] && (strstr(names[i], "Subset") ||
+				 strstr(names[i], "Weighted")))
+			return true;
+	return false;
+}
+
+void aw_check_missing(const struct aw_check_input *in,
+			     struct aw_findings *out)
+{
+	const struct aw_epoch *e = in->epoch;
+	const struct aw_loader *d = in->desc;
+	/* Only full epochs: a loop that stops early (max_steps, break) reads
+	 * less by design, and a rank that died says nothing about coverage. */
+	if (d->dataset_len <= 0 || d->iterable || !e->exhausted ||
+	    (in->loader->dispatched && !in->loader->rebuilt) ||
+	    aw_sampler_subsets(d))
+		return;
+	uint64_t allowance = aw_drop_allowance(d, in->world, in->batch_size);
+	if (e->missing < 0 || (uint64_t)e->missing <= allowance)
+		return;
+	double coverage =
+	    aw_percent(e->union_in_range, (uint64_t)d->dataset_len);
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "missing", AW_SEVERITY_ERROR);
+	aw_add_all_ranks(f, e);
+	aw_finding_add_integer(f, "missing", e->missing);
+	aw_finding_add_integer(f, "drop_allowance", (int64_t)allowance);
+	aw_finding_add_real(f, "coverage", coverage);
+	aw_finding_set_message(
+	    f,
+	    "the %" PRIu64 " rank%s read %" PRIu64 " of the %" PRId64
+	    " samples in epoch %u (coverage %.1f%%): %" PRId64
+	    " were never read, more than drop_last explains (at most %" PRIu64
+	    ")",
+	    in->world, in->world == 1 ? "" : "s together", e->union_in_range,
+	    d->dataset_len, e->epoch, coverage, e->missing, allowance);
+	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
+		aw_finding_add_evidence(
+		    f,
+		    "rank %d: %" PRIu64
+		    " distinct samples, %.1f%% of the dataset",
+		    e->cells[c].rank, e->cells[c].unique,
+		    aw_percent(e->cells[c].unique, (uint64_t)d->dataset_len));
+	aw_evidence_more(f, e);
+	aw_evidence_sampler(f, in);
+	if (d->sampler_replicas > 0)
+		aw_finding_add_evidence(
+		    f, "the sampler shards %d ways (rank %d of them)",
+		    d->sampler_replicas, d->sampler_rank);
+	aw_finding_set_fix(
+	    f,
+	    "shard exactly once and completely: one DistributedSampler with "
+	    "num_replicas=%" PRIu64
+	    " (the world size) or accelerator.prepare(), not both",
+	    (uint64_t)AW_MAX(in->model->world_size, 1));
+}
+
+/* Ranks whose sampler ran out must agree on their batch count; a rank that
+ * left early (break, crash) with fewer batches says nothing, but one that
+ * was still going past another rank's end is the hang of form 3b. */
+void aw_check_uneven_batches(const struct aw_check_input *in,
+			     struct aw_findings *out)
+{
+	const struct aw_epoch *e = in->epoch;
+	if (in->world < 2 || (in->loader->dispatched && !in->loader->rebuilt))
+		return;
+	const struct aw_cell *fewest = NULL, *most = NULL;
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		if (cell->exhausted &&
+		    (!fewest || cell->batches < fewest->batches))
+			fewest = cell;
+	}
+	if (!fewest)
+		return;
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		if ((cell->exhausted || cell->batches > fewest->batches) &&
+		    (!most || cell->batches > most->batches))
+			most = cell;
+	}
+	if (!most || most->batches == fewest->batches)
+		return;
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "uneven-batches", AW_SEVERITY_ERROR);
+	aw_add_all_ranks(f, e);
+	aw_finding_add_integer(f, "fewest_batches", (int64_t)fewest->batches);
+	aw_finding_add_integer(f, "most_batches", (int64_t)most->batches);
+	aw_finding_set_message(
+	    f,
+	    "ranks consumed different numbers of batches in epoch %u (%" PRIu64
+	    " on rank %d, whose sampler ran out, %" PRIu64
+	    " on rank %d): a rank with more batches waits in a "
+	    "collective the others never join",
+	    e->epoch, fewest->batches, fewest->rank, most->batches, most->rank);
+	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
+		aw_finding_add_evidence(
+		    f, "rank %d: %" PRIu64 " batches%s", e->cells[c].rank,
+		    e->cells[c].batches,
+		    e->cells[c].exhausted
+			? ""
+			: (e->cells[c].complete ? " (loop left early)"
+						: " (no end of epoch seen)"));
+	aw_evidence_more(f, e);
+	aw_finding_set_fix(
+	    f, "make every rank run the same number of batches: keep "
+	       "DistributedSampler's "
+	       "padding (drop_last=False) or accelerate's even_batches=True, "
+	       "or wrap the loop "
+	       "in accelerator.join_uneven_inputs() or DDP's join()");
+}
+
+/* Indices outside [0, N): read, but not samples of this dataset. */
+void aw_check_index_range(const struct aw_check_input *in,
+			  struct aw_findings *out)
+{
+	const struct aw_epoch *e = in->epoch;
+	const struct aw_loader *d = in->desc;
+	if (d->iterable)
+		return;
+	uint64_t beyond = 0, bad_reads = 0;
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		uint64_t above =
+		    d->dataset_len >= 0
+			? cell->unique - aw_sample_set_unique_below(
+					     cell->set, (uint64_t)d->dataset_len)
+			: 0;
+		beyond += above;
+		bad_reads += cell->set->unrepresentable;
+	}
+	if (beyond == 0 && bad_reads == 0)
+		return;
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "index-range", AW_SEVERITY_ERROR);
+	aw_finding_add_integer(f, "out_of_range", (int64_t)e->out_of_range);
+	aw_finding_add_integer(f, "unrepresentable", (int64_t)bad_reads);
+	char bound[64];
+	if (d->dataset_len >= 0)
+		snprintf(bound, sizeof(bound), "[0, %" PRId64 ")",
+			 d->dataset_len);
+	else
+		snprintf(bound, sizeof(bound), "[0, 2^32)");
+	for (size_t c = 0, shown = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		uint32_t above[4];
+		size_t n_above =
+		    d->dataset_len >= 0
+			? aw_sample_set_at_or_above(cell->set,
+						    (uint64_t)d->dataset_len,
+						    above, 4)
+			: 0;
+		if (!n_above && !cell->set->unrepresentable)
+			continue;
+		aw_finding_add_rank(f, cell->rank);
+		if (shown++ >= AW_EVIDENCE_RANKS)
+			continue;
+		char examples[160] = "";
+		size_t used = 0;
+		for (size_t i = 0; i < n_above; i++)
+			used += (size_t)snprintf(examples + used,
+						 sizeof(examples) - used,
+						 "%s%u", used ? ", " : "",
+						 above[i]);
+		for (uint32_t i = 0; i < cell->set->n_examples; i++)
+			used += (size_t)snprintf(
+			    examples + used, sizeof(examples) - used,
+			    "%s%" PRId64, used ? ", " : "",
+			    cell->set->examples[i]);
+		uint64_t distinct_above =
+		    d->dataset_len >= 0
+			? cell->unique -
+			      aw_sample_set_unique_below(
+				  cell->set, (uint64_t)d->dataset_len)
+			: 0;
+		aw_finding_add_evidence(
+		    f,
+		    "rank %d: %" PRIu64 " distinct index%s >= %s, %" PRIu64
+		    " negative or too large to store (e.g. %s)",
+		    cell->rank, distinct_above, distinct_above == 1 ? "" : "es",
+		    d->dataset_len >= 0 ? "len(dataset)" : "2^32",
+		    cell->set->unrepresentable, examples);
+	}
+	aw_finding_set_message(
+	    f,
+	    "indices outside %s were read in epoch %u: %" PRIu64
+	    " distinct one%s >= len(dataset) and %" PRIu64
+	    " negative or huge read%s; they are not samples of this dataset "
+	    "(an IndexError, or silently another sample when the dataset "
+	    "wraps indices)",
+	    bound, e->epoch, beyond, beyond == 1 ? "" : "s", bad_reads,
+	    bad_reads == 1 ? "" : "s");
+	aw_finding_set_fix(
+	    f,
+	    "keep every index in %s: check the sampler's bounds (an "
+	    "inclusive end where an exclusive one was meant?) and that "
+	    "len(dataset) matches the data it serves",
+	    bound);
+}
