@@ -21,7 +21,9 @@ uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world,
 {
 	if (world == 0)
 		return 0;
-	if (desc->drop_last != 0)
+	/* accelerate's dispatcher with drop_last drops its last partial step:
+	 * fewer than W batches of B. */
+	if (desc->drop_last != 0 || desc->dispatch_drop_last == 1)
 		return world * AW_MAX(batch_size, 1) - 1;
 	if (desc->sampler_replicas > 1)
 		return (uint64_t)desc->sampler_replicas - 1;

@@ -11,8 +11,8 @@
 #include "checks_private.h"
 #include "util.h"
 
-/* Python stack lines shown under a fork finding, innermost ones. */
-#define AW_STACK_LINES 8
+/* The user's Python frames shown under a fork finding, innermost ones. */
+#define AW_STACK_USER 4
 /* Distinct thread names listed. */
 #define AW_THREAD_NAMES 8
 
@@ -110,6 +110,23 @@ struct aw_fork_group {
 	struct aw_thread_names names;
 };
 
+/* A frame of Python's library or an installed package, not the user's. */
+static bool aw_library_frame(const char *line, size_t len)
+{
+	static const char *const marks[] = {"/dist-packages/",
+					    "/site-packages/", "/lib/python3",
+					    "<frozen "};
+	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
+		size_t n = strlen(marks[m]);
+		for (size_t i = 0; i + n <= len; i++)
+			if (memcmp(line + i, marks[m], n) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* The fork's Python stack: the user's innermost frames, then how deep the
+ * library went below them. */
 static void aw_show_stack(struct aw_finding *f, const struct aw_model *model,
 			  const struct aw_fork *fork)
 {
@@ -117,22 +134,32 @@ static void aw_show_stack(struct aw_finding *f, const struct aw_model *model,
 	if (!fork->py_stack || !*fork->py_stack)
 		return;
 	const char *lines[256];
+	int lens[256];
 	size_t n = 0;
 	for (const char *at = fork->py_stack; *at && n < 256;) {
-		lines[n++] = at;
 		const char *end = strchr(at, '\n');
+		lines[n] = at;
+		lens[n++] = end ? (int)(end - at) : (int)strlen(at);
 		at = end ? end + 1 : at + strlen(at);
 	}
+	size_t last_user = n;
+	for (size_t i = n; i-- > 0;)
+		if (!aw_library_frame(lines[i], (size_t)lens[i])) {
+			last_user = i;
+			break;
+		}
 	aw_finding_add_evidence(f,
 				"Python stack of the fork (rank %d, pid %d, "
 				"innermost last):",
 				p->rank, p->pid);
-	for (size_t i = n > AW_STACK_LINES ? n - AW_STACK_LINES : 0; i < n;
-	     i++) {
-		const char *end = strchr(lines[i], '\n');
-		int len = end ? (int)(end - lines[i]) : (int)strlen(lines[i]);
-		aw_finding_add_evidence(f, "  %.*s", len, lines[i]);
-	}
+	size_t from = last_user == n ? n - 1 : last_user;
+	for (size_t i = from >= AW_STACK_USER - 1 ? from - (AW_STACK_USER - 1)
+						 : 0;
+	     i <= from && i < n; i++)
+		aw_finding_add_evidence(f, "  %.*s", lens[i], lines[i]);
+	if (from + 1 < n)
+		aw_finding_add_evidence(f, "  ... %zu library frames, down to %.*s",
+					n - from - 1, lens[n - 1], lines[n - 1]);
 }
 
 static struct aw_fork_group *aw_fork_group(struct aw_fork_group **groups,
@@ -157,7 +184,7 @@ static const char *aw_workers_of(const struct aw_model *model,
 		return buf;
 	}
 	const struct aw_global_loader *g = &model->loaders_global[global];
-	snprintf(buf, size, "DataLoader workers of %s (%s)", g->id, g->site);
+	snprintf(buf, size, "DataLoader workers of %s", g->id);
 	return buf;
 }
 
@@ -234,7 +261,7 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 		if (cuda) {
 			aw_finding_set_message(
 			    f,
-			    "%" PRIu64 " fork%s of %s (%s) happened after the "
+			    "%" PRIu64 " fork%s of %s on %s happened after the "
 			    "CUDA driver was mapped in the parent: a child "
 			    "that touches CUDA fails with \"Cannot "
 			    "re-initialize CUDA in forked subprocess\" or "
@@ -252,7 +279,7 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 					       sizeof(listed));
 			aw_finding_set_message(
 			    f,
-			    "%" PRIu64 " fork%s of %s (%s) happened while "
+			    "%" PRIu64 " fork%s of %s on %s happened while "
 			    "other threads were running in the parent "
 			    "(%s): a lock one of them held stays locked "
 			    "forever in the child, which can deadlock",

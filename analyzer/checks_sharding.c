@@ -10,11 +10,18 @@
 #include "lineage.h"
 #include "util.h"
 
+/* A dispatched loader whose shares could not be rebuilt: its ranks' own
+ * draws only primed an iterator, they say nothing about sharding. */
+static bool aw_unjudgeable(const struct aw_check_input *in)
+{
+	return in->loader->dispatched && !in->loader->rebuilt;
+}
+
 void aw_check_unsharded(const struct aw_check_input *in,
 			       struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
-	if (!aw_epoch_unsharded(in))
+	if (aw_unjudgeable(in) || !aw_epoch_unsharded(in))
 		return;
 	const struct aw_cell *least = &e->cells[0];
 	for (size_t c = 1; c < e->n_cells; c++)
@@ -107,7 +114,7 @@ void aw_check_overlap(const struct aw_check_input *in,
 	const struct aw_epoch *e = in->epoch;
 	uint64_t allowance = aw_padding_allowance(in->world, in->batch_size);
 	if (in->world < 2 || e->cross_rank_duplicates <= allowance ||
-	    aw_epoch_unsharded(in))
+	    aw_epoch_unsharded(in) || aw_unjudgeable(in))
 		return;
 	struct aw_finding *f =
 	    aw_epoch_finding(in, out, "overlap", AW_SEVERITY_ERROR);
@@ -170,7 +177,7 @@ void aw_check_padding(const struct aw_check_input *in,
 	const struct aw_epoch *e = in->epoch;
 	uint64_t allowance = aw_padding_allowance(in->world, in->batch_size);
 	if (in->world < 2 || e->cross_rank_duplicates == 0 ||
-	    e->cross_rank_duplicates > allowance)
+	    e->cross_rank_duplicates > allowance || aw_unjudgeable(in))
 		return;
 	struct aw_finding *f =
 	    aw_epoch_finding(in, out, "padding", AW_SEVERITY_INFO);
@@ -213,8 +220,7 @@ void aw_check_missing(const struct aw_check_input *in,
 	/* Only full epochs: a loop that stops early (max_steps, break) reads
 	 * less by design, and a rank that died says nothing about coverage. */
 	if (d->dataset_len <= 0 || d->iterable || !e->exhausted ||
-	    (in->loader->dispatched && !in->loader->rebuilt) ||
-	    aw_sampler_subsets(d))
+	    aw_unjudgeable(in) || aw_sampler_subsets(d))
 		return;
 	uint64_t allowance = aw_drop_allowance(d, in->world, in->batch_size);
 	if (e->missing < 0 || (uint64_t)e->missing <= allowance)
@@ -263,7 +269,7 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 			     struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
-	if (in->world < 2 || (in->loader->dispatched && !in->loader->rebuilt))
+	if (in->world < 2 || aw_unjudgeable(in))
 		return;
 	const struct aw_cell *fewest = NULL, *most = NULL;
 	for (size_t c = 0; c < e->n_cells; c++) {

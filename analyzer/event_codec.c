@@ -340,6 +340,10 @@ static void aw_get_event(struct aw_cursor *c, struct aw_decoder *dec,
 {
 	const struct aw_event_spec *spec = aw_event_spec_by_kind(kind);
 	struct aw_string_refs refs = {.n = 0, .used = 0};
+	if (!spec) {
+		c->status = AW_DECODE_MALFORMED;
+		return;
+	}
 	aw_event_init_absent(event, kind);
 	uint64_t source = aw_get_uvarint(c);
 	event->source = (uint32_t)source;

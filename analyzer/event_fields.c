@@ -129,11 +129,11 @@ static const struct aw_member_spec aw_worker_start_members[] = {
     AW_M(worker_start, loader_pid, AW_SLOT_I32, -1),
 };
 
+/* Indexed by kind: a kind of event.h without its line here has a NULL name
+ * and is treated as unknown. */
 #define AW_SPEC(name, kind, members, array, array_kind)                        \
-	{                                                                      \
-		name, kind, members, sizeof(members) / sizeof(members[0]),     \
-		    array, array_kind                                          \
-	}
+	[kind] = {name, kind, members, sizeof(members) / sizeof(members[0]),   \
+		  array, array_kind}
 
 /* In the order of enum aw_event_kind. */
 static const struct aw_event_spec aw_event_specs[AW_EVENT_KIND_COUNT] = {
@@ -169,7 +169,7 @@ static const struct aw_event_spec aw_event_specs[AW_EVENT_KIND_COUNT] = {
 
 const struct aw_event_spec *aw_event_spec_by_kind(enum aw_event_kind kind)
 {
-	if ((unsigned)kind >= AW_EVENT_KIND_COUNT)
+	if ((unsigned)kind >= AW_EVENT_KIND_COUNT || !aw_event_specs[kind].name)
 		return NULL;
 	return &aw_event_specs[kind];
 }
@@ -177,7 +177,8 @@ const struct aw_event_spec *aw_event_spec_by_kind(enum aw_event_kind kind)
 const struct aw_event_spec *aw_event_spec_by_name(const char *name)
 {
 	for (size_t i = 0; i < AW_EVENT_KIND_COUNT; i++)
-		if (strcmp(aw_event_specs[i].name, name) == 0)
+		if (aw_event_specs[i].name &&
+		    strcmp(aw_event_specs[i].name, name) == 0)
 			return &aw_event_specs[i];
 	return NULL;
 }

@@ -203,8 +203,8 @@ static void aw_resolve_ranks(struct aw_model *model)
 			model->ranks[model->n_ranks++] = p->rank;
 		}
 	}
-	qsort(model->ranks, model->n_ranks, sizeof(*model->ranks),
-	      aw_compare_int32);
+	aw_sort(model->ranks, model->n_ranks, sizeof(*model->ranks),
+		aw_compare_int32);
 	model->world_size = world;
 }
 
@@ -534,8 +534,8 @@ static void aw_build_epochs(struct aw_model *model)
 	free(caps);
 	for (size_t g = 0; g < model->n_loaders_global; g++) {
 		struct aw_global_loader *gl = &model->loaders_global[g];
-		qsort(gl->epochs, gl->n_epochs, sizeof(*gl->epochs),
-		      aw_compare_epochs);
+		aw_sort(gl->epochs, gl->n_epochs, sizeof(*gl->epochs),
+			aw_compare_epochs);
 		for (size_t e = 0; e < gl->n_epochs; e++)
 			aw_epoch_summarize(model, aw_model_describe(model, gl),
 					   &gl->epochs[e]);

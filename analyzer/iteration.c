@@ -9,7 +9,7 @@
 #include "util.h"
 
 /* A batch claiming more slots than this is taken as corrupt: only what its
- * chunks bring is kept, so a bad `total` cannot exhaust memory. */
+ * chunks bring is kept. */
 #define AW_BATCH_RESERVE_MAX (1u << 24)
 /* Slots of a batch that no chunk filled (lost events). */
 #define AW_SLOT_EMPTY UINT32_MAX
@@ -122,12 +122,15 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 	if (consume) {
 		/* Overlapping chunks (a repeated event) can over-fill a batch.
 		 */
-		uint32_t written = batch->filled + batch->unrepresentable;
+		uint32_t written =
+		    batch->filled + batch->folded + batch->unrepresentable;
 		uint32_t holes =
 		    batch->total > written ? batch->total - written : 0;
 		aw_iteration_consume_slots(
 		    it, batch->ordinal, it->buffer + batch->start,
-		    batch->total, holes != 0 || batch->unrepresentable != 0);
+		    batch->reserved,
+		    holes != 0 || batch->unrepresentable != 0 ||
+			batch->filled != batch->reserved);
 		it->consumed.unrepresentable += batch->unrepresentable;
 		it->lost_samples += holes;
 		it->batches_consumed++;
@@ -140,7 +143,7 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 		if (it->watch)
 			aw_iteration_watch(it, batch->ordinal,
 					   it->buffer + batch->start,
-					   batch->total, AW_HIT_PREFETCHED);
+					   batch->reserved, AW_HIT_PREFETCHED);
 	}
 
 	it->n_pending--;
@@ -170,35 +173,65 @@ aw_iteration_find_pending(struct aw_iteration *it, uint32_t ordinal)
 	return NULL;
 }
 
+/* A new pending batch whose first chunk starts at base and brings count
+ * indices: that many slots, at the end of the buffer. */
 static struct aw_pending_batch *
-aw_iteration_reserve(struct aw_iteration *it, uint32_t ordinal, uint32_t total)
+aw_iteration_reserve(struct aw_iteration *it, uint32_t ordinal, uint32_t total,
+		     uint32_t base, uint32_t count)
 {
-	AW_GROW(it->buffer, it->buffer_cap, it->buffer_len + total);
+	AW_GROW(it->buffer, it->buffer_cap, it->buffer_len + count);
 	memset(it->buffer + it->buffer_len, 0xff,
-	       (size_t)total * sizeof(uint32_t));
+	       (size_t)count * sizeof(uint32_t));
 	AW_GROW(it->pending, it->pending_cap, it->n_pending + 1);
 	struct aw_pending_batch *batch = &it->pending[it->n_pending++];
 	batch->ordinal = ordinal;
 	batch->total = total;
+	batch->base = base;
+	batch->reserved = count;
 	batch->filled = 0;
+	batch->folded = 0;
 	batch->unrepresentable = 0;
 	batch->start = it->buffer_len;
-	it->buffer_len += total;
+	it->buffer_len += count;
 	it->batches_seen++;
 	if (total > it->max_batch_len)
 		it->max_batch_len = total;
 	return batch;
 }
 
-/* A chunk of a batch that was already folded (it came late): it goes
- * straight into the consumed set. */
-static void aw_iteration_add_late(struct aw_iteration *it,
-				  const struct aw_event_chunk *chunk,
-				  const uint32_t *u32, const int64_t *i64,
-				  uint32_t count)
+/* Makes the slots of batch reach offset end, if it is the newest batch in
+ * the buffer (chunks of one batch come together) and the gap this leaves is
+ * no wider than what the batch brings: a claimed offset alone cannot make
+ * memory grow. */
+static bool aw_iteration_extend(struct aw_iteration *it,
+				struct aw_pending_batch *batch, uint32_t offset,
+				uint32_t count)
+{
+	uint64_t have = (uint64_t)batch->base + batch->reserved;
+	uint64_t end = (uint64_t)offset + count;
+	if (offset < batch->base ||
+	    batch->start + batch->reserved != it->buffer_len)
+		return false;
+	if (end <= have)
+		return true;
+	uint64_t gap = offset > have ? offset - have : 0;
+	if (gap > (uint64_t)batch->filled + count)
+		return false;
+	size_t more = (size_t)(end - have);
+	AW_GROW(it->buffer, it->buffer_cap, it->buffer_len + more);
+	memset(it->buffer + it->buffer_len, 0xff, more * sizeof(uint32_t));
+	it->buffer_len += more;
+	batch->reserved += (uint32_t)more;
+	return true;
+}
+
+/* Indices consumed at once, not through a pending batch. */
+static void aw_iteration_fold(struct aw_iteration *it, uint32_t ordinal,
+			      const uint32_t *u32, const int64_t *i64,
+			      uint32_t count)
 {
 	if (u32) {
-		aw_iteration_consume(it, chunk->batch, u32, count);
+		aw_iteration_consume(it, ordinal, u32, count);
 	} else {
 		/* Narrowed like the buffer does: unrepresentable ones counted. */
 		uint32_t narrow[512];
@@ -211,13 +244,22 @@ static void aw_iteration_add_late(struct aw_iteration *it,
 			}
 			narrow[n++] = (uint32_t)i64[i];
 			if (n == sizeof(narrow) / sizeof(narrow[0])) {
-				aw_iteration_consume(it, chunk->batch, narrow,
-						     n);
+				aw_iteration_consume(it, ordinal, narrow, n);
 				n = 0;
 			}
 		}
-		aw_iteration_consume(it, chunk->batch, narrow, n);
+		aw_iteration_consume(it, ordinal, narrow, n);
 	}
+}
+
+/* A chunk of a batch that was already folded (it came late): it goes
+ * straight into the consumed set. */
+static void aw_iteration_add_late(struct aw_iteration *it,
+				  const struct aw_event_chunk *chunk,
+				  const uint32_t *u32, const int64_t *i64,
+				  uint32_t count)
+{
+	aw_iteration_fold(it, chunk->batch, u32, i64, count);
 	if (chunk->offset == 0) {
 		it->batches_seen++;
 		it->batches_consumed++;
@@ -265,7 +307,9 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 			it->bad_chunks++;
 			return;
 		}
-		batch = aw_iteration_reserve(it, ordinal, (uint32_t)total);
+		uint32_t fits = (uint32_t)total - chunk->offset;
+		batch = aw_iteration_reserve(it, ordinal, (uint32_t)total,
+					     chunk->offset, AW_MIN(count, fits));
 	}
 
 	uint32_t fits =
@@ -274,7 +318,16 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 		it->bad_chunks++;
 		count = fits;
 	}
-	uint32_t *slots = it->buffer + batch->start + chunk->offset;
+	if (!aw_iteration_extend(it, batch, chunk->offset, count)) {
+		/* Before the batch's first chunk, or after a wide gap, in an
+		 * older batch: consumed now, counted in the batch. */
+		it->bad_chunks++;
+		batch->folded += count;
+		aw_iteration_fold(it, ordinal, u32, i64, count);
+		goto window;
+	}
+	uint32_t *slots =
+	    it->buffer + batch->start + (chunk->offset - batch->base);
 	if (u32) {
 		memcpy(slots, u32, (size_t)count * sizeof(uint32_t));
 		batch->filled += count;
@@ -291,6 +344,7 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 		}
 	}
 
+window:
 	while (it->n_pending > it->window)
 		aw_iteration_retire_oldest(it, true);
 }

@@ -19,8 +19,13 @@
  * and never yielded. Its indices live in the iteration's buffer. */
 struct aw_pending_batch {
 	uint32_t ordinal;
-	uint32_t total;           /* slots reserved in the buffer */
-	uint32_t filled;          /* indices written */
+	uint32_t total; /* the batch's length, as its chunks claim */
+	/* Slots in the buffer: offsets [base, base + reserved) of the batch.
+	 * They grow with the chunks that come, never to a claimed total at
+	 * once, so that memory follows the indices the trace holds. */
+	uint32_t base, reserved;
+	uint32_t filled;          /* indices written to the slots */
+	uint32_t folded;          /* indices consumed at once (out of place) */
 	uint32_t unrepresentable; /* wide indices that do not fit uint32 */
 	size_t start;             /* first slot in the buffer */
 };

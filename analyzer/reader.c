@@ -351,9 +351,20 @@ enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 	if (status != AW_READER_OK)
 		goto end;
 	model->stats.trace_dirs = dirs.n;
+	char cut[768] = "";
+	for (size_t i = 0; i < dirs.n && !*cut; i++)
+		aw_streams_check(dirs.dirs[i], cut, sizeof(cut));
 	status = aw_read_in_child(&dirs, model, error, error_size);
 	if (status != AW_READER_OK)
 		goto end;
+	if (*cut && !model->stats.read_error) {
+		/* What babeltrace2 read stands; the rest of the stream is
+		 * gone. */
+		model->stats.read_error = true;
+		snprintf(model->stats.read_error_message,
+			 sizeof(model->stats.read_error_message),
+			 "%s (copied while being written, or truncated)", cut);
+	}
 	if (aw_model_accwatch_events(model) == 0) {
 		status = AW_READER_NO_EVENTS;
 		if (n_paths == 1)

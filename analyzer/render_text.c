@@ -208,30 +208,31 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 
 	/* Lineage: what accelerate built from what. */
 	const char *kind = aw_loader_wrap_kind(model, d);
-	if (d->wraps && d->wrap_inner != AW_NONE &&
+	const struct aw_loader *outer =
+	    d->wraps ? d
+		     : (d->wrapper != AW_NONE ? &model->loaders[d->wrapper]
+					      : NULL);
+	if (outer && d->wraps && d->wrap_inner != AW_NONE &&
 	    d->wrap_inner != g->representative) {
 		const struct aw_loader *inner = &model->loaders[d->wrap_inner];
-		fprintf(out, "  accelerate's %s loader around %s (the DataLoader "
-			     "it iterates)",
+		fprintf(out,
+			"  accelerate's %s loader around %s (the DataLoader it "
+			"iterates)",
 			kind ? kind : "outer",
 			model->loaders_global[inner->global].id);
-	} else if (d->wrapped) {
+	} else if (outer) {
 		fprintf(out, "  built by accelerate's prepare() (%s",
 			kind ? kind : "wrap");
-		const struct aw_loader *outer =
-		    d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL;
-		if (outer && outer->wrap_num_processes > 0)
+		if (outer->wrap_num_processes > 0)
 			fprintf(out, ", %d processes", outer->wrap_num_processes);
-		if (outer && outer->split_batches == 1)
+		if (outer->split_batches == 1)
 			fputs(", split_batches", out);
-		if (outer && outer->even_batches >= 0)
+		if (outer->even_batches >= 0)
 			fprintf(out, ", even_batches=%s",
 				outer->even_batches ? "True" : "False");
 		fputc(')', out);
-	} else {
-		kind = NULL;
 	}
-	if (kind || d->wrapped) {
+	if (outer) {
 		if (d->built_from != AW_NONE)
 			fprintf(out, " from %s",
 				model->loaders_global[model->loaders[d->built_from]

@@ -4,6 +4,7 @@
 
 #include <byteswap.h>
 #include <dirent.h>
+#include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -222,5 +223,88 @@ end:
 	if (f)
 		fclose(f);
 	free(path);
+	return status;
+}
+
+/* LTTng's packet index (lttng-tools, ctf-index.h), big-endian: a header,
+ * then one entry per packet that opens with its offset and size. */
+#define AW_INDEX_MAGIC 0xC1F1DCC1u
+#define AW_INDEX_HEADER_SIZE 16
+#define AW_INDEX_ENTRY_MIN 16 /* offset (bytes), packet_size (bits) */
+
+static uint64_t aw_read_be64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return be64toh(v);
+}
+
+static uint32_t aw_read_be32(const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return be32toh(v);
+}
+
+/* The end (in bytes) of the last packet an index file lists; 0 when the
+ * file is no index we know. */
+static uint64_t aw_index_end(const char *path)
+{
+	uint64_t end = 0;
+	unsigned char header[AW_INDEX_HEADER_SIZE];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	if (fread(header, 1, sizeof(header), f) != sizeof(header) ||
+	    aw_read_be32(header) != AW_INDEX_MAGIC)
+		goto end;
+	uint32_t entry_size = aw_read_be32(header + 12);
+	if (entry_size < AW_INDEX_ENTRY_MIN || entry_size > 4096)
+		goto end;
+	unsigned char entry[4096];
+	while (fread(entry, 1, entry_size, f) == entry_size) {
+		uint64_t offset = aw_read_be64(entry);
+		uint64_t bits = aw_read_be64(entry + 8);
+		if (offset > UINT64_MAX - bits / 8)
+			continue; /* a damaged entry: not ours to judge */
+		if (offset + bits / 8 > end)
+			end = offset + bits / 8;
+	}
+end:
+	fclose(f);
+	return end;
+}
+
+enum aw_streams_status aw_streams_check(const char *dir, char *error,
+					size_t error_size)
+{
+	enum aw_streams_status status = AW_STREAMS_OK;
+	char *index_dir = aw_xasprintf("%s/index", dir);
+	DIR *d = opendir(index_dir);
+	struct dirent *entry;
+	while (d && status == AW_STREAMS_OK && (entry = readdir(d))) {
+		size_t len = strlen(entry->d_name);
+		if (len <= 4 || strcmp(entry->d_name + len - 4, ".idx") != 0)
+			continue;
+		char *index = aw_xasprintf("%s/%s", index_dir, entry->d_name);
+		char *stream = aw_xasprintf("%s/%.*s", dir, (int)(len - 4),
+					    entry->d_name);
+		struct stat st;
+		uint64_t end;
+		if (stat(stream, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (end = aw_index_end(index)) > (uint64_t)st.st_size) {
+			snprintf(error, error_size,
+				 "%s is cut: it has %lld of the %llu bytes "
+				 "its index lists",
+				 stream, (long long)st.st_size,
+				 (unsigned long long)end);
+			status = AW_STREAMS_SHORT;
+		}
+		free(stream);
+		free(index);
+	}
+	if (d)
+		closedir(d);
+	free(index_dir);
 	return status;
 }

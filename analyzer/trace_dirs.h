@@ -35,4 +35,16 @@ enum aw_metadata_status {
 enum aw_metadata_status aw_metadata_check(const char *dir, char *error,
 					  size_t error_size);
 
+enum aw_streams_status {
+	AW_STREAMS_OK,
+	AW_STREAMS_SHORT, /* a stream file is cut: message in error */
+};
+
+/* Compares each stream file of dir with its LTTng index (dir/index/NAME.idx),
+ * when there is one: a stream file shorter than the packets its index lists
+ * was cut (copied while being written, or truncated at a packet boundary,
+ * which babeltrace2 reads without a word). */
+enum aw_streams_status aw_streams_check(const char *dir, char *error,
+					size_t error_size);
+
 #endif

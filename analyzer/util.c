@@ -68,7 +68,9 @@ char *aw_xasprintf(const char *fmt, ...)
 
 void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size)
 {
-	if (need <= *cap)
+	/* Even for no element, leave a buffer behind: memcpy or pointer
+	 * arithmetic on NULL is undefined, even with a length of 0. */
+	if (need <= *cap && *ptr)
 		return;
 	size_t new_cap = *cap ? *cap : 8;
 	while (new_cap < need) {
@@ -78,4 +80,11 @@ void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size)
 	}
 	*ptr = aw_xrealloc(*ptr, new_cap * elem_size);
 	*cap = new_cap;
+}
+
+void aw_sort(void *base, size_t n, size_t size,
+	     int (*compare)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, compare);
 }

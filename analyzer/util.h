@@ -16,10 +16,15 @@ char *aw_xstrdup(const char *s);
 /* Like asprintf, but ends the program when memory runs out. */
 char *aw_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Makes room for `need` elements in a growable array (*ptr, *cap). */
+/* Makes room for `need` elements in a growable array (*ptr, *cap); *ptr
+ * is never NULL afterwards. */
 void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size);
 #define AW_GROW(ptr, cap, need)                                                \
 	aw_grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
+
+/* qsort, which must not be given NULL even with n == 0. */
+void aw_sort(void *base, size_t n, size_t size,
+	     int (*compare)(const void *, const void *));
 
 #define AW_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define AW_MAX(a, b) ((a) > (b) ? (a) : (b))

@@ -37,7 +37,9 @@
 #   another loader's len() (an adapter asking its inner loader) is not sent.
 # - iter_begin: every DataLoader.__iter__ (an epoch), before the original
 #   runs; iteration counts from 0 per loader. An iterator made without
-#   DataLoader.__iter__ (subclasses overriding it) begins one as well.
+#   DataLoader.__iter__ (subclasses overriding it) begins one as well, and
+#   so does a persistent iterator _reset outside it (torchdata's
+#   StatefulDataLoader, whose __init__ and __iter__ are patched too).
 # - batch: every _next_index of the main process (drawn, including the
 #   prefetch of workers); batch = draw ordinal within the iteration.
 #   Not sent for IterableDataset loaders (their indices are placeholders).
@@ -45,14 +47,30 @@
 #   exhausted=0 when abandoned (iterator collected, e.g. after a loop break;
 #   next __iter__ of the same loader; __iter__ raising; interpreter exit).
 #   drawn = batches drawn, yielded = batches __next__ returned.
-# - worker_start / worker_fetch: in DataLoader workers only (map-style
-#   datasets for worker_fetch); worker_start when the worker builds its first
-#   dataset fetcher, before any fetch.
-#   loader/iteration are the parent's at fork time (+1 per later epoch of a
-#   persistent worker), ACCWATCH_UNKNOWN in spawn/forkserver workers;
-#   worker_fetch.batch counts fetches per worker and epoch, and is emitted
-#   before the dataset is read.
+# - Recorded iterations: an iteration (and a worker's fetcher) is recorded
+#   when a session has our events enabled as it begins (_aw_recording()).
+#   Only then do the per-batch wrappers (_next_index, __next__) sit on the
+#   class (_Switch): without a session batches run torch's own methods. A
+#   session started mid-epoch sees the next epoch on.
+# - worker_start / worker_fetch / worker_fetch_end: in DataLoader workers
+#   only (map-style datasets for worker_fetch); worker_start when the worker
+#   builds its first dataset fetcher, before any fetch.
+#   loader/iteration are ids of loader_pid, the process that started the
+#   worker, at its start (+1 per later epoch of a persistent worker): through
+#   fork, or through multiprocessing's process config (_MP_BASE_KEY) for
+#   spawn and forkserver; ACCWATCH_UNKNOWN (loader_pid -1) when unknown.
+#   worker_fetch.batch counts fetches per worker and epoch; worker_fetch is
+#   emitted before the dataset is read, worker_fetch_end (same worker_id,
+#   loader, iteration, batch; ok 0 if the fetch raised) after it: a fetch
+#   without an end was running when the worker died or the trace ended.
+# - item_fetch: IterableDataset loaders, in workers (worker_id, batch = the
+#   worker's fetch ordinal, like worker_fetch) and in the main process
+#   (worker_id -1, batch = the iteration's draw ordinal); one xxh64 per item
+#   handed to collate_fn, in order (C: accwatch_fingerprint.c: buffer bytes,
+#   tensors through _item_view, containers element-wise, repr otherwise).
+#   Items an IterableDataset produced but drop_last discarded are not sent.
 # - dist_init: after torch.distributed.init_process_group returns.
+# - exit / exec come from C (libaccwatch.so interposers, see accwatch_tp.h).
 
 import functools
 import os
@@ -106,9 +124,9 @@ class _Loader(object):
 
 class _Iteration(object):
     __slots__ = ("loader", "iteration", "drawn", "yielded", "open", "pid",
-                 "indexed")
+                 "indexed", "recorded", "counted")
 
-    def __init__(self, loader, iteration, indexed):
+    def __init__(self, loader, iteration, indexed, recorded):
         self.loader = loader
         self.iteration = iteration
         self.drawn = 0
@@ -116,6 +134,42 @@ class _Iteration(object):
         self.open = True
         self.pid = _pid
         self.indexed = indexed
+        self.recorded = recorded  # a session had our events on at its start
+        self.counted = False  # holds the per-batch wrappers in place
+
+
+class _Switch(object):
+    """The per-batch wrappers (_next_index, __next__) sit on the class only
+    while a recorded iteration is open: without a session, batches run
+    torch's own methods at no cost. Re-applied in a loop: a GC callback
+    (_iterator_gone) may change the count while we set attributes."""
+    __slots__ = ("methods", "open", "installed", "lock")
+
+    def __init__(self):
+        self.methods = []  # (owner, name, original, wrapper)
+        self.open = 0
+        self.installed = False
+        self.lock = threading.RLock()
+
+    def add(self, owner, name, make):
+        original = owner.__dict__.get(name) if owner is not None else None
+        if original is None or getattr(original, "_accwatch_wrapper", False):
+            return
+        wrapper = make(original)
+        wrapper._accwatch_wrapper = True
+        self.methods.append((owner, name, original, wrapper))
+
+    def count(self, delta):
+        with self.lock:
+            self.open += delta
+            while (self.open > 0) != self.installed:
+                self.installed = not self.installed
+                for owner, name, original, wrapper in self.methods:
+                    setattr(owner, name,
+                            wrapper if self.installed else original)
+
+
+_switch = _Switch()
 
 
 class _Worker(object):
@@ -366,9 +420,13 @@ def _end(rec, exhausted):
     if not rec.open:
         return
     rec.open = False
-    if rec.pid == _pid:
+    if rec.pid == _pid and rec.recorded:
         _aw_iter_end(rec.loader, rec.iteration, rec.drawn, rec.yielded,
                      exhausted)
+    if rec.counted:
+        rec.counted = False
+        if rec.pid == _pid:
+            _switch.count(-1)
 
 
 def _iterator_gone(key):
@@ -394,9 +452,13 @@ def _begin(loader):
         return None
     if entry.current is not None and entry.current.open:
         _end(entry.current, 0)
-    rec = _Iteration(entry.ordinal, entry.iterations, not _is_iterable(loader))
+    rec = _Iteration(entry.ordinal, entry.iterations, not _is_iterable(loader),
+                     bool(_aw_recording()))
     entry.iterations += 1
     entry.current = rec
+    if rec.recorded:
+        rec.counted = True
+        _switch.count(1)
     _starting.last = rec
     if _int(getattr(loader, "num_workers", 0), 0) > 0:
         try:
@@ -545,19 +607,21 @@ def _wrap_iterator_init(original):
 
 
 def _wrap_next_index(original):
+    # The per-batch path: locals, not globals; installed by _switch only.
     @functools.wraps(original)
-    def _next_index(self):
+    def _next_index(self, _get=_iters.get, _id=id, _batch=_aw_batch):
         index = original(self)
         try:
-            rec = _iters.get(id(self))
-            if rec is None:
-                rec = _Iteration(_UNKNOWN, _UNKNOWN, True)
+            rec = _get(_id(self))
+            if rec is None:  # an iterator older than our patches
+                rec = _Iteration(_UNKNOWN, _UNKNOWN, True, True)
                 _bind(self, rec)
-            if rec.indexed:
-                _aw_batch(rec.loader, rec.iteration, rec.drawn, index)
-            else:
-                _drawn.rec = rec
-            rec.drawn += 1
+            if rec.recorded:
+                if rec.indexed:
+                    _batch(rec.loader, rec.iteration, rec.drawn, index)
+                else:
+                    _drawn.rec = rec
+                rec.drawn += 1
         except Exception:
             _debug("_next_index")
         return index
@@ -566,23 +630,20 @@ def _wrap_next_index(original):
 
 def _wrap_next(original):
     @functools.wraps(original)
-    def __next__(self):
+    def __next__(self, _get=_iters.get, _id=id):
         try:
             data = original(self)
         except StopIteration:
             try:
-                rec = _iters.get(id(self))
+                rec = _get(_id(self))
                 if rec is not None:
                     _end(rec, 1)
             except Exception:
                 _debug("__next__ end")
             raise
-        try:
-            rec = _iters.get(id(self))
-            if rec is not None:
-                rec.yielded += 1
-        except Exception:
-            _debug("__next__")
+        rec = _get(_id(self))
+        if rec is not None:
+            rec.yielded += 1
         return data
     return __next__
 
@@ -697,14 +758,15 @@ def _wrap_fetcher_init(original):
                     worker.fetches = 0
                     if worker.base != _UNKNOWN:
                         worker.iteration = worker.base + worker.fetchers - 1
-                if isinstance(self, _fetch._MapDatasetFetcher):
+                if (isinstance(self, _fetch._MapDatasetFetcher)
+                        and _aw_recording()):
                     # Per instance and in C: no frame of ours between the
                     # worker loop and __getitem__ (torch copies the worker's
                     # traceback into the message of the re-raised error).
                     fetch = _aw_call_around(self.fetch, _on_fetch)
                     if fetch is not None:
                         self.fetch = fetch
-            if isinstance(self, _ITERABLE_FETCHER):
+            if isinstance(self, _ITERABLE_FETCHER) and _aw_recording():
                 # Items exist only here, before collation; the C trampoline
                 # keeps collate errors' tracebacks as they were.
                 collate = _aw_call_before(
@@ -870,8 +932,8 @@ def _install():
     _patch(loader, "__len__", _wrap_len)
     _patch(loader, "__iter__", _wrap_loader_iter)
     _patch(iterator, "__init__", _wrap_iterator_init)
-    _patch(iterator, "_next_index", _wrap_next_index)
-    _patch(iterator, "__next__", _wrap_next)
+    _switch.add(iterator, "_next_index", _wrap_next_index)
+    _switch.add(iterator, "__next__", _wrap_next)
     _patch(iterator, "_reset", _wrap_reset)
     _patch(getattr(_fetch, "_BaseDatasetFetcher", None), "__init__",
            _wrap_fetcher_init)

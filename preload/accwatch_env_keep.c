@@ -154,11 +154,14 @@ char *const *accwatch_env_keep_apply(const struct accwatch_env_keep *keep,
 	if (theirs && accwatch_env_keep_find_item(theirs, keep->library_name,
 						  &unused))
 		return envp;
+	/* All or nothing: no ACCWATCH_* without the library. */
 	preload = accwatch_env_keep_preload(keep, theirs, preload_buffer,
 					    preload_size);
+	if (!preload)
+		return envp;
 	for (used = 0; used < count; used++)
-		out[used] = used == preload_at && preload ? preload : envp[used];
-	if (preload && preload_at == (size_t)-1)
+		out[used] = used == preload_at ? preload : envp[used];
+	if (preload_at == (size_t)-1)
 		out[used++] = preload;
 	for (i = 0; i < keep->count; i++)
 		if (!accwatch_env_keep_has(envp, count, keep->entries[i]))

@@ -29,6 +29,9 @@ static const struct accwatch_libc_symbol accwatch_libc_symbols[] = {
     ACCWATCH_LIBC_SYMBOL("wait3", wait3),
     ACCWATCH_LIBC_SYMBOL("wait4", wait4),
     ACCWATCH_LIBC_SYMBOL("waitid", waitid),
+    ACCWATCH_LIBC_SYMBOL("close", close),
+    ACCWATCH_LIBC_SYMBOL("close_range", close_range),
+    ACCWATCH_LIBC_SYMBOL("closefrom", closefrom),
     ACCWATCH_LIBC_SYMBOL("_exit", exit_now),
     ACCWATCH_LIBC_SYMBOL("_Exit", exit_now2),
 };

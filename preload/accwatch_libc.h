@@ -31,6 +31,9 @@ struct accwatch_libc {
 	pid_t (*wait4)(pid_t pid, int *status, int options,
 		       struct rusage *usage);
 	int (*waitid)(idtype_t type, id_t id, siginfo_t *info, int options);
+	int (*close)(int fd);
+	int (*close_range)(unsigned int first, unsigned int last, int flags);
+	void (*closefrom)(int lowfd);
 	void (*exit_now)(int status);  /* _exit */
 	void (*exit_now2)(int status); /* _Exit */
 };

@@ -172,6 +172,8 @@ accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
 	hooks->on_child_exit = accwatch_record_on_child_exit;
 	hooks->on_exit_self = accwatch_record_on_exit_self;
 	hooks->on_exec = accwatch_record_on_exec;
+	hooks->safe_close = accwatch_record_safe_close;
+	hooks->is_self = accwatch_record_is_self;
 	accwatch_record_exit_init();
 end:
 	return status;

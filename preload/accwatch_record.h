@@ -63,6 +63,8 @@ void accwatch_record_after_fork_child(sigset_t *sigset);
 void accwatch_record_on_child_exit(pid_t child, int status);
 void accwatch_record_on_exit_self(int status);
 void accwatch_record_on_exec(const char *path, pid_t child);
+int accwatch_record_is_self(void);
+int accwatch_record_safe_close(int fd, int (*close_cb)(int fd));
 /* Registers the exit() handler that emits this process's own `exit`. */
 void accwatch_record_exit_init(void);
 

@@ -49,6 +49,10 @@ struct accwatch_record_hooks {
 	 * started child on path (-1: pid not asked for). May run in a vfork
 	 * child: the recorder then emits nothing. */
 	void (*on_exec)(const char *path, pid_t child);
+	/* close(fd) unless fd is LTTng-UST's (then 0): close_cb does it. */
+	int (*safe_close)(int fd, int (*close_cb)(int fd));
+	/* 0 in a vfork child (its pid is not the recorder's). */
+	int (*is_self)(void);
 };
 
 enum accwatch_record_status {

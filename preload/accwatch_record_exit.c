@@ -1,5 +1,6 @@
-/* The recorder's side of process ends and execs: `exit` for children the
- * program reaped and for its own end (on_exit, _exit), `exec`. Nothing is
+/* The recorder's side of process ends, execs and closes: `exit` for children
+ * the program reaped and for its own end (on_exit, _exit), `exec`, and
+ * LTTng's fds kept open. Nothing is
  * emitted from a vfork child (its pid differs from the one we cached). */
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -10,9 +11,21 @@
 
 /* A vfork child shares our memory but not our pid. getpid() is a system
  * call (glibc caches nothing since 2.25). */
-static int accwatch_record_is_self(void)
+int accwatch_record_is_self(void)
 {
 	return getpid() == accwatch_recorder.pid;
+}
+
+/* liblttng-ust-common's fd tracker: LTTng's fds are not closed. */
+int lttng_ust_safe_close_fd(int fd, int (*close_cb)(int fd));
+
+int accwatch_record_safe_close(int fd, int (*close_cb)(int fd))
+{
+	/* A vfork child has its own fd table and execs next; the tracker's
+	 * lock is shared with the parent's threads: not taken there. */
+	if (!accwatch_record_is_self())
+		return close_cb(fd);
+	return lttng_ust_safe_close_fd(fd, close_cb);
 }
 
 void accwatch_record_on_child_exit(pid_t child, int status)

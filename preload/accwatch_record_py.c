@@ -540,6 +540,23 @@ accwatch_py_call_around_new(accwatch_pyobject *self,
 	return accwatch_trampoline_new(&accwatch_call_around_def, args, nargs);
 }
 
+/* () -> True when a session has the per-batch events on: the bootstrap
+ * then records the iteration (or worker fetcher) that starts. */
+static accwatch_pyobject *accwatch_py_recording(accwatch_pyobject *self,
+						accwatch_pyobject *const *args,
+						ssize_t nargs)
+{
+	int on = lttng_ust_tracepoint_enabled(accwatch, batch) ||
+		 lttng_ust_tracepoint_enabled(accwatch, iter_begin) ||
+		 lttng_ust_tracepoint_enabled(accwatch, worker_fetch) ||
+		 lttng_ust_tracepoint_enabled(accwatch, item_fetch);
+
+	(void)self;
+	(void)args;
+	(void)nargs;
+	return accwatch_recorder.api->PyLong_FromLongLong(on);
+}
+
 /* (message): the bootstrap's diagnostics, through ACCWATCH_DEBUG. */
 static accwatch_pyobject *accwatch_py_debug(accwatch_pyobject *self,
 					    accwatch_pyobject *const *args,
@@ -571,6 +588,7 @@ const struct accwatch_py_method_def accwatch_record_methods[] = {
     ACCWATCH_METHOD("_aw_item_fetch", accwatch_py_item_fetch),
     ACCWATCH_METHOD("_aw_call_before", accwatch_py_call_before_new),
     ACCWATCH_METHOD("_aw_call_around", accwatch_py_call_around_new),
+    ACCWATCH_METHOD("_aw_recording", accwatch_py_recording),
     ACCWATCH_METHOD("_aw_debug", accwatch_py_debug),
 };
 

@@ -124,7 +124,10 @@ void s_fork(struct aw_model *m, int32_t pid, int32_t child, uint32_t threads,
 	    .cuda_mapped = cuda,
 	    .thread_names = thread_names,
 	    .py_stack = "train.py:50 <module>\ntrain.py:40 main\n"
-			"torch/utils/data/dataloader.py:1000 __init__",
+			"/usr/lib/python3/dist-packages/torch/utils/data/"
+			"dataloader.py:1000 __init__\n"
+			"/usr/lib/python3.11/multiprocessing/popen_fork.py:66 "
+			"_launch",
 	    .native_stack = "fork"};
 	aw_model_add_event(m, &e);
 }
@@ -324,6 +327,15 @@ void s_analyze(struct aw_model *m, struct aw_findings *out)
 	aw_findings_init(out);
 	aw_model_finish(m);
 	aw_checks_run(m, out);
+}
+
+uint32_t s_loader_of(const struct aw_model *m, int32_t pid, uint32_t id)
+{
+	for (size_t i = 0; i < m->n_loaders; i++)
+		if (m->loaders[i].id == id &&
+		    m->processes[m->loaders[i].process].pid == pid)
+			return (uint32_t)i;
+	return AW_NONE;
 }
 
 size_t s_count(const struct aw_findings *f, const char *id)

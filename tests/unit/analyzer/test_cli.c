@@ -58,6 +58,33 @@ Test(cli, all_options_and_spellings)
 	aw_options_fini(&o);
 }
 
+Test(cli, questions)
+{
+	struct aw_options o;
+	char error[256] = "";
+	cr_assert_eq(PARSE(&o, error, "--sample", "17", "--rank=2", "--epoch",
+			   "0", "--loader", "train.py:31", "t"),
+		     AW_CLI_OK, "%s", error);
+	cr_expect(o.query.by_sample);
+	cr_expect_eq(o.query.sample, 17);
+	cr_expect(o.query.by_sequence);
+	cr_expect_eq(o.query.rank, 2);
+	cr_expect_eq(o.query.epoch, 0);
+	cr_expect_str_eq(o.query.loader, "train.py:31");
+	aw_options_fini(&o);
+
+	cr_assert_eq(PARSE(&o, error, "t"), AW_CLI_OK);
+	cr_expect_not(o.query.by_sample);
+	cr_expect_not(o.query.by_sequence);
+	cr_expect_null(o.query.loader);
+	aw_options_fini(&o);
+
+	cr_assert_eq(PARSE(&o, error, "--sample", "4294967295", "t"),
+		     AW_CLI_OK);
+	cr_expect_eq(o.query.sample, 4294967295u);
+	aw_options_fini(&o);
+}
+
 Test(cli, help_and_version_need_no_path)
 {
 	struct aw_options o;
@@ -93,6 +120,20 @@ Test(cli, usage_errors)
 	    {COUNT("-x", "t"), ARGS("-x", "t"), "unknown option '-x'"},
 	    {COUNT("--help=yes"), ARGS("--help=yes"), "takes no value"},
 	    {COUNT("-o", "", "t"), ARGS("-o", "", "t"), "needs a file name"},
+	    {COUNT("--sample", "-1", "t"), ARGS("--sample", "-1", "t"),
+	     "dataset index"},
+	    {COUNT("--sample", "4294967296", "t"),
+	     ARGS("--sample", "4294967296", "t"), "dataset index"},
+	    {COUNT("--sample", "12x", "t"), ARGS("--sample", "12x", "t"),
+	     "dataset index"},
+	    {COUNT("--rank", "1", "t"), ARGS("--rank", "1", "t"),
+	     "--rank needs --epoch"},
+	    {COUNT("--epoch", "1", "t"), ARGS("--epoch", "1", "t"),
+	     "--epoch needs --rank"},
+	    {COUNT("--rank", "x", "--epoch", "1", "t"),
+	     ARGS("--rank", "x", "--epoch", "1", "t"), "takes a rank"},
+	    {COUNT("--loader=", "t"), ARGS("--loader=", "t"),
+	     "takes a loader id"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		error[0] = '\0';

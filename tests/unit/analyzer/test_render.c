@@ -308,3 +308,93 @@ Test(render_text, incomplete_trace_and_notes)
 	aw_findings_fini(&findings);
 	aw_model_destroy(m);
 }
+
+/* Two ranks, rank 1 left its loop early; a prepared loader beside. */
+Test(render, partial_epochs_lineage_and_new_keys)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &base);
+	struct s_loader_opts inner = base;
+	inner.site = "train.py:33";
+	inner.batch_sampler = "accelerate.data_loader.BatchSamplerShard";
+	inner.sampler_replicas = 2;
+	for (int r = 0; r < 2; r++) {
+		s_loader(m, 100 + r, 1, &inner);
+		s_loader_wrap(m, 100 + r, 1, 1, "shard", 0, 1, 2, r);
+	}
+	s_epoch(m, 100, 1, 0,
+		&(struct s_epoch){.indices = (uint32_t[]){0, 1, 2, 3},
+				  .count = 4,
+				  .batch_size = 2,
+				  .end = true,
+				  .abandoned = true});
+	s_epoch(m, 101, 1, 0,
+		&(struct s_epoch){.indices = (uint32_t[]){4, 5},
+				  .count = 2,
+				  .batch_size = 2,
+				  .end = true,
+				  .abandoned = true});
+	struct aw_findings findings;
+	s_analyze(m, &findings);
+	char *text = render_text(m, &findings);
+	cr_expect(strstr(text, "partial epoch"), "%s", text);
+	cr_expect(strstr(text, "partial: the loop left the epoch early"), "%s",
+		  text);
+	cr_expect(strstr(text, "built by accelerate's prepare() (shard, 2 "
+			       "processes, even_batches=True) from L0"),
+		  "%s", text);
+	cr_expect_null(strstr(text, "missing"), "%s", text);
+	free(text);
+
+	json_t *report = aw_render_json_object(m, &findings);
+	check_schema(report);
+	json_t *l1 = json_array_get(member(report, "loaders"), 1);
+	cr_expect_str_eq(json_string_value(member(l1, "built_from")), "L0");
+	cr_expect(json_is_true(member(l1, "sharded")));
+	json_t *acc = member(l1, "accelerate");
+	cr_expect_str_eq(json_string_value(member(acc, "kind")), "shard");
+	json_t *e0 = json_array_get(member(l1, "epochs"), 0);
+	cr_expect(json_is_true(member(e0, "partial")));
+	cr_expect(json_is_false(member(e0, "exhausted")));
+	json_t *r0 = json_array_get(member(e0, "ranks"), 0);
+	cr_expect(json_is_false(member(r0, "exhausted")));
+	cr_expect(json_is_string(member(r0, "order_hash")));
+	cr_expect_eq(json_integer_value(member(r0, "pid")), 100);
+	cr_expect(json_is_null(member(report, "query")));
+	json_decref(report);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
+
+Test(render, answers_to_the_questions)
+{
+	struct aw_query q = {.by_sample = true,
+			     .sample = 3,
+			     .by_sequence = true,
+			     .rank = 0,
+			     .epoch = 0};
+	struct aw_model *m = aw_model_create();
+	aw_model_set_query(m, &q);
+	s_ranks(m, 1, &base);
+	s_epoch(m, 100, 0, 0,
+		&(struct s_epoch){.indices = (uint32_t[]){5, 3, 9, 1},
+				  .count = 4,
+				  .batch_size = 2,
+				  .end = true});
+	struct aw_findings findings;
+	s_analyze(m, &findings);
+	char *text = render_text(m, &findings);
+	cr_expect(strstr(text, "sample 3: 1 read"), "%s", text);
+	cr_expect(strstr(text, "rank 0 consumed it in batch 0 (position 1)"),
+		  "%s", text);
+	cr_expect(strstr(text, "batch 0: 5 3\n  batch 1: 9 1"), "%s", text);
+	free(text);
+	json_t *report = aw_render_json_object(m, &findings);
+	json_t *query = member(report, "query");
+	cr_expect_eq(json_array_size(member(query, "reads")), 1);
+	json_t *seq = json_array_get(member(query, "sequences"), 0);
+	cr_expect_eq(json_array_size(member(seq, "batches")), 2);
+	json_decref(report);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}

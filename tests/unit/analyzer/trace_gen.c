@@ -5,6 +5,9 @@
  *   trace_gen RUN sharded|unsharded   two ranks over a dataset of 100, 2 epochs
  *   trace_gen RUN none                registers the provider, emits nothing
  *   trace_gen RUN bench INDICES       4 ranks drawing INDICES indices in all
+ *   trace_gen RUN absurd              values no sane run has: a dataset of
+ *                                     2^62, negative and huge indices, a batch
+ *                                     of 10^7 indices, extreme ids and counts
  *
  * RUN is the run id every event carries: record with a session filter on it
  * (--filter 'run == RUN'), since other processes of the user may emit
@@ -13,6 +16,7 @@
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "accwatch_tp.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +211,89 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 	return 0;
 }
 
+/* Values at the edges of every field type, for the analyzer's robustness
+ * tests: the report must come out, with the odd values flagged or counted. */
+static int scenario_absurd(uint32_t run)
+{
+	enum { HUGE_BATCH = 10000000 };
+	const int32_t pids[2] = {3000, 3001};
+	for (int r = 0; r < 2; r++) {
+		emit_process(run, pids[r], 2999, r, "rank");
+		emit_loader(run, pids[r], 0, INT64_C(1) << 62, HUGE_BATCH);
+		lttng_ust_tracepoint(accwatch, loader_len, run, pids[r], 0,
+				     INT64_MIN, "absurd.py:1");
+		lttng_ust_tracepoint(accwatch, iter_begin, run, pids[r], 0, 0,
+				     INT64_MAX, INT64_MIN);
+	}
+	/* Rank 0: one batch of 10^7 indices, in chunks as the recorder splits
+	 * it, then one claiming 2^32-1 indices and bringing 3. */
+	uint32_t *huge = malloc(HUGE_BATCH * sizeof(*huge));
+	if (!huge)
+		return 1;
+	for (uint32_t i = 0; i < HUGE_BATCH; i++)
+		huge[i] = i;
+	emit_batch(run, pids[0], 0, 0, 0, huge, HUGE_BATCH, ACCWATCH_CHUNK_MAX,
+		   0);
+	free(huge);
+	uint32_t few[3] = {UINT32_MAX, UINT32_MAX - 1, 0};
+	struct accwatch_batch_info claim = {
+	    .run = run,
+	    .pid = pids[0],
+	    .loader = 0,
+	    .iteration = 0,
+	    .batch = 1,
+	    .offset = UINT32_MAX - 3,
+	    .total = UINT32_MAX,
+	    .count = 3,
+	};
+	lttng_ust_tracepoint(accwatch, batch, &claim, few);
+	lttng_ust_tracepoint(accwatch, iter_end, run, pids[0], 0, 0, UINT32_MAX,
+			     UINT32_MAX, 1);
+	/* Rank 1: indices below 0 and beyond 2^32, 2^62 and int64's ends. */
+	int64_t wide[8] = {-1,	  -(INT64_C(1) << 40), INT64_C(1) << 40,
+			   (INT64_C(1) << 62) - 1, INT64_MIN, INT64_MAX,
+			   5,	  0};
+	struct accwatch_batch_info odd = {
+	    .run = run,
+	    .pid = pids[1],
+	    .loader = 0,
+	    .iteration = 0,
+	    .batch = 0,
+	    .offset = 0,
+	    .total = 8,
+	    .count = 8,
+	};
+	lttng_ust_tracepoint(accwatch, batch_wide, &odd, wide);
+	lttng_ust_tracepoint(accwatch, iter_end, run, pids[1], 0, 0, 1, 5, 1);
+	/* A process claiming the last rank of a world of 2^31-1, a loader
+	 * and an iteration numbered at the top of their range, and ids
+	 * nobody uses (pid 0, negative ppid). */
+	struct accwatch_process_info giant = {
+	    .run = run,
+	    .pid = 0,
+	    .ppid = INT32_MIN,
+	    .rank = INT32_MAX,
+	    .local_rank = INT32_MAX,
+	    .world_size = INT32_MAX,
+	    .local_world_size = -5,
+	    .rank_source = "RANK",
+	    .host = "",
+	    .role = "rank",
+	    .argv = "",
+	    .python = "",
+	    .torch = "",
+	};
+	lttng_ust_tracepoint(accwatch, process, &giant);
+	lttng_ust_tracepoint(accwatch, dist_init, run, 0, INT32_MAX, -5, "");
+	lttng_ust_tracepoint(accwatch, iter_begin, run, 0, UINT32_MAX - 1,
+			     UINT32_MAX - 1, -1, -1);
+	lttng_ust_tracepoint(accwatch, iter_end, run, 0, UINT32_MAX - 1,
+			     UINT32_MAX - 1, 0, UINT32_MAX, 0);
+	lttng_ust_tracepoint(accwatch, exit, run, 0, INT32_MIN, INT32_MIN,
+			     INT32_MAX);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
@@ -219,10 +306,12 @@ int main(int argc, char **argv)
 		return scenario_two_ranks(run, 0);
 	if (strcmp(scenario, "none") == 0)
 		return 0;
+	if (strcmp(scenario, "absurd") == 0)
+		return scenario_absurd(run);
 	if (argc >= 4 && strcmp(scenario, "bench") == 0)
 		return scenario_bench(run, strtoull(argv[3], NULL, 10));
 usage:
-	fprintf(stderr, "usage: trace_gen RUN sharded|unsharded|none|bench "
-			"INDICES\n");
+	fprintf(stderr, "usage: trace_gen RUN sharded|unsharded|none|absurd|"
+			"bench INDICES\n");
 	return 2;
 }
