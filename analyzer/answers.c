@@ -89,7 +89,8 @@ static int aw_compare_reads(const void *a, const void *b)
 		return x->rank < y->rank ? -1 : 1;
 	if (x->hit->kind != y->hit->kind)
 		return x->hit->kind < y->hit->kind ? -1 : 1;
-	return (x->hit->batch > y->hit->batch) - (x->hit->batch < y->hit->batch);
+	return (x->hit->batch > y->hit->batch) -
+	       (x->hit->batch < y->hit->batch);
 }
 
 struct aw_answer_read *aw_answers_sample_reads(const struct aw_model *model,
@@ -103,9 +104,11 @@ struct aw_answer_read *aw_answers_sample_reads(const struct aw_model *model,
 		const struct aw_hit *hit = &r->hits[i];
 		const struct aw_process *p = &model->processes[hit->process];
 		uint32_t global = aw_hit_global(model, hit);
-		if (model->query.loader && !aw_answers_loader_shown(model, global))
+		if (model->query.loader &&
+		    !aw_answers_loader_shown(model, global))
 			continue;
-		/* A dispatched loader: rank 0's own draws are not what it got. */
+		/* A dispatched loader: rank 0's own draws are not what it got.
+		 */
 		if (global != AW_NONE && hit->kind != AW_HIT_DISPATCHED &&
 		    hit->kind != AW_HIT_FETCHED &&
 		    model->loaders_global[global].rebuilt)
@@ -113,8 +116,8 @@ struct aw_answer_read *aw_answers_sample_reads(const struct aw_model *model,
 		reads[*n] = (struct aw_answer_read){
 		    .hit = hit,
 		    .global = global,
-		    .rank = hit->kind == AW_HIT_DISPATCHED ? hit->to_rank
-							   : p->rank,
+		    .rank =
+			hit->kind == AW_HIT_DISPATCHED ? hit->to_rank : p->rank,
 		    .pid = p->pid};
 		(*n)++;
 	}

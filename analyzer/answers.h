@@ -43,8 +43,8 @@ struct aw_answer_sequence {
 };
 
 /* The sequences of --rank/--epoch (caller frees the array). */
-struct aw_answer_sequence *
-aw_answers_sequences(const struct aw_model *model, size_t *n);
+struct aw_answer_sequence *aw_answers_sequences(const struct aw_model *model,
+						size_t *n);
 
 const char *aw_hit_kind_name(enum aw_hit_kind kind);
 

@@ -1,6 +1,42 @@
 /* The checks of DESIGN.md's findings table: a table of functions, each
  * reading the finished model and adding findings. A new finding is one
- * function and one line in that table. */
+ * function and one line in that table (checks.c).
+ *
+ * The rules (W ranks of the epoch, N dataset_len, B batch_size or the
+ * longest batch; "full epoch" = every loop ran to the end of its sampler):
+ *   unsharded        W >= 2, every rank's distinct >= 90% of the union, and
+ *                    cross-rank duplicates > W*B-1
+ *   overlap          cross-rank duplicates > W*B-1, not unsharded
+ *   padding (info)   0 < cross-rank duplicates <= W*B-1
+ *   missing          full epoch, N - |union in [0,N)| > drop allowance
+ *   uneven-batches   the ranks whose sampler ran out differ in batches, or
+ *                    a rank still going consumed more than one of them
+ *   index-range      an index >= N, or < 0 / >= 2^32
+ *   iterable-duplicate  item fingerprints read by >1 source (worker or
+ *                    main process) of the epoch: more than W*B-1 for
+ *                    IterableDatasetShard (else 0) and >= 1% of distinct
+ *   same-order       shuffle=1, one rank, consecutive epochs: equal xxh64
+ *                    of the consumed sequence, equal and >= 2 samples
+ *   unused-prepared  a rank iterated its own unsharded loader U; a sharding
+ *                    loader S over the same dataset object (or prepared
+ *                    from U), built after U, was never iterated by it
+ *   stale-len        len() = L of a loader the rank never iterated; the
+ *                    loader it iterated over the same dataset ran != L
+ *                    batches in every full epoch
+ *   len-mismatch     len() = L of an iterated loader (an outer loader's
+ *                    passes are its inner's) != batches of every full epoch
+ *   fork-threads     fork (no exec after) with threads > 1, one of them
+ *                    named unlike the main thread
+ *   fork-cuda        fork (no exec after) with the CUDA driver mapped
+ *   worker-respawn   num_workers > 0, persistent_workers not True, workers
+ *                    of one loader started in >= 2 epochs
+ *   worker-died      a worker's exit: signal > 0 other than SIGTERM, SIGINT,
+ *                    SIGHUP (how launchers and the DataLoader stop them),
+ *                    or status > 0
+ *   trace-incomplete discarded events or packets, a read error, or a pass
+ *                    without iter_end whose process has no exit
+ * Dispatched loaders are judged on the ranks' shares rebuilt from rank 0's
+ * reads; when they cannot be rebuilt, the sharding rules stay silent. */
 #ifndef AW_CHECKS_H
 #define AW_CHECKS_H
 
@@ -52,9 +88,10 @@ uint64_t aw_padding_allowance(uint64_t world, uint64_t batch_size);
  * loader (or unknown): W*B - 1, the worst of DataLoader(drop_last) dropping
  * B-1 per rank plus DistributedSampler(drop_last) dropping W-1, and of
  * accelerate's BatchSamplerShard dropping its last partial round of up to
- * W-1 full batches plus the last partial batch. Without it: replicas - 1 when
- * the sampler is a DistributedSampler (its own drop_last is not traced), else
- * 0. */
+ * W-1 full batches plus the last partial batch; the same for accelerate's
+ * dispatcher with drop_last (its last partial step). Without it: replicas - 1
+ * when the sampler is a DistributedSampler (its own drop_last is not traced),
+ * else 0. */
 uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world,
 			   uint64_t batch_size);
 /* Every rank consumed at least 90% of the epoch's union, with W >= 2 and

@@ -20,9 +20,12 @@ void aw_check_same_order(const struct aw_check_input *in,
 	if (d->shuffle != 1 || g->n_epochs < 2)
 		return;
 	struct aw_finding *f = NULL;
+	const struct aw_cell *first = NULL;
+	uint32_t first_a = 0, first_b = 0;
 	size_t pairs = 0, shown = 0;
 	for (size_t e = 0; e + 1 < g->n_epochs; e++) {
-		const struct aw_epoch *a = &g->epochs[e], *b = &g->epochs[e + 1];
+		const struct aw_epoch *a = &g->epochs[e],
+				      *b = &g->epochs[e + 1];
 		for (size_t c = 0; c < b->n_cells; c++) {
 			const struct aw_cell *later = &b->cells[c];
 			const struct aw_cell *earlier =
@@ -36,16 +39,9 @@ void aw_check_same_order(const struct aw_check_input *in,
 				f = aw_findings_add(out, "same-order",
 						    AW_SEVERITY_WARNING,
 						    in->loader_index, b->epoch);
-				aw_finding_set_message(
-				    f,
-				    "rank %d read its %" PRIu64
-				    " samples in exactly the same order in "
-				    "epochs %u and %u although %s shuffles: "
-				    "every epoch repeats the first",
-				    later->rank, later->samples, a->epoch,
-				    b->epoch, aw_short_class(d->sampler_class));
-				aw_finding_add_integer(f, "samples",
-						       (int64_t)later->samples);
+				first = later;
+				first_a = a->epoch;
+				first_b = b->epoch;
 			}
 			aw_finding_add_rank(f, later->rank);
 			pairs++;
@@ -73,6 +69,17 @@ void aw_check_same_order(const struct aw_check_input *in,
 	}
 	if (!f)
 		return;
+	char ranks[128];
+	aw_format_ranks(f->ranks, f->n_ranks, ranks, sizeof(ranks));
+	aw_finding_set_message(
+	    f,
+	    "%s%s read its %" PRIu64 " samples in exactly the same order in "
+	    "epochs %u and %u (%zu repeat%s over ranks and epochs) although %s "
+	    "shuffles: every epoch repeats the first",
+	    f->n_ranks > 1 ? "each of " : "", ranks, first->samples, first_a,
+	    first_b, pairs, pairs == 1 ? "" : "s",
+	    aw_short_class(d->sampler_class));
+	aw_finding_add_integer(f, "samples", (int64_t)first->samples);
 	aw_finding_add_integer(f, "epoch_pairs", (int64_t)pairs);
 	if (d->sampler_class && strstr(d->sampler_class, "Distributed"))
 		aw_finding_set_fix(
@@ -170,6 +177,12 @@ static void aw_hits_add(struct aw_loader_hits *hits,
 	hits->items[hits->n++] = *hit;
 }
 
+static int aw_compare_hit_ranks(const void *a, const void *b)
+{
+	const struct aw_loader_hit *x = a, *y = b;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
 static bool aw_same_group(const struct aw_loader_hit *a,
 			  const struct aw_loader_hit *b)
 {
@@ -188,8 +201,7 @@ static uint32_t aw_returned_loader(const struct aw_model *model, uint32_t s)
 }
 
 static void aw_unused_prepared_in(const struct aw_model *model,
-				  uint32_t process,
-				  struct aw_loader_hits *hits)
+				  uint32_t process, struct aw_loader_hits *hits)
 {
 	int32_t rank = model->processes[process].rank;
 	for (size_t u = 0; u < model->n_loaders; u++) {
@@ -205,23 +217,23 @@ static void aw_unused_prepared_in(const struct aw_model *model,
 			    !aw_same_dataset(model, (uint32_t)u, (uint32_t)s))
 				continue;
 			if (sh->n_iterations ||
-			    model->loaders[aw_model_iterated_loader(
-					       model, (uint32_t)s)]
+			    model
+				->loaders[aw_model_iterated_loader(model,
+								   (uint32_t)s)]
 				.n_iterations ||
 			    aw_rank_iterates(model, (uint32_t)s, rank))
 				continue;
 			uint64_t batches[1] = {0};
 			uint32_t epoch = 0;
-			aw_full_epoch_batches(model, (uint32_t)u, rank,
-					      batches, 1, &epoch);
-			struct aw_loader_hit hit = {
-			    .id = "unused-prepared",
-			    .loader = (uint32_t)u,
-			    .other = (uint32_t)s,
-			    .global = user->global,
-			    .other_global = sh->global,
-			    .batches = batches[0],
-			    .rank = rank};
+			aw_full_epoch_batches(model, (uint32_t)u, rank, batches,
+					      1, &epoch);
+			struct aw_loader_hit hit = {.id = "unused-prepared",
+						    .loader = (uint32_t)u,
+						    .other = (uint32_t)s,
+						    .global = user->global,
+						    .other_global = sh->global,
+						    .batches = batches[0],
+						    .rank = rank};
 			aw_hits_add(hits, &hit);
 		}
 	}
@@ -266,9 +278,9 @@ static void aw_emit_unused_prepared(const struct aw_check_input *in,
 				aw_short_class(user->loader_class),
 				aw_short_class(user->sampler_class));
 	if (hit->batches)
-		aw_finding_add_evidence(f, "%s ran %" PRIu64
-					   " batches per full epoch on rank %d",
-					ug->id, hit->batches, hit->rank);
+		aw_finding_add_evidence(
+		    f, "%s ran %" PRIu64 " batches per full epoch on rank %d",
+		    ug->id, hit->batches, hit->rank);
 	aw_finding_add_evidence(
 	    f, "never iterated: %s, %s with batch sampler %s%s%s%s", sg->id,
 	    aw_short_class(sh->loader_class),
@@ -288,9 +300,10 @@ static void aw_emit_unused_prepared(const struct aw_check_input *in,
 		       "`model, optimizer, loader = accelerator.prepare(model, "
 		       "optimizer, loader)`)");
 	else
-		aw_finding_set_fix(f, "iterate the sharded loader (the one with "
-				      "the DistributedSampler) instead of the "
-				      "plain one");
+		aw_finding_set_fix(f,
+				   "iterate the sharded loader (the one with "
+				   "the DistributedSampler) instead of the "
+				   "plain one");
 }
 
 void aw_check_unused_prepared(const struct aw_check_input *in,
@@ -304,8 +317,7 @@ void aw_check_unused_prepared(const struct aw_check_input *in,
 			aw_unused_prepared_in(model, (uint32_t)p, &hits);
 	}
 	bool *done = aw_xcalloc(hits.n + 1, sizeof(*done));
-	struct aw_loader_hit *group =
-	    aw_xcalloc(hits.n + 1, sizeof(*group));
+	struct aw_loader_hit *group = aw_xcalloc(hits.n + 1, sizeof(*group));
 	for (size_t i = 0; i < hits.n; i++) {
 		if (done[i])
 			continue;
@@ -316,7 +328,8 @@ void aw_check_unused_prepared(const struct aw_check_input *in,
 				done[j] = true;
 				group[n++] = hits.items[j];
 			}
-		aw_emit_unused_prepared(in, &hits.items[i], group, n, out);
+		qsort(group, n, sizeof(*group), aw_compare_hit_ranks);
+		aw_emit_unused_prepared(in, &group[0], group, n, out);
 	}
 	free(group);
 	free(done);
@@ -327,14 +340,13 @@ void aw_check_unused_prepared(const struct aw_check_input *in,
 
 /* The wrap of a loader object's family: accelerate's split_batches without
  * even_batches makes len() count a batch that ranks past the first lack. */
-static bool aw_split_without_even(const struct aw_model *model,
-				  uint32_t loader)
+static bool aw_split_without_even(const struct aw_model *model, uint32_t loader)
 {
 	const struct aw_loader *l = &model->loaders[loader];
 	const struct aw_loader *outer =
-	    l->wraps ? l
-		     : (l->wrapper != AW_NONE ? &model->loaders[l->wrapper]
-					      : NULL);
+	    l->wraps
+		? l
+		: (l->wrapper != AW_NONE ? &model->loaders[l->wrapper] : NULL);
 	return outer && outer->split_batches == 1 && outer->even_batches == 0;
 }
 
@@ -387,8 +399,8 @@ static void aw_len_in(const struct aw_model *model, uint32_t loader,
 		if (other == AW_NONE)
 			return;
 	}
-	size_t n = aw_full_epoch_batches(model, other, p->rank, counts, 8,
-					 &epoch);
+	size_t n =
+	    aw_full_epoch_batches(model, other, p->rank, counts, 8, &epoch);
 	if (n == 0)
 		return;
 	for (size_t c = 0; c < l->n_len_calls; c++) {
@@ -398,17 +410,17 @@ static void aw_len_in(const struct aw_model *model, uint32_t loader,
 			matches = (int64_t)counts[i] == call->value;
 		if (matches)
 			continue;
-		struct aw_loader_hit hit = {
-		    .id = id,
-		    .loader = loader,
-		    .other = other,
-		    .global = l->global,
-		    .other_global = model->loaders[other].global,
-		    .value = call->value,
-		    .batches = counts[0],
-		    .epoch = epoch,
-		    .site = call->site,
-		    .rank = p->rank};
+		struct aw_loader_hit hit = {.id = id,
+					    .loader = loader,
+					    .other = other,
+					    .global = l->global,
+					    .other_global =
+						model->loaders[other].global,
+					    .value = call->value,
+					    .batches = counts[0],
+					    .epoch = epoch,
+					    .site = call->site,
+					    .rank = p->rank};
 		aw_hits_add(hits, &hit);
 	}
 }
@@ -423,9 +435,9 @@ static void aw_emit_len(const struct aw_check_input *in,
 	const struct aw_global_loader *og =
 	    &model->loaders_global[hit->other_global];
 	bool stale = strcmp(hit->id, "stale-len") == 0;
-	struct aw_finding *f = aw_findings_add(
-	    out, hit->id, AW_SEVERITY_WARNING, hit->global,
-	    stale ? -1 : (int64_t)hit->epoch);
+	struct aw_finding *f =
+	    aw_findings_add(out, hit->id, AW_SEVERITY_WARNING, hit->global,
+			    stale ? -1 : (int64_t)hit->epoch);
 	for (size_t i = 0; i < n; i++)
 		aw_finding_add_rank(f, group[i].rank);
 	aw_finding_add_integer(f, "len", hit->value);
@@ -444,11 +456,11 @@ static void aw_emit_len(const struct aw_check_input *in,
 		for (size_t i = 0; i < n && i < AW_EVIDENCE_RANKS; i++)
 			aw_finding_add_evidence(
 			    f,
-			    "rank %d: len() = %" PRId64 " at %s; %s ran %" PRIu64
-			    " batches in epoch %u",
+			    "rank %d: len() = %" PRId64
+			    " at %s; %s ran %" PRIu64 " batches in epoch %u",
 			    group[i].rank, group[i].value,
 			    group[i].site && *group[i].site ? group[i].site
-							     : "?",
+							    : "?",
 			    og->id, group[i].batches, group[i].epoch);
 		if (aw_loader_is_accelerate(o))
 			aw_finding_set_fix(
@@ -460,8 +472,9 @@ static void aw_emit_len(const struct aw_check_input *in,
 			    "really is global)");
 		else
 			aw_finding_set_fix(
-			    f, "take len() of the loader you iterate (%s, "
-			       "built at %s)",
+			    f,
+			    "take len() of the loader you iterate (%s, "
+			    "built at %s)",
 			    og->id, og->site);
 		return;
 	}
@@ -478,11 +491,11 @@ static void aw_emit_len(const struct aw_check_input *in,
 		  "that the ranks past the first do not get"
 		: "");
 	for (size_t i = 0; i < n && i < AW_EVIDENCE_RANKS; i++)
-		aw_finding_add_evidence(
-		    f, "rank %d: len() = %" PRId64 ", %" PRIu64
-		       " batches yielded in epoch %u",
-		    group[i].rank, group[i].value, group[i].batches,
-		    group[i].epoch);
+		aw_finding_add_evidence(f,
+					"rank %d: len() = %" PRId64 ", %" PRIu64
+					" batches yielded in epoch %u",
+					group[i].rank, group[i].value,
+					group[i].batches, group[i].epoch);
 	if (accelerate_does_it)
 		aw_finding_set_fix(
 		    f, "count the steps the loop really runs (or keep "
@@ -506,8 +519,7 @@ void aw_check_len(const struct aw_check_input *in, struct aw_findings *out)
 			aw_len_in(model, (uint32_t)i, &hits);
 	}
 	bool *done = aw_xcalloc(hits.n + 1, sizeof(*done));
-	struct aw_loader_hit *group =
-	    aw_xcalloc(hits.n + 1, sizeof(*group));
+	struct aw_loader_hit *group = aw_xcalloc(hits.n + 1, sizeof(*group));
 	for (size_t i = 0; i < hits.n; i++) {
 		if (done[i])
 			continue;
@@ -518,7 +530,8 @@ void aw_check_len(const struct aw_check_input *in, struct aw_findings *out)
 				done[j] = true;
 				group[n++] = hits.items[j];
 			}
-		aw_emit_len(in, &hits.items[i], group, n, out);
+		qsort(group, n, sizeof(*group), aw_compare_hit_ranks);
+		aw_emit_len(in, &group[0], group, n, out);
 	}
 	free(group);
 	free(done);

@@ -16,8 +16,8 @@
 /* Distinct thread names listed. */
 #define AW_THREAD_NAMES 8
 
-static uint32_t aw_process_by_pid(const struct aw_model *model,
-				  uint32_t space, int32_t pid)
+static uint32_t aw_process_by_pid(const struct aw_model *model, uint32_t space,
+				  int32_t pid)
 {
 	return aw_index_map_get(&model->process_index,
 				aw_key2(space, (uint32_t)pid));
@@ -27,10 +27,10 @@ static uint32_t aw_process_by_pid(const struct aw_model *model,
 static uint32_t aw_worker_global(const struct aw_model *model,
 				 const struct aw_process *w)
 {
-	uint32_t id = w->worker_loader != ACCWATCH_UNKNOWN
-			  ? w->worker_loader
-			  : (w->any_fetch ? w->last_fetch_loader
-					  : ACCWATCH_UNKNOWN);
+	uint32_t id =
+	    w->worker_loader != ACCWATCH_UNKNOWN
+		? w->worker_loader
+		: (w->any_fetch ? w->last_fetch_loader : ACCWATCH_UNKNOWN);
 	uint32_t owner = w->owner;
 	if (id == ACCWATCH_UNKNOWN || owner == AW_NONE)
 		return AW_NONE;
@@ -83,8 +83,8 @@ static void aw_thread_names_parse(struct aw_thread_names *t, const char *list)
 	}
 }
 
-static void aw_thread_names_format(const struct aw_thread_names *t,
-				   char *buf, size_t size)
+static void aw_thread_names_format(const struct aw_thread_names *t, char *buf,
+				   size_t size)
 {
 	size_t used = 0;
 	buf[0] = '\0';
@@ -94,9 +94,9 @@ static void aw_thread_names_format(const struct aw_thread_names *t,
 						 "%s%s x%u", i ? ", " : "",
 						 t->names[i], t->counts[i]);
 		else
-			used += (size_t)snprintf(buf + used, size - used,
-						 "%s%s", i ? ", " : "",
-						 t->names[i]);
+			used +=
+			    (size_t)snprintf(buf + used, size - used, "%s%s",
+					     i ? ", " : "", t->names[i]);
 	}
 }
 
@@ -113,9 +113,8 @@ struct aw_fork_group {
 /* A frame of Python's library or an installed package, not the user's. */
 static bool aw_library_frame(const char *line, size_t len)
 {
-	static const char *const marks[] = {"/dist-packages/",
-					    "/site-packages/", "/lib/python3",
-					    "<frozen "};
+	static const char *const marks[] = {
+	    "/dist-packages/", "/site-packages/", "/lib/python3", "<frozen "};
 	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
 		size_t n = strlen(marks[m]);
 		for (size_t i = 0; i + n <= len; i++)
@@ -154,12 +153,13 @@ static void aw_show_stack(struct aw_finding *f, const struct aw_model *model,
 				p->rank, p->pid);
 	size_t from = last_user == n ? n - 1 : last_user;
 	for (size_t i = from >= AW_STACK_USER - 1 ? from - (AW_STACK_USER - 1)
-						 : 0;
+						  : 0;
 	     i <= from && i < n; i++)
 		aw_finding_add_evidence(f, "  %.*s", lens[i], lines[i]);
 	if (from + 1 < n)
-		aw_finding_add_evidence(f, "  ... %zu library frames, down to %.*s",
-					n - from - 1, lens[n - 1], lines[n - 1]);
+		aw_finding_add_evidence(
+		    f, "  ... %zu library frames, down to %.*s", n - from - 1,
+		    lens[n - 1], lines[n - 1]);
 }
 
 static struct aw_fork_group *aw_fork_group(struct aw_fork_group **groups,
@@ -176,8 +176,8 @@ static struct aw_fork_group *aw_fork_group(struct aw_fork_group **groups,
 	return g;
 }
 
-static const char *aw_workers_of(const struct aw_model *model,
-				 uint32_t global, char *buf, size_t size)
+static const char *aw_workers_of(const struct aw_model *model, uint32_t global,
+				 char *buf, size_t size)
 {
 	if (global == AW_NONE) {
 		snprintf(buf, size, "children");
@@ -303,11 +303,12 @@ void aw_check_forks(const struct aw_check_input *in, struct aw_findings *out)
 	aw_fork_findings(in, true, out);
 }
 
-/* --- worker-respawn -------------------------------------------------------- */
+/* --- worker-respawn --------------------------------------------------------
+ */
 
 /* How many epochs a loader object's workers were started in. */
-static uint32_t aw_worker_epochs(const struct aw_model *model,
-				 uint32_t loader, uint32_t *workers)
+static uint32_t aw_worker_epochs(const struct aw_model *model, uint32_t loader,
+				 uint32_t *workers)
 {
 	const struct aw_loader *l = &model->loaders[loader];
 	bool only_loader_with_workers = true;
@@ -348,8 +349,8 @@ void aw_check_worker_respawn(const struct aw_check_input *in,
 			     struct aw_findings *out)
 {
 	const struct aw_model *model = in->model;
-	struct aw_finding **by_global = aw_xcalloc(
-	    model->n_loaders_global + 1, sizeof(*by_global));
+	struct aw_finding **by_global =
+	    aw_xcalloc(model->n_loaders_global + 1, sizeof(*by_global));
 	for (size_t i = 0; i < model->n_loaders; i++) {
 		const struct aw_loader *l = &model->loaders[i];
 		const struct aw_process *p = &model->processes[l->process];
@@ -357,19 +358,21 @@ void aw_check_worker_respawn(const struct aw_check_input *in,
 		    l->persistent_workers == 1 || l->n_iterations < 2)
 			continue;
 		uint32_t workers = 0;
-		uint32_t epochs = aw_worker_epochs(model, (uint32_t)i, &workers);
+		uint32_t epochs =
+		    aw_worker_epochs(model, (uint32_t)i, &workers);
 		if (epochs < 2)
 			continue;
 		struct aw_finding *f = by_global[l->global];
 		const struct aw_global_loader *g =
 		    &model->loaders_global[l->global];
 		if (!f) {
-			f = by_global[l->global] = aw_findings_add(
-			    out, "worker-respawn", AW_SEVERITY_WARNING,
-			    l->global, -1);
+			f = by_global[l->global] =
+			    aw_findings_add(out, "worker-respawn",
+					    AW_SEVERITY_WARNING, l->global, -1);
 			aw_finding_add_integer(f, "epochs", epochs);
 			aw_finding_add_integer(f, "workers", workers);
-			aw_finding_add_integer(f, "num_workers", l->num_workers);
+			aw_finding_add_integer(f, "num_workers",
+					       l->num_workers);
 			aw_finding_set_message(
 			    f,
 			    "the DataLoader workers of %s (%s, num_workers=%d, "
@@ -386,8 +389,9 @@ void aw_check_worker_respawn(const struct aw_check_input *in,
 		}
 		if (f->n_ranks < AW_EVIDENCE_RANKS)
 			aw_finding_add_evidence(
-			    f, "rank %d (pid %d): %u worker processes in %u "
-			       "epochs",
+			    f,
+			    "rank %d (pid %d): %u worker processes in %u "
+			    "epochs",
 			    p->rank, p->pid, workers, epochs);
 		if (p->rank >= 0)
 			aw_finding_add_rank(f, p->rank);
@@ -442,7 +446,8 @@ static const char *aw_death_fix(const struct aw_process *w)
 {
 	switch (w->exit_signal) {
 	case SIGKILL:
-		return "SIGKILL is most often the kernel's out-of-memory killer "
+		return "SIGKILL is most often the kernel's out-of-memory "
+		       "killer "
 		       "(check `dmesg`): lower num_workers or prefetch_factor, "
 		       "or the memory each worker holds (a dataset of Python "
 		       "objects is copied page by page on access)";
@@ -458,7 +463,8 @@ static const char *aw_death_fix(const struct aw_process *w)
 		       "library not fork-safe): reproduce with num_workers=0 "
 		       "and the indices of its last fetch";
 	default:
-		return "the worker exited with an error: look for its exception "
+		return "the worker exited with an error: look for its "
+		       "exception "
 		       "in the rank's stderr and reproduce with num_workers=0 "
 		       "and the indices of its last fetch";
 	}
@@ -484,8 +490,9 @@ void aw_check_worker_died(const struct aw_check_input *in,
 		aw_finding_add_integer(f, "worker_id", w->worker_id);
 		char how[64], which[128] = "";
 		if (w->exit_signal > 0) {
-			snprintf(how, sizeof(how), "was killed by signal %d (%s)",
-				 w->exit_signal, aw_signal_name(w->exit_signal));
+			snprintf(how, sizeof(how),
+				 "was killed by signal %d (%s)", w->exit_signal,
+				 aw_signal_name(w->exit_signal));
 			aw_finding_add_integer(f, "signal", w->exit_signal);
 		} else {
 			snprintf(how, sizeof(how), "exited with status %d",
@@ -502,9 +509,10 @@ void aw_check_worker_died(const struct aw_check_input *in,
 			    w->worker_id, which, w->rank, w->pid, how);
 		else
 			aw_finding_set_message(
-			    f, "DataLoader worker %d%s of rank %d (pid %d) %s "
-			       "in epoch %u: the rank's loop got an error or "
-			       "waited for its batches",
+			    f,
+			    "DataLoader worker %d%s of rank %d (pid %d) %s "
+			    "in epoch %u: the rank's loop got an error or "
+			    "waited for its batches",
 			    w->worker_id, which, w->rank, w->pid, how, epoch);
 		if (w->any_fetch && w->last_fetch_first >= 0)
 			aw_finding_add_evidence(

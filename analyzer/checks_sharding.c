@@ -18,7 +18,7 @@ static bool aw_unjudgeable(const struct aw_check_input *in)
 }
 
 void aw_check_unsharded(const struct aw_check_input *in,
-			       struct aw_findings *out)
+			struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	if (aw_unjudgeable(in) || !aw_epoch_unsharded(in))
@@ -108,8 +108,7 @@ static void aw_evidence_sharing(struct aw_finding *f, const struct aw_epoch *e)
 	free(shared);
 }
 
-void aw_check_overlap(const struct aw_check_input *in,
-			     struct aw_findings *out)
+void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	uint64_t allowance = aw_padding_allowance(in->world, in->batch_size);
@@ -171,8 +170,7 @@ static void aw_padding_source(const struct aw_check_input *in, char *buf,
 			 "many batches");
 }
 
-void aw_check_padding(const struct aw_check_input *in,
-		      struct aw_findings *out)
+void aw_check_padding(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	uint64_t allowance = aw_padding_allowance(in->world, in->batch_size);
@@ -212,8 +210,7 @@ static bool aw_sampler_subsets(const struct aw_loader *d)
 	return false;
 }
 
-void aw_check_missing(const struct aw_check_input *in,
-			     struct aw_findings *out)
+void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	const struct aw_loader *d = in->desc;
@@ -330,8 +327,9 @@ void aw_check_index_range(const struct aw_check_input *in,
 		const struct aw_cell *cell = &e->cells[c];
 		uint64_t above =
 		    d->dataset_len >= 0
-			? cell->unique - aw_sample_set_unique_below(
-					     cell->set, (uint64_t)d->dataset_len)
+			? cell->unique -
+			      aw_sample_set_unique_below(
+				  cell->set, (uint64_t)d->dataset_len)
 			: 0;
 		beyond += above;
 		bad_reads += cell->set->unrepresentable;
@@ -353,9 +351,8 @@ void aw_check_index_range(const struct aw_check_input *in,
 		uint32_t above[4];
 		size_t n_above =
 		    d->dataset_len >= 0
-			? aw_sample_set_at_or_above(cell->set,
-						    (uint64_t)d->dataset_len,
-						    above, 4)
+			? aw_sample_set_at_or_above(
+			      cell->set, (uint64_t)d->dataset_len, above, 4)
 			: 0;
 		if (!n_above && !cell->set->unrepresentable)
 			continue;
@@ -365,38 +362,54 @@ void aw_check_index_range(const struct aw_check_input *in,
 		char examples[160] = "";
 		size_t used = 0;
 		for (size_t i = 0; i < n_above; i++)
+			used += (size_t)snprintf(
+			    examples + used, sizeof(examples) - used, "%s%u",
+			    used ? ", " : "", above[i]);
+		for (uint32_t i = 0; i < cell->set->n_examples; i++)
 			used += (size_t)snprintf(examples + used,
 						 sizeof(examples) - used,
-						 "%s%u", used ? ", " : "",
-						 above[i]);
-		for (uint32_t i = 0; i < cell->set->n_examples; i++)
-			used += (size_t)snprintf(
-			    examples + used, sizeof(examples) - used,
-			    "%s%" PRId64, used ? ", " : "",
-			    cell->set->examples[i]);
+						 "%s%" PRId64, used ? ", " : "",
+						 cell->set->examples[i]);
 		uint64_t distinct_above =
 		    d->dataset_len >= 0
 			? cell->unique -
 			      aw_sample_set_unique_below(
 				  cell->set, (uint64_t)d->dataset_len)
 			: 0;
-		aw_finding_add_evidence(
-		    f,
-		    "rank %d: %" PRIu64 " distinct index%s >= %s, %" PRIu64
-		    " negative or too large to store (e.g. %s)",
-		    cell->rank, distinct_above, distinct_above == 1 ? "" : "es",
-		    d->dataset_len >= 0 ? "len(dataset)" : "2^32",
-		    cell->set->unrepresentable, examples);
+		if (cell->set->unrepresentable)
+			aw_finding_add_evidence(
+			    f,
+			    "rank %d: %" PRIu64 " distinct index%s >= %s, "
+			    "%" PRIu64 " negative or too large to store "
+			    "(e.g. %s)",
+			    cell->rank, distinct_above,
+			    distinct_above == 1 ? "" : "es",
+			    d->dataset_len >= 0 ? "len(dataset)" : "2^32",
+			    cell->set->unrepresentable, examples);
+		else
+			aw_finding_add_evidence(
+			    f,
+			    "rank %d: %" PRIu64 " distinct index%s >= "
+			    "len(dataset) (e.g. %s)",
+			    cell->rank, distinct_above,
+			    distinct_above == 1 ? "" : "es", examples);
 	}
+	char above_part[96] = "", bad_part[96] = "";
+	if (beyond)
+		snprintf(above_part, sizeof(above_part),
+			 "%" PRIu64 " distinct index%s >= len(dataset)", beyond,
+			 beyond == 1 ? "" : "es");
+	if (bad_reads)
+		snprintf(bad_part, sizeof(bad_part),
+			 "%" PRIu64 " read%s of negative or huge indices",
+			 bad_reads, bad_reads == 1 ? "" : "s");
 	aw_finding_set_message(
 	    f,
-	    "indices outside %s were read in epoch %u: %" PRIu64
-	    " distinct one%s >= len(dataset) and %" PRIu64
-	    " negative or huge read%s; they are not samples of this dataset "
-	    "(an IndexError, or silently another sample when the dataset "
-	    "wraps indices)",
-	    bound, e->epoch, beyond, beyond == 1 ? "" : "s", bad_reads,
-	    bad_reads == 1 ? "" : "s");
+	    "indices outside %s were read in epoch %u: %s%s%s; they are not "
+	    "samples of this dataset (an IndexError, or silently another "
+	    "sample when the dataset wraps indices)",
+	    bound, e->epoch, above_part, beyond && bad_reads ? " and " : "",
+	    bad_part);
 	aw_finding_set_fix(
 	    f,
 	    "keep every index in %s: check the sampler's bounds (an "

@@ -9,7 +9,8 @@
 #include "checks_private.h"
 #include "util.h"
 
-/* --- iterable-duplicate ---------------------------------------------------- */
+/* --- iterable-duplicate ----------------------------------------------------
+ */
 
 static void aw_format_source(const struct aw_item_source *s, char *buf,
 			     size_t size)
@@ -94,7 +95,8 @@ void aw_check_iterable_duplicate(const struct aw_check_input *in,
 		       "accelerator.prepare() wrap it in IterableDatasetShard");
 }
 
-/* --- trace-incomplete ------------------------------------------------------ */
+/* --- trace-incomplete ------------------------------------------------------
+ */
 
 void aw_check_trace_incomplete(const struct aw_check_input *in,
 			       struct aw_findings *out)
@@ -112,8 +114,8 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	}
 	if (!discards && !vanished && !s->read_error)
 		return;
-	struct aw_finding *f = aw_findings_add(out, "trace-incomplete",
-					       AW_SEVERITY_WARNING, AW_NONE, -1);
+	struct aw_finding *f = aw_findings_add(
+	    out, "trace-incomplete", AW_SEVERITY_WARNING, AW_NONE, -1);
 	aw_finding_add_integer(f, "discarded_events",
 			       (int64_t)s->discarded_events);
 	aw_finding_add_integer(f, "discarded_packets",
@@ -122,15 +124,14 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	char parts[3][160];
 	size_t n_parts = 0;
 	if (discards)
-		snprintf(parts[n_parts++], sizeof(parts[0]),
-			 "the tracer discarded %" PRIu64 " event%s (%" PRIu64
-			 " discard record%s, %" PRIu64 " packet%s lost)",
-			 s->discarded_events,
-			 s->discarded_events == 1 ? "" : "s",
-			 s->discarded_events_messages,
-			 s->discarded_events_messages == 1 ? "" : "s",
-			 s->discarded_packets,
-			 s->discarded_packets == 1 ? "" : "s");
+		snprintf(
+		    parts[n_parts++], sizeof(parts[0]),
+		    "the tracer discarded %" PRIu64 " event%s (%" PRIu64
+		    " discard record%s, %" PRIu64 " packet%s lost)",
+		    s->discarded_events, s->discarded_events == 1 ? "" : "s",
+		    s->discarded_events_messages,
+		    s->discarded_events_messages == 1 ? "" : "s",
+		    s->discarded_packets, s->discarded_packets == 1 ? "" : "s");
 	if (vanished)
 		snprintf(parts[n_parts++], sizeof(parts[0]),
 			 "%u pass%s over a loader stopped mid-epoch with "
@@ -139,12 +140,12 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	if (s->read_error)
 		snprintf(parts[n_parts++], sizeof(parts[0]),
 			 "reading the trace stopped early");
-	aw_finding_set_message(f, "%s%s%s%s%s: the counts of this report are "
-				  "lower bounds",
-			       parts[0], n_parts > 1 ? "; " : "",
-			       n_parts > 1 ? parts[1] : "",
-			       n_parts > 2 ? "; " : "",
-			       n_parts > 2 ? parts[2] : "");
+	aw_finding_set_message(
+	    f,
+	    "%s%s%s%s%s: the counts of this report are "
+	    "lower bounds",
+	    parts[0], n_parts > 1 ? "; " : "", n_parts > 1 ? parts[1] : "",
+	    n_parts > 2 ? "; " : "", n_parts > 2 ? parts[2] : "");
 	for (size_t i = 0; i < s->n_discards && i < 16; i++)
 		aw_finding_add_evidence(
 		    f, "stream %s: at least %" PRIu64 " events discarded",

@@ -77,7 +77,6 @@ struct aw_finding *aw_epoch_finding(const struct aw_check_input *in,
 	return f;
 }
 
-
 const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
 			   char *buf, size_t size)
 {
@@ -109,8 +108,8 @@ void aw_format_ranks(const int32_t *ranks, size_t n, char *buf, size_t size)
 		used += (size_t)snprintf(buf + used, size - used, "%s%d",
 					 i ? "," : "", ranks[i]);
 		if (j > i && used < size)
-			used += (size_t)snprintf(buf + used, size - used,
-						 "-%d", ranks[j]);
+			used += (size_t)snprintf(buf + used, size - used, "-%d",
+						 ranks[j]);
 		i = j + 1;
 	}
 }

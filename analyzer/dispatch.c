@@ -7,8 +7,7 @@
 
 #include "util.h"
 
-void aw_dispatch_init(struct aw_dispatch *d, uint32_t world,
-		      bool split_batches)
+void aw_dispatch_init(struct aw_dispatch *d, uint32_t world, bool split_batches)
 {
 	memset(d, 0, sizeof(*d));
 	d->world = world ? world : 1;
@@ -100,8 +99,7 @@ void aw_dispatch_add_batch(struct aw_dispatch *d, const uint32_t *indices,
 	d->step_batches++;
 }
 
-void aw_dispatch_finish(struct aw_dispatch *d, bool drop_last,
-			bool exhausted)
+void aw_dispatch_finish(struct aw_dispatch *d, bool drop_last, bool exhausted)
 {
 	if (d->finished)
 		return;

@@ -60,7 +60,6 @@ void aw_dispatch_add_batch(struct aw_dispatch *d, const uint32_t *indices,
 			   size_t count);
 /* The epoch ended: the held step is the last one. Without `exhausted` (a
  * loop that left early) no padding is added and a partial step is dropped. */
-void aw_dispatch_finish(struct aw_dispatch *d, bool drop_last,
-			bool exhausted);
+void aw_dispatch_finish(struct aw_dispatch *d, bool drop_last, bool exhausted);
 
 #endif

@@ -59,6 +59,9 @@ struct aw_finding *aw_findings_add(struct aw_findings *findings, const char *id,
 
 static char *aw_vformat(const char *fmt, va_list ap)
 {
+	/* GCC with -fsanitize=undefined warns of a null format otherwise. */
+	if (!fmt)
+		fmt = "";
 	va_list copy;
 	va_copy(copy, ap);
 	int len = vsnprintf(NULL, 0, fmt, copy);

@@ -96,7 +96,8 @@ static void aw_find_owners(struct aw_model *model)
 			uint32_t owner = aw_index_map_get(
 			    &model->process_index,
 			    aw_key2(p->space, (uint32_t)p->worker_loader_pid));
-			if (owner != AW_NONE && !model->processes[owner].is_worker) {
+			if (owner != AW_NONE &&
+			    !model->processes[owner].is_worker) {
 				p->owner = owner;
 				continue;
 			}
@@ -432,8 +433,7 @@ static void aw_add_dispatched(struct aw_model *model, struct aw_epoch *epoch,
 	aw_contribution_of(model, index, &c);
 	for (uint32_t r = 0; r < d->world; r++) {
 		const struct aw_dispatch_share *share = &d->shares[r];
-		c.pid = aw_rank_pid(model, (int32_t)r,
-				    r == 0 ? c.pid : -1);
+		c.pid = aw_rank_pid(model, (int32_t)r, r == 0 ? c.pid : -1);
 		c.set = &share->set;
 		c.batches = c.drawn = share->batches;
 		c.prefetched_samples = c.lost_samples = 0;
@@ -624,9 +624,9 @@ static void aw_apply_items(struct aw_model *model, struct aw_epoch *epoch,
 	int32_t *pids = aw_xcalloc(n, sizeof(*pids));
 	struct aw_item_rank_counts *counts = aw_xcalloc(n, sizeof(*counts));
 	for (size_t i = 0; i < n; i++)
-		pids[i] = model->processes[model->items.streams[streams[i]]
-					       .process]
-			      .pid;
+		pids[i] =
+		    model->processes[model->items.streams[streams[i]].process]
+			.pid;
 	epoch->items = aw_xcalloc(1, sizeof(*epoch->items));
 	size_t n_ranks = aw_item_epoch_build(&model->items, streams, pids, n,
 					     epoch->items, counts);

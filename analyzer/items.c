@@ -106,8 +106,8 @@ size_t aw_item_epoch_build(const struct aw_item_streams *items,
 	for (size_t i = 0; i < n; i++) {
 		const struct aw_item_stream *s = &items->streams[streams[i]];
 		for (size_t j = 0; j < s->n; j++)
-			reads[k++] = (struct aw_item_read){s->hashes[j],
-							   (uint32_t)i};
+			reads[k++] =
+			    (struct aw_item_read){s->hashes[j], (uint32_t)i};
 	}
 	qsort(reads, total, sizeof(*reads), aw_compare_reads);
 	out->reads = total;
@@ -148,7 +148,8 @@ size_t aw_item_epoch_build(const struct aw_item_streams *items,
 				while (reads[second].slot == reads[i].slot)
 					second++;
 				const struct aw_item_stream *b =
-				    &items->streams[streams[reads[second].slot]];
+				    &items
+					 ->streams[streams[reads[second].slot]];
 				e->hash = reads[i].hash;
 				e->sources = sources;
 				e->first = (struct aw_item_source){

@@ -20,7 +20,7 @@ struct aw_item_stream {
 	size_t n, cap;
 	uint32_t next_of_process; /* chain of the process's streams */
 	/* Resolved by aw_model_finish: where the reads count. */
-	uint32_t global;    /* global loader, AW_NONE: left out */
+	uint32_t global; /* global loader, AW_NONE: left out */
 	uint32_t epoch;
 	int32_t rank;
 };
@@ -47,13 +47,13 @@ struct aw_item_example {
 
 /* One epoch of an iterable loader, all ranks. */
 struct aw_item_epoch {
-	uint64_t reads;     /* fingerprints, duplicates included */
-	uint64_t distinct;  /* distinct fingerprints */
-	uint64_t repeated;  /* distinct items read by more than one source */
-	uint64_t repeated_reads;   /* reads beyond the first source's */
-	uint64_t across_ranks;     /* repeated items read by several ranks */
-	uint64_t across_workers;   /* ... by several sources of one rank */
-	uint32_t sources;          /* streams (processes) in the epoch */
+	uint64_t reads;    /* fingerprints, duplicates included */
+	uint64_t distinct; /* distinct fingerprints */
+	uint64_t repeated; /* distinct items read by more than one source */
+	uint64_t repeated_reads; /* reads beyond the first source's */
+	uint64_t across_ranks;   /* repeated items read by several ranks */
+	uint64_t across_workers; /* ... by several sources of one rank */
+	uint32_t sources;        /* streams (processes) in the epoch */
 	struct aw_item_example examples[AW_ITEM_EXAMPLES];
 	size_t n_examples;
 };

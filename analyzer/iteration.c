@@ -151,7 +151,11 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 		it->n_pending * sizeof(it->pending[0]));
 	it->buffer_head = it->n_pending ? it->pending[0].start : it->buffer_len;
 	if (it->buffer_head == it->buffer_len) {
+		/* Batches still pending here hold no slot: they restart at 0
+		 * with the buffer. */
 		it->buffer_head = it->buffer_len = 0;
+		for (size_t i = 0; i < it->n_pending; i++)
+			it->pending[i].start = 0;
 	} else if (it->buffer_head > it->buffer_cap / 2) {
 		size_t shift = it->buffer_head;
 		memmove(it->buffer, it->buffer + shift,
@@ -209,7 +213,7 @@ static bool aw_iteration_extend(struct aw_iteration *it,
 {
 	uint64_t have = (uint64_t)batch->base + batch->reserved;
 	uint64_t end = (uint64_t)offset + count;
-	if (offset < batch->base ||
+	if (offset < batch->base || batch != &it->pending[it->n_pending - 1] ||
 	    batch->start + batch->reserved != it->buffer_len)
 		return false;
 	if (end <= have)
@@ -233,7 +237,8 @@ static void aw_iteration_fold(struct aw_iteration *it, uint32_t ordinal,
 	if (u32) {
 		aw_iteration_consume(it, ordinal, u32, count);
 	} else {
-		/* Narrowed like the buffer does: unrepresentable ones counted. */
+		/* Narrowed like the buffer does: unrepresentable ones counted.
+		 */
 		uint32_t narrow[512];
 		size_t n = 0;
 		for (uint32_t i = 0; i < count; i++) {
@@ -308,8 +313,9 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 			return;
 		}
 		uint32_t fits = (uint32_t)total - chunk->offset;
-		batch = aw_iteration_reserve(it, ordinal, (uint32_t)total,
-					     chunk->offset, AW_MIN(count, fits));
+		batch =
+		    aw_iteration_reserve(it, ordinal, (uint32_t)total,
+					 chunk->offset, AW_MIN(count, fits));
 	}
 
 	uint32_t fits =

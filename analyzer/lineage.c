@@ -37,8 +37,8 @@ bool aw_loader_shards(const struct aw_model *model, const struct aw_loader *l)
 	    aw_has(l->dataset_type, "IterableDatasetShard"))
 		return true;
 	const char *kind = aw_loader_wrap_kind(model, l);
-	return kind && (strcmp(kind, "shard") == 0 ||
-			strstr(kind, "dispatch") != NULL);
+	return kind &&
+	       (strcmp(kind, "shard") == 0 || strstr(kind, "dispatch") != NULL);
 }
 
 /* The user's loader this accelerate-built one was made from: the newest

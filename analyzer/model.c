@@ -221,9 +221,11 @@ static void aw_model_prepare_iteration(struct aw_model *model,
 	const struct aw_loader *l = &model->loaders[loader];
 	const struct aw_process *p = &model->processes[l->process];
 	const struct aw_loader *dispatcher = aw_dispatcher_of(model, l);
+	/* An IterableDataset has no indices to slice: not rebuilt. */
 	if (dispatcher && dispatcher->wrap_num_processes >= 2 &&
-	    dispatcher->wrap_process_index == 0)
-		aw_iteration_dispatch(it, (uint32_t)dispatcher->wrap_num_processes,
+	    dispatcher->wrap_process_index == 0 && !l->iterable)
+		aw_iteration_dispatch(it,
+				      (uint32_t)dispatcher->wrap_num_processes,
 				      dispatcher->split_batches == 1);
 
 	const struct aw_query *q = &model->query;
@@ -245,9 +247,10 @@ static void aw_model_prepare_iteration(struct aw_model *model,
 	}
 	if (q->by_sequence && it->ordinal == q->epoch) {
 		int32_t rank = aw_rank_so_far(p);
-		bool keep = it->dispatch ? (uint32_t)q->rank < it->dispatch->world
-					 : (rank < 0 || rank == q->rank) &&
-					       !p->started_worker;
+		bool keep =
+		    it->dispatch
+			? (uint32_t)q->rank < it->dispatch->world
+			: (rank < 0 || rank == q->rank) && !p->started_worker;
 		if (keep) {
 			it->sequence = aw_xcalloc(1, sizeof(*it->sequence));
 			if (it->dispatch) {
@@ -539,11 +542,10 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		if (event->u.chunk.worker_id >= 0)
 			aw_set_known(&p->worker_id, event->u.chunk.worker_id);
 		aw_model_on_fetch(model, process, event);
-		aw_item_streams_add(&model->items, process,
-				    event->u.chunk.loader,
-				    event->u.chunk.iteration,
-				    event->u.chunk.worker_id,
-				    event->values.u64, event->count);
+		aw_item_streams_add(
+		    &model->items, process, event->u.chunk.loader,
+		    event->u.chunk.iteration, event->u.chunk.worker_id,
+		    event->values.u64, event->count);
 		break;
 	case AW_EVENT_KIND_COUNT:
 		break;
@@ -577,8 +579,7 @@ uint32_t aw_model_find_loader(const struct aw_model *model, uint32_t process,
 	return aw_index_map_get(&model->loader_index, aw_key2(process, id));
 }
 
-uint32_t aw_model_iterated_loader(const struct aw_model *model,
-				  uint32_t loader)
+uint32_t aw_model_iterated_loader(const struct aw_model *model, uint32_t loader)
 {
 	/* Outer loaders of accelerate hand their passes to the inner one. */
 	for (int depth = 0; depth < 4; depth++) {

@@ -34,7 +34,7 @@ struct aw_process {
 	 * (ACCWATCH_UNKNOWN in spawn/forkserver workers). */
 	uint32_t worker_loader, worker_iteration;
 	int32_t worker_loader_pid; /* whose loader: -1 unknown (the parent) */
-	int32_t worker_count; /* num_workers of its loader, -1 unknown */
+	int32_t worker_count;      /* num_workers of its loader, -1 unknown */
 	/* The newest worker_fetch/item_fetch: what it was doing last. */
 	bool any_fetch;
 	uint32_t last_fetch_loader, last_fetch_iteration, last_fetch_batch;
@@ -166,7 +166,8 @@ struct aw_global_loader {
 	int64_t *len_reported; /* distinct len() answers, by first appearance */
 	size_t n_len_reported;
 	bool dispatched; /* wrapped by accelerate's dispatcher somewhere */
-	/* Dispatched, and the ranks' shares were rebuilt from rank 0's reads. */
+	/* Dispatched, and the ranks' shares were rebuilt from rank 0's reads.
+	 */
 	bool rebuilt;
 	/* Iterations of ranks that only primed a dispatched loader. */
 	uint32_t primed_iterations;

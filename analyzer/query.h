@@ -31,7 +31,8 @@ struct aw_hit {
 	uint32_t loader;    /* index of the loader object, AW_NONE unknown */
 	uint32_t loader_id; /* the event's loader id when `loader` is unknown */
 	uint32_t iteration; /* the epoch, ACCWATCH_UNKNOWN */
-	uint32_t batch;  /* draw ordinal, worker fetch ordinal or dispatch step */
+	uint32_t
+	    batch; /* draw ordinal, worker fetch ordinal or dispatch step */
 	uint32_t position; /* in the batch */
 	int32_t worker_id; /* AW_HIT_FETCHED */
 	int32_t to_rank;   /* AW_HIT_DISPATCHED: the rank that got it */

@@ -64,6 +64,11 @@ static bool aw_debug(void)
  * not let it take the machine's memory. */
 static void aw_child_setup(void)
 {
+	/* A crash of babeltrace2 is the analyzer's to report (a sanitizer's
+	 * handler would report it as ours). */
+	const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+	for (size_t i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++)
+		signal(crashes[i], SIG_DFL);
 	if (!aw_debug()) {
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (null >= 0) {
@@ -355,6 +360,16 @@ enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 	for (size_t i = 0; i < dirs.n && !*cut; i++)
 		aw_streams_check(dirs.dirs[i], cut, sizeof(cut));
 	status = aw_read_in_child(&dirs, model, error, error_size);
+	if (status == AW_READER_ERROR && *cut) {
+		/* babeltrace2's own words on a cut stream name its parser's
+		 * state; the cut is the reason. */
+		snprintf(error, error_size,
+			 "cannot read the trace: %s (copied while being "
+			 "written, or truncated); copy a trace only after "
+			 "the LTTng session stopped",
+			 cut);
+		goto end;
+	}
 	if (status != AW_READER_OK)
 		goto end;
 	if (*cut && !model->stats.read_error) {

@@ -80,7 +80,10 @@ static json_t *aw_json_epoch(const struct aw_model *model,
 			    json_integer((json_int_t)e->union_count));
 	json_object_set_new(epoch, "duplicates",
 			    json_integer((json_int_t)e->duplicates));
-	json_object_set_new(epoch, "missing", aw_json_known_int(e->missing));
+	/* A partial epoch (a loop left early) says nothing about coverage. */
+	json_object_set_new(epoch, "missing",
+			    e->exhausted ? aw_json_known_int(e->missing)
+					 : json_null());
 	json_t *ranks = json_array();
 	for (size_t c = 0; c < e->n_cells; c++)
 		json_array_append_new(ranks,
@@ -216,19 +219,20 @@ static json_t *aw_json_loader(const struct aw_model *model,
 	json_object_set_new(loader, "dataset_id",
 			    d->dataset_id ? json_string(dataset) : json_null());
 	json_object_set_new(loader, "sharded", json_boolean(d->sharded));
-	json_object_set_new(
-	    loader, "built_from",
-	    aw_json_loader_ref(model, d->built_from));
+	json_object_set_new(loader, "built_from",
+			    aw_json_loader_ref(model, d->built_from));
 	json_object_set_new(
 	    loader, "wraps",
-	    aw_json_loader_ref(model, d->wraps && d->wrap_inner != g->representative
-					  ? d->wrap_inner
-					  : AW_NONE));
+	    aw_json_loader_ref(model,
+			       d->wraps && d->wrap_inner != g->representative
+				   ? d->wrap_inner
+				   : AW_NONE));
 	json_object_set_new(loader, "wrapped_by",
 			    aw_json_loader_ref(model, d->wrapper));
 	const struct aw_loader *wrap =
-	    d->wraps ? d : (d->wrapper != AW_NONE ? &model->loaders[d->wrapper]
-						  : NULL);
+	    d->wraps
+		? d
+		: (d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL);
 	if (wrap) {
 		json_t *acc = json_object();
 		json_object_set_new(acc, "kind",
@@ -237,8 +241,9 @@ static json_t *aw_json_loader(const struct aw_model *model,
 				    aw_json_tristate(wrap->split_batches));
 		json_object_set_new(acc, "even_batches",
 				    aw_json_tristate(wrap->even_batches));
-		json_object_set_new(acc, "num_processes",
-				    aw_json_known_int(wrap->wrap_num_processes));
+		json_object_set_new(
+		    acc, "num_processes",
+		    aw_json_known_int(wrap->wrap_num_processes));
 		json_object_set_new(acc, "dispatch_drop_last",
 				    aw_json_tristate(d->dispatch_drop_last));
 		json_object_set_new(loader, "accelerate", acc);
@@ -332,8 +337,9 @@ static json_t *aw_json_processes(const struct aw_model *model)
 		json_object_set_new(process, "exited", json_boolean(p->exited));
 		json_object_set_new(process, "exec", json_boolean(p->execed));
 		json_object_set_new(process, "worker_id",
-				    p->is_worker ? aw_json_known_int(p->worker_id)
-						 : json_null());
+				    p->is_worker
+					? aw_json_known_int(p->worker_id)
+					: json_null());
 		json_object_set_new(
 		    process, "owner_pid",
 		    p->owner != AW_NONE
@@ -395,8 +401,9 @@ static json_t *aw_json_trace(const struct aw_model *model)
 		json_t *d = json_object();
 		json_object_set_new(d, "stream",
 				    json_string(s->discards[i].stream));
-		json_object_set_new(d, "events",
-				    json_integer((json_int_t)s->discards[i].events));
+		json_object_set_new(
+		    d, "events",
+		    json_integer((json_int_t)s->discards[i].events));
 		json_object_set_new(
 		    d, "messages",
 		    json_integer((json_int_t)s->discards[i].messages));
@@ -434,21 +441,21 @@ static json_t *aw_json_query(const struct aw_model *model)
 				? json_string(
 				      model->loaders_global[reads[i].global].id)
 				: json_null());
-			json_object_set_new(
-			    r, "epoch",
-			    h->iteration == ACCWATCH_UNKNOWN
-				? json_null()
-				: json_integer(h->iteration));
+			json_object_set_new(r, "epoch",
+					    h->iteration == ACCWATCH_UNKNOWN
+						? json_null()
+						: json_integer(h->iteration));
 			json_object_set_new(r, "rank",
 					    aw_json_known_int(reads[i].rank));
-			json_object_set_new(r, "how",
-					    json_string(aw_hit_kind_name(h->kind)));
+			json_object_set_new(
+			    r, "how", json_string(aw_hit_kind_name(h->kind)));
 			json_object_set_new(r, "batch", json_integer(h->batch));
 			json_object_set_new(r, "position",
 					    json_integer(h->position));
 			json_object_set_new(r, "worker_id",
 					    aw_json_known_int(h->worker_id));
-			json_object_set_new(r, "pid", json_integer(reads[i].pid));
+			json_object_set_new(r, "pid",
+					    json_integer(reads[i].pid));
 			json_array_append_new(list, r);
 		}
 		free(reads);
@@ -460,14 +467,16 @@ static json_t *aw_json_query(const struct aw_model *model)
 	}
 	if (q->by_sequence) {
 		size_t n;
-		struct aw_answer_sequence *seqs = aw_answers_sequences(model, &n);
+		struct aw_answer_sequence *seqs =
+		    aw_answers_sequences(model, &n);
 		json_t *list = json_array();
 		for (size_t i = 0; i < n; i++) {
 			const struct aw_sequence *s = seqs[i].sequence;
 			json_t *seq = json_object();
 			json_object_set_new(
 			    seq, "loader",
-			    json_string(model->loaders_global[seqs[i].global].id));
+			    json_string(
+				model->loaders_global[seqs[i].global].id));
 			json_object_set_new(seq, "pid",
 					    json_integer(seqs[i].pid));
 			json_object_set_new(seq, "rebuilt",
@@ -476,7 +485,8 @@ static json_t *aw_json_query(const struct aw_model *model)
 			size_t start = 0;
 			for (size_t b = 0; b < s->n_batches; b++) {
 				json_t *batch = json_array();
-				for (size_t k = start; k < s->batch_ends[b]; k++)
+				for (size_t k = start; k < s->batch_ends[b];
+				     k++)
 					json_array_append_new(
 					    batch, json_integer(s->indices[k]));
 				json_array_append_new(batches, batch);

@@ -209,9 +209,9 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 	/* Lineage: what accelerate built from what. */
 	const char *kind = aw_loader_wrap_kind(model, d);
 	const struct aw_loader *outer =
-	    d->wraps ? d
-		     : (d->wrapper != AW_NONE ? &model->loaders[d->wrapper]
-					      : NULL);
+	    d->wraps
+		? d
+		: (d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL);
 	if (outer && d->wraps && d->wrap_inner != AW_NONE &&
 	    d->wrap_inner != g->representative) {
 		const struct aw_loader *inner = &model->loaders[d->wrap_inner];
@@ -224,7 +224,8 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 		fprintf(out, "  built by accelerate's prepare() (%s",
 			kind ? kind : "wrap");
 		if (outer->wrap_num_processes > 0)
-			fprintf(out, ", %d processes", outer->wrap_num_processes);
+			fprintf(out, ", %d processes",
+				outer->wrap_num_processes);
 		if (outer->split_batches == 1)
 			fputs(", split_batches", out);
 		if (outer->even_batches >= 0)
@@ -234,10 +235,12 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 	}
 	if (outer) {
 		if (d->built_from != AW_NONE)
-			fprintf(out, " from %s",
-				model->loaders_global[model->loaders[d->built_from]
-							  .global]
-				    .id);
+			fprintf(
+			    out, " from %s",
+			    model
+				->loaders_global[model->loaders[d->built_from]
+						     .global]
+				.id);
 		fputc('\n', out);
 	}
 	if (g->dispatched && g->rebuilt)
@@ -368,8 +371,8 @@ static void aw_print_sample_answer(FILE *out, const struct aw_model *model)
 	for (size_t i = 0; i < n; i++) {
 		const struct aw_answer_read *r = &reads[i];
 		const struct aw_hit *h = r->hit;
-		const char *loader =
-		    r->global != AW_NONE ? model->loaders_global[r->global].id
+		const char *loader = r->global != AW_NONE
+					 ? model->loaders_global[r->global].id
 					 : "loader ?";
 		fprintf(out, "  %s epoch ", loader);
 		if (h->iteration == UINT32_MAX)
@@ -431,7 +434,8 @@ static void aw_print_sequence_answer(FILE *out, const struct aw_model *model)
 			seqs[i].rank, model->query.epoch, g->id, g->site,
 			s->n_batches, s->n_batches == 1 ? "" : "es", s->n,
 			aw_plural(s->n),
-			seqs[i].rebuilt ? " (its share of rank 0's reads)" : "");
+			seqs[i].rebuilt ? " (its share of rank 0's reads)"
+					: "");
 		size_t start = 0;
 		for (size_t b = 0; b < s->n_batches; b++) {
 			fprintf(out, "  batch %zu:", b);

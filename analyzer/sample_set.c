@@ -76,8 +76,7 @@ size_t aw_sample_set_at_or_above(const struct aw_sample_set *set,
 	size_t n = 0;
 	/* roaring_bitmap_select takes a 0-based rank. */
 	for (uint64_t rank = below; rank < total && n < max; rank++)
-		if (roaring_bitmap_select(set->bitmap, (uint32_t)rank,
-					  &out[n]))
+		if (roaring_bitmap_select(set->bitmap, (uint32_t)rank, &out[n]))
 			n++;
 	return n;
 }

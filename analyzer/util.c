@@ -53,6 +53,9 @@ char *aw_xstrdup(const char *s)
 
 char *aw_xasprintf(const char *fmt, ...)
 {
+	/* GCC with -fsanitize=undefined warns of a null format otherwise. */
+	if (!fmt)
+		fmt = "";
 	va_list ap;
 	va_start(ap, fmt);
 	int len = vsnprintf(NULL, 0, fmt, ap);

@@ -470,9 +470,12 @@ def _begin(loader):
     _aw_iter_begin(rec.loader, rec.iteration, _first_int(chain, ("epoch",)),
                    _first_int(chain, ("seed", "initial_seed")))
     # Persistent workers: the same iterator is _reset inside the original
-    # __iter__ and draws this iteration's first batches there.
+    # __iter__ and draws this iteration's first batches there. (torchdata
+    # keeps its last iterator in _iterator without persistent workers too:
+    # that one is about to be replaced, not reused.)
     iterator = getattr(loader, "_iterator", None)
-    if isinstance(iterator, _dl._BaseDataLoaderIter):
+    if (isinstance(iterator, _dl._BaseDataLoaderIter)
+            and getattr(loader, "persistent_workers", False)):
         _bind(iterator, rec)
     return rec
 
@@ -850,10 +853,33 @@ def _patch_torchdata(module):
     _patch(loader, "__iter__", _wrap_loader_iter)
 
 
+_TORCHDATA = "torchdata.stateful_dataloader.stateful_dataloader"
+
+
+def _wrap_init_subclass(original):
+    """DataLoader.__init_subclass__: patches torchdata's StatefulDataLoader
+    as its class is made (an import audit event may not follow its module's
+    import, so the watched-module path alone can be late). Other subclasses
+    are left alone."""
+    def __init_subclass__(cls, **kwargs):
+        if original is not None:
+            original.__get__(None, cls)(**kwargs)
+        else:
+            super(_dl.DataLoader, cls).__init_subclass__(**kwargs)
+        try:
+            if (cls.__module__ == _TORCHDATA
+                    and cls.__name__ == "StatefulDataLoader"):
+                _patch(cls, "__init__", _wrap_loader_init)
+                _patch(cls, "__iter__", _wrap_loader_iter)
+        except Exception:
+            _debug("__init_subclass__")
+    return classmethod(__init_subclass__)
+
+
 def _on_module(name):
     """Called by C when a module it watches for us finished importing."""
     try:
-        if name == "torchdata.stateful_dataloader.stateful_dataloader":
+        if name == _TORCHDATA:
             _patch_torchdata(sys.modules.get(name))
         elif name == "accelerate.data_loader":
             _patch_accelerate(sys.modules.get(name))
@@ -931,6 +957,11 @@ def _install():
     _patch(loader, "__init__", _wrap_loader_init)
     _patch(loader, "__len__", _wrap_len)
     _patch(loader, "__iter__", _wrap_loader_iter)
+    try:
+        if loader is not None and "__init_subclass__" not in vars(loader):
+            loader.__init_subclass__ = _wrap_init_subclass(None)
+    except Exception:
+        _debug("__init_subclass__")
     _patch(iterator, "__init__", _wrap_iterator_init)
     _switch.add(iterator, "_next_index", _wrap_next_index)
     _switch.add(iterator, "__next__", _wrap_next)

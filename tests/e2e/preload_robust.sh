@@ -169,7 +169,8 @@ created() {
 	grep -E 'O_CREAT|creat\(' "$1" | grep -v ENOENT |
 		grep -oE '"[^"]*"' |
 		sed -E 's/[0-9]+/N/g; s/_[A-Za-z0-9]{6,}/_X/g; s/sem\.[A-Za-z0-9_]+/sem.X/' |
-		grep -v -E '^"/dev/shm/lttng-ust-wait|^"/dev/shm/ust-shm' | sort -u
+		sed -E 's|^"/tmp/[A-Za-z0-9_]+"$|"/tmp/X"|' |
+		grep -v -E '^"/dev/shm/lttng-ust-wait|^"/dev/shm/ust-shm' | sort
 }
 if command -v strace >/dev/null; then
 	start_session

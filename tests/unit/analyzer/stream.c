@@ -103,14 +103,14 @@ void s_loader_wrap(struct aw_model *m, int32_t pid, uint32_t outer,
 		   int32_t process_index)
 {
 	struct aw_event e = s_event(AW_EVENT_LOADER_WRAP, pid);
-	e.u.loader_wrap = (struct aw_event_loader_wrap){
-	    .outer = outer,
-	    .inner = inner,
-	    .split_batches = split_batches,
-	    .even_batches = even_batches,
-	    .num_processes = num_processes,
-	    .process_index = process_index,
-	    .kind = kind};
+	e.u.loader_wrap =
+	    (struct aw_event_loader_wrap){.outer = outer,
+					  .inner = inner,
+					  .split_batches = split_batches,
+					  .even_batches = even_batches,
+					  .num_processes = num_processes,
+					  .process_index = process_index,
+					  .kind = kind};
 	aw_model_add_event(m, &e);
 }
 

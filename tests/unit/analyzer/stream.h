@@ -18,11 +18,11 @@ struct s_loader_opts {
 	int8_t drop_last;
 	int32_t num_workers;
 	int32_t sampler_replicas;
-	int32_t sampler_rank; /* used when sampler_replicas > 0 */
-	const char *site;     /* default "train.py:10" */
-	const char *sampler;  /* default "DistributedSampler" */
-	int8_t shuffle;       /* loader_new.shuffle: 0 (default), 1, -1 */
-	uint64_t dataset_id;  /* default 42 */
+	int32_t sampler_rank;      /* used when sampler_replicas > 0 */
+	const char *site;          /* default "train.py:10" */
+	const char *sampler;       /* default "DistributedSampler" */
+	int8_t shuffle;            /* loader_new.shuffle: 0 (default), 1, -1 */
+	uint64_t dataset_id;       /* default 42 */
 	int8_t persistent_workers; /* 0 (default), 1, -1 */
 	const char *loader_class;  /* default "DataLoader" */
 	const char *batch_sampler; /* default "BatchSampler" */

@@ -47,9 +47,8 @@ Test(dispatch, readme_arithmetic_402_8_4)
 	cr_assert_eq(keep.n_batches, 13);
 	const uint32_t last[5] = {399, 400, 401, 0, 1};
 	cr_assert_eq(keep.batch_ends[12] - keep.batch_ends[11], 5);
-	cr_expect_eq(memcmp(keep.indices + keep.batch_ends[11], last,
-			    sizeof(last)),
-		     0);
+	cr_expect_eq(
+	    memcmp(keep.indices + keep.batch_ends[11], last, sizeof(last)), 0);
 	/* step 0: rank r keeps inner batch r */
 	cr_expect(share_has(&d, 1, 8) && share_has(&d, 1, 15));
 	cr_expect(share_has(&d, 0, 384) && share_has(&d, 2, 394));
@@ -107,7 +106,8 @@ Test(dispatch, a_loop_that_left_early_gets_no_padding)
 	aw_dispatch_fini(&d);
 }
 
-/* --- the model: rank 0 reads, ranks 1-3 get rows ----------------------------- */
+/* --- the model: rank 0 reads, ranks 1-3 get rows -----------------------------
+ */
 
 /* Per rank: the user's loader 0 (site train.py:31, drop_last as given), the
  * inner DataLoader 1 and DataLoaderDispatcher 2 (train.py:33). Rank 0 reads
@@ -143,10 +143,8 @@ static struct aw_model *dispatched(uint32_t epochs, int8_t drop_last,
 	for (uint32_t e = 0; e < epochs; e++) {
 		for (uint32_t i = 0; i < 402; i++)
 			idx[i] = (i * 7 + e * 13) % 402; /* a permutation */
-		struct s_epoch ep = {.indices = idx,
-				     .count = 402,
-				     .batch_size = 8,
-				     .end = true};
+		struct s_epoch ep = {
+		    .indices = idx, .count = 402, .batch_size = 8, .end = true};
 		s_epoch(m, 100, 1, e, &ep);
 		for (int r = 1; prime && r < 4; r++) {
 			struct s_epoch primed = {.indices = idx,
@@ -244,7 +242,8 @@ Test(dispatch, without_rank_0_nothing_is_rebuilt)
 	aw_model_destroy(m);
 }
 
-/* --- questions -------------------------------------------------------------- */
+/* --- questions --------------------------------------------------------------
+ */
 
 Test(query, nothing_is_kept_unless_asked)
 {
@@ -293,7 +292,8 @@ Test(query, sample_consumed_prefetched_and_fetched)
 	uint32_t idx[50];
 	s_range(idx, 0, 50, 1);
 	s_worker_fetch(m, 300, 0, 0, 0, 0, idx, 10);
-	/* rank 0 consumes it in batch 0; rank 1 draws it ahead, never gets it */
+	/* rank 0 consumes it in batch 0; rank 1 draws it ahead, never gets it
+	 */
 	struct s_epoch e0 = {
 	    .indices = idx, .count = 50, .batch_size = 10, .end = true};
 	s_epoch(m, 100, 0, 0, &e0);
@@ -414,8 +414,35 @@ Test(query, loader_filter_keeps_its_findings_and_trace_ones)
 	cr_expect_not(aw_answers_loader_shown(m, 0));
 	cr_expect(aw_answers_loader_shown(m, 1));
 	cr_expect(aw_query_loader_matches("L1", "L1", "x.py:1"));
-	cr_expect_not(aw_query_loader_matches("in.py:5", "L1",
-					      "/home/u/train.py:5"));
+	cr_expect_not(
+	    aw_query_loader_matches("in.py:5", "L1", "/home/u/train.py:5"));
+	aw_findings_fini(&f);
+	aw_model_destroy(m);
+}
+
+Test(dispatch, an_iterable_dataset_is_not_rebuilt)
+{
+	/* Rank 0 iterates an IterableDataset for everyone: no indices to cut,
+	 * so its row stays as read and no sharding finding is claimed. */
+	struct aw_model *m = aw_model_create();
+	struct s_loader_opts o = {.dataset_len = -1,
+				  .batch_size = 8,
+				  .sampler_replicas = -1,
+				  .iterable = 1,
+				  .sampler = "_InfiniteConstantSampler"};
+	s_ranks(m, 2, &o);
+	for (int r = 0; r < 2; r++) {
+		s_loader(m, 100 + r, 1, &o);
+		s_loader_wrap(m, 100 + r, 1, 0, "dispatcher", 0, -1, 2, r);
+	}
+	s_iter_begin(m, 100, 0, 0);
+	s_iter_end(m, 100, 0, 0, 4, 4, 1);
+	struct aw_findings f;
+	s_analyze(m, &f);
+	cr_expect(m->loaders_global[0].dispatched);
+	cr_expect_not(m->loaders_global[0].rebuilt);
+	cr_expect_eq(m->loaders_global[0].epochs[0].n_cells, 1);
+	cr_expect_eq(f.n, 0);
 	aw_findings_fini(&f);
 	aw_model_destroy(m);
 }

@@ -356,6 +356,7 @@ Test(render, partial_epochs_lineage_and_new_keys)
 	json_t *e0 = json_array_get(member(l1, "epochs"), 0);
 	cr_expect(json_is_true(member(e0, "partial")));
 	cr_expect(json_is_false(member(e0, "exhausted")));
+	cr_expect(json_is_null(member(e0, "missing")), "partial: not judged");
 	json_t *r0 = json_array_get(member(e0, "ranks"), 0);
 	cr_expect(json_is_false(member(r0, "exhausted")));
 	cr_expect(json_is_string(member(r0, "order_hash")));

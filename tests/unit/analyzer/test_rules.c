@@ -87,7 +87,8 @@ static void reads_in_order(struct aw_model *m, int rank, uint32_t loader,
 	s_epoch(m, 100 + rank, loader, iteration, &e);
 }
 
-/* --- padding, uneven-batches, partial epochs -------------------------------- */
+/* --- padding, uneven-batches, partial epochs --------------------------------
+ */
 
 Test(rules, padding_of_distributed_sampler_is_explained)
 {
@@ -218,7 +219,8 @@ Test(rules, single_rank_has_no_padding_or_uneven)
 	done(&r);
 }
 
-/* --- index-range ------------------------------------------------------------ */
+/* --- index-range ------------------------------------------------------------
+ */
 
 Test(rules, index_range_at_n_and_negative)
 {
@@ -251,7 +253,8 @@ Test(rules, index_range_at_n_and_negative)
 	done(&r);
 }
 
-/* --- same-order ------------------------------------------------------------- */
+/* --- same-order -------------------------------------------------------------
+ */
 
 Test(rules, same_order_when_a_shuffling_sampler_repeats)
 {
@@ -347,7 +350,8 @@ Test(rules, same_order_names_a_sampler_epoch_that_did_not_move)
 	done(&r);
 }
 
-/* --- unused-prepared, stale-len, len-mismatch -------------------------------- */
+/* --- unused-prepared, stale-len, len-mismatch --------------------------------
+ */
 
 /* Per rank: the user's loader 0 (train.py:31, unsharded, dataset 42), then
  * accelerate's inner DataLoader 1 and DataLoaderShard 2 (train.py:33). */
@@ -458,7 +462,8 @@ Test(rules, stale_len_of_the_loader_before_prepare)
 	for (int rank = 0; rank < 2; rank++) {
 		s_loader_len(r.model, 100 + rank, 0, 10); /* the user's */
 		for (uint32_t epoch = 0; epoch < 2; epoch++)
-			read_loader(r.model, rank, 1, epoch, 50 * (uint32_t)rank,
+			read_loader(r.model, rank, 1, epoch,
+				    50 * (uint32_t)rank,
 				    50 * (uint32_t)rank + 50);
 	}
 	finish(&r);
@@ -533,7 +538,8 @@ Test(rules, len_mismatch_of_split_batches_without_even_batches)
 	struct run r = {.model = aw_model_create()};
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++) {
-		s_loader_wrap(r.model, 100 + rank, 2, 1, "shard", 1, 0, 2, rank);
+		s_loader_wrap(r.model, 100 + rank, 2, 1, "shard", 1, 0, 2,
+			      rank);
 		s_loader_len(r.model, 100 + rank, 2, 6);
 		read_loader(r.model, rank, 1, 0, 50 * (uint32_t)rank,
 			    50 * (uint32_t)rank + 50);
@@ -549,7 +555,8 @@ Test(rules, len_mismatch_of_split_batches_without_even_batches)
 	done(&r);
 }
 
-/* --- forks and workers ------------------------------------------------------ */
+/* --- forks and workers ------------------------------------------------------
+ */
 
 /* Rank 0 (pid 100) with loader 0 of 2 workers; forks a worker per epoch
  * pair (pids 200 + 2e + w) with the given thread names. */
@@ -691,7 +698,8 @@ Test(rules, worker_died_by_status_but_not_by_sigterm)
 	done(&r);
 }
 
-/* --- iterable-duplicate ------------------------------------------------------ */
+/* --- iterable-duplicate ------------------------------------------------------
+ */
 
 /* Rank r's worker w (pid 300 + 10r + w) produces hashes [first, first+n). */
 static void items_of(struct aw_model *m, int rank, int32_t worker,
@@ -741,7 +749,8 @@ Test(rules, iterable_duplicate_across_workers)
 	cr_expect(says(f, "worker 0 (pid 300) and rank 0 worker 1 (pid 301)"),
 		  "%s", f->evidence);
 	cr_expect(says(f, "get_worker_info"), "%s", f->fix);
-	const struct aw_cell *c = &r.model->loaders_global[0].epochs[0].cells[0];
+	const struct aw_cell *c =
+	    &r.model->loaders_global[0].epochs[0].cells[0];
 	cr_expect(c->from_items);
 	cr_expect_eq(c->samples, 100);
 	cr_expect_eq(c->unique, 50);
@@ -778,7 +787,8 @@ Test(rules, iterable_dataset_shard_padding_is_allowed)
 	done(&r);
 }
 
-/* --- trace-incomplete -------------------------------------------------------- */
+/* --- trace-incomplete --------------------------------------------------------
+ */
 
 Test(rules, trace_incomplete_discards_and_vanished_processes)
 {

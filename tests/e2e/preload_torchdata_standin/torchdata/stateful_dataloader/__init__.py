@@ -1,0 +1,1 @@
+from .stateful_dataloader import StatefulDataLoader  # noqa: F401
