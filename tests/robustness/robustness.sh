@@ -357,6 +357,10 @@ case_discards() {
 	report incomplete "$traces/discards"
 	expect_json "t['discarded_events'] == $said" \
 		"the report's discarded count differs from the session daemon's ($said)"
+	expect_json 'sum(d["events"] for d in t.get("discarded_by_stream", [])) == t["discarded_events"]' \
+		"the per-stream discards do not add up to the total"
+	expect_json 'sum(d["messages"] for d in t.get("discarded_by_stream", [])) == t["discarded_events_messages"]' \
+		"the per-stream discard records do not add up"
 	if grep -q -a trace-incomplete "$report"; then
 		expect_json '"trace-incomplete" in findings' "no trace-incomplete finding"
 	else

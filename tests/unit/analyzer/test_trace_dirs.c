@@ -1,6 +1,7 @@
 /* Finding trace directories: nested LTTng layouts, several traces, a path to
  * a metadata file, and paths that hold no trace. */
 #include <criterion/criterion.h>
+#include <endian.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -173,4 +174,59 @@ Test(trace_dirs, metadata_framing)
 	cr_expect_eq(check_m(error), AW_METADATA_CORRUPT);
 	make_file("m/metadata"); /* plain text */
 	cr_expect_eq(check_m(error), AW_METADATA_OK, "%s", error);
+}
+
+/* Writes root/s/NAME of `size` bytes and root/s/index/NAME.idx listing
+ * packets of 4096 bytes at 0, 4096, ... (`packets` of them), big-endian
+ * like LTTng's index; magic 0 makes an index that is not one. */
+static void write_stream(const char *name, long size, int packets,
+			 uint32_t magic)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/s", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/s/index", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/s/%s", root, name);
+	FILE *f = fopen(path, "wb");
+	cr_assert(f);
+	fclose(f);
+	cr_assert_eq(truncate(path, size), 0);
+	snprintf(path, sizeof(path), "%s/s/index/%s.idx", root, name);
+	f = fopen(path, "wb");
+	cr_assert(f);
+	uint32_t header[4] = {htobe32(magic), htobe32(1), htobe32(1),
+			      htobe32(72)};
+	fwrite(header, sizeof(header), 1, f);
+	for (int p = 0; p < packets; p++) {
+		uint64_t entry[9] = {htobe64((uint64_t)p * 4096),
+				     htobe64(4096 * 8), htobe64(4000 * 8)};
+		fwrite(entry, sizeof(entry), 1, f);
+	}
+	fclose(f);
+}
+
+Test(trace_dirs, streams_against_their_index)
+{
+	char error[512] = "", dir[192];
+	snprintf(dir, sizeof(dir), "%s/s", root);
+	write_stream("chan_0", 8192, 2, 0xC1F1DCC1u);
+	write_stream("chan_1", 4096, 1, 0xC1F1DCC1u);
+	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)),
+		     AW_STREAMS_OK, "%s", error);
+	/* Cut at a packet boundary: babeltrace2 would say nothing. */
+	write_stream("chan_1", 4096, 3, 0xC1F1DCC1u);
+	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)),
+		     AW_STREAMS_SHORT);
+	cr_expect(strstr(error, "chan_1 is cut: it has 4096 of the 12288 "
+				"bytes its index lists"),
+		  "%s", error);
+	/* An index that is no LTTng index is not held against the stream. */
+	write_stream("chan_1", 100, 3, 0);
+	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)),
+		     AW_STREAMS_OK, "%s", error);
+	/* No index directory at all. */
+	snprintf(dir, sizeof(dir), "%s", root);
+	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)),
+		     AW_STREAMS_OK, "%s", error);
 }
