@@ -253,9 +253,9 @@ static void aw_clean_string(unsigned char *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
 		size_t n = aw_utf8_sequence(s + i, len - i);
-		if (n == 0 || (n == 1 && ((s[i] < 0x20 && s[i] != '\t' &&
-					   s[i] != '\n') ||
-					  s[i] == 0x7f))) {
+		if (n == 0 ||
+		    (n == 1 && ((s[i] < 0x20 && s[i] != '\t' && s[i] != '\n') ||
+				s[i] == 0x7f))) {
 			s[i++] = '?';
 			continue;
 		}

@@ -63,11 +63,11 @@ struct aw_read_counts {
 
 struct aw_record {
 	enum aw_record_type type;
-	struct aw_event event;      /* EVENT: arrays and strings borrowed */
+	struct aw_event event;        /* EVENT: arrays and strings borrowed */
 	struct aw_read_counts counts; /* STATS */
-	enum aw_reader_phase phase; /* PHASE */
-	enum aw_read_end end;       /* END */
-	uint32_t dir;     /* PHASE, END: index of the trace, AW_RECORD_NO_DIR */
+	enum aw_reader_phase phase;   /* PHASE */
+	enum aw_read_end end;         /* END */
+	uint32_t dir; /* PHASE, END: index of the trace, AW_RECORD_NO_DIR */
 	const char *message; /* END: borrowed, "" when none */
 	/* DISCARDS: the stream (borrowed), the events it lost (0 when the
 	 * trace does not say: count_known false). */

@@ -171,8 +171,8 @@ static const char *aw_phase_words(const struct aw_ingest *ingest)
 }
 
 /* What happened to the child, as the middle of a sentence. */
-static void aw_child_failure(const struct aw_child_outcome *outcome,
-			     char *out, size_t size)
+static void aw_child_failure(const struct aw_child_outcome *outcome, char *out,
+			     size_t size)
 {
 	int status = outcome->wait_status;
 	if (outcome->stalled)
@@ -239,9 +239,10 @@ aw_read_outcome(struct aw_ingest *ingest, const struct aw_trace_dirs *dirs,
 	/* No end record: the child crashed, hung or misbehaved. */
 	char what[384];
 	aw_child_failure(outcome, what, sizeof(what));
-	const char *dir = ingest->phase_seen && ingest->phase == AW_PHASE_OPENING
-			      ? aw_ingest_dir_name(ingest, ingest->phase_dir)
-			      : NULL;
+	const char *dir =
+	    ingest->phase_seen && ingest->phase == AW_PHASE_OPENING
+		? aw_ingest_dir_name(ingest, ingest->phase_dir)
+		: NULL;
 	if (!dir && dirs->n == 1)
 		dir = dirs->dirs[0];
 	if (ingest->phase_seen && ingest->phase == AW_PHASE_READING &&

@@ -177,8 +177,7 @@ static struct aw_class_entry *aw_reader_class(struct aw_bt_reader *reader,
 	    strncmp(name, AW_PROVIDER_PREFIX, strlen(AW_PROVIDER_PREFIX)) != 0)
 		return entry;
 	entry->accwatch = true;
-	entry->spec =
-	    aw_event_spec_by_name(name + strlen(AW_PROVIDER_PREFIX));
+	entry->spec = aw_event_spec_by_name(name + strlen(AW_PROVIDER_PREFIX));
 	if (!entry->spec)
 		return entry; /* a newer recorder's event: counted, not read */
 
@@ -338,8 +337,8 @@ static void aw_reader_on_event(struct aw_bt_reader *reader,
 /* One stream's discarded-events message, named by the stream (its file,
  * for src.ctf.fs). */
 static void aw_reader_stream_discards(struct aw_bt_reader *reader,
-				      const bt_stream *stream,
-				      uint64_t count, bool known)
+				      const bt_stream *stream, uint64_t count,
+				      bool known)
 {
 	const char *name = stream ? bt_stream_get_name(stream) : NULL;
 	char fallback[48];
@@ -362,9 +361,9 @@ static void aw_reader_on_message(struct aw_bt_reader *reader,
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS: {
 		stats->discarded_events_messages++;
-		bool known = bt_message_discarded_events_get_count(
-				 message, &count) ==
-			     BT_PROPERTY_AVAILABILITY_AVAILABLE;
+		bool known =
+		    bt_message_discarded_events_get_count(message, &count) ==
+		    BT_PROPERTY_AVAILABILITY_AVAILABLE;
 		if (known)
 			stats->discarded_events += count;
 		aw_reader_stream_discards(
@@ -686,9 +685,11 @@ enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 	if (!aw_log_level_debug())
 		bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
 
-	enum aw_read_end end = aw_run_graph(&reader, error, sizeof(error), &dir);
+	enum aw_read_end end =
+	    aw_run_graph(&reader, error, sizeof(error), &dir);
 	aw_encode_counts(&reader.enc, &reader.counts);
-	aw_encode_end(&reader.enc, end, dir, end == AW_READ_END_OK ? "" : error);
+	aw_encode_end(&reader.enc, end, dir,
+		      end == AW_READ_END_OK ? "" : error);
 	aw_reader_flush(&reader);
 
 	bool failed = reader.write_failed;

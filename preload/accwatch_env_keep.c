@@ -39,7 +39,8 @@ static const char *accwatch_env_keep_find_item(const char *list,
 		if (item >= name_length &&
 		    strncmp(list + item - name_length, library_name,
 			    name_length) == 0 &&
-		    (item == name_length || list[item - name_length - 1] == '/')) {
+		    (item == name_length ||
+		     list[item - name_length - 1] == '/')) {
 			*length = item;
 			return list;
 		}
@@ -49,8 +50,8 @@ static const char *accwatch_env_keep_find_item(const char *list,
 	return NULL;
 }
 
-void accwatch_env_keep_init(struct accwatch_env_keep *keep, char *const *environ,
-			    const char *library_name)
+void accwatch_env_keep_init(struct accwatch_env_keep *keep,
+			    char *const *environ, const char *library_name)
 {
 	char *const *entry;
 	size_t i;
@@ -58,10 +59,11 @@ void accwatch_env_keep_init(struct accwatch_env_keep *keep, char *const *environ
 	memset(keep, 0, sizeof(*keep));
 	keep->library_name = library_name;
 	for (entry = environ; entry && *entry; entry++) {
-		int wanted = accwatch_env_keep_starts(*entry,
-						      ACCWATCH_ENV_KEEP_PREFIX);
+		int wanted =
+		    accwatch_env_keep_starts(*entry, ACCWATCH_ENV_KEEP_PREFIX);
 
-		if (accwatch_env_keep_starts(*entry, ACCWATCH_ENV_KEEP_PRELOAD)) {
+		if (accwatch_env_keep_starts(*entry,
+					     ACCWATCH_ENV_KEEP_PRELOAD)) {
 			keep->library = accwatch_env_keep_find_item(
 			    *entry + strlen(ACCWATCH_ENV_KEEP_PRELOAD),
 			    library_name, &keep->library_length);
@@ -151,8 +153,8 @@ char *const *accwatch_env_keep_apply(const struct accwatch_env_keep *keep,
 			preload_at = i;
 		}
 	}
-	if (theirs && accwatch_env_keep_find_item(theirs, keep->library_name,
-						  &unused))
+	if (theirs &&
+	    accwatch_env_keep_find_item(theirs, keep->library_name, &unused))
 		return envp;
 	/* All or nothing: no ACCWATCH_* without the library. */
 	preload = accwatch_env_keep_preload(keep, theirs, preload_buffer,

@@ -17,7 +17,7 @@
 struct accwatch_env_keep {
 	int enabled;
 	const char *library_name; /* "libaccwatch.so" */
-	const char *library; /* the LD_PRELOAD item naming it */
+	const char *library;      /* the LD_PRELOAD item naming it */
 	size_t library_length;
 	/* "NAME=value" entries of the initial environment (never freed). */
 	const char *entries[ACCWATCH_ENV_KEEP_MAX];
@@ -26,8 +26,8 @@ struct accwatch_env_keep {
 
 /* Reads the initial environment: enabled when its LD_PRELOAD names a file
  * called library_name (e.g. "libaccwatch.so"). */
-void accwatch_env_keep_init(struct accwatch_env_keep *keep, char *const *environ,
-			    const char *library_name);
+void accwatch_env_keep_init(struct accwatch_env_keep *keep,
+			    char *const *environ, const char *library_name);
 
 /* The environment to exec with: envp itself when it still has an ACCWATCH_*
  * variable or names the library in LD_PRELOAD (the launcher passed them on or

@@ -14,12 +14,12 @@ extern char **environ;
 /* The environment to use, in the caller's frame: entries must hold
  * count(envp) + ACCWATCH_ENV_KEEP_MAX + 2 pointers. */
 #define ACCWATCH_EXEC_ENV_DECLARE(envp)                                        \
-	size_t accwatch_count = accwatch_env_keep_count(                       \
-	    (envp), ACCWATCH_ENV_KEEP_ENTRIES_MAX);                            \
-	char *accwatch_entries[accwatch_preload.env_keep.enabled               \
-				   ? accwatch_count +                          \
-					 ACCWATCH_ENV_KEEP_MAX + 2             \
-				   : 1];                                       \
+	size_t accwatch_count =                                                \
+	    accwatch_env_keep_count((envp), ACCWATCH_ENV_KEEP_ENTRIES_MAX);    \
+	char                                                                   \
+	    *accwatch_entries[accwatch_preload.env_keep.enabled                \
+				  ? accwatch_count + ACCWATCH_ENV_KEEP_MAX + 2 \
+				  : 1];                                        \
 	char accwatch_preload_entry[accwatch_preload.env_keep.enabled          \
 					? ACCWATCH_ENV_KEEP_PRELOAD_MAX        \
 					: 1]
@@ -71,7 +71,7 @@ execvpe(const char *file, char *const argv[], char *const envp[])
 
 /* execv and execvp use environ: the real ones unless it needs repair. */
 __attribute__((visibility("default"))) int execv(const char *path,
-						  char *const argv[])
+						 char *const argv[])
 {
 	char *const *env = environ;
 	ACCWATCH_EXEC_ENV_DECLARE(env);
@@ -88,7 +88,7 @@ __attribute__((visibility("default"))) int execv(const char *path,
 }
 
 __attribute__((visibility("default"))) int execvp(const char *file,
-						   char *const argv[])
+						  char *const argv[])
 {
 	char *const *env = environ;
 	ACCWATCH_EXEC_ENV_DECLARE(env);
@@ -115,28 +115,24 @@ static void accwatch_spawn_notify(int status, const pid_t *pid,
 	errno = saved_errno;
 }
 
-__attribute__((visibility("default"))) int
-posix_spawn(pid_t *pid, const char *path,
-	    const posix_spawn_file_actions_t *actions,
-	    const posix_spawnattr_t *attributes, char *const argv[],
-	    char *const envp[])
+__attribute__((visibility("default"))) int posix_spawn(
+    pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
+    const posix_spawnattr_t *attributes, char *const argv[], char *const envp[])
 {
 	ACCWATCH_EXEC_ENV_DECLARE(envp);
 	int status;
 
 	if (!ACCWATCH_LIBC_READY(posix_spawn, "posix_spawn"))
 		return ENOSYS;
-	status = accwatch_libc.posix_spawn(pid, path, actions, attributes,
-					   argv, ACCWATCH_EXEC_ENV(envp));
+	status = accwatch_libc.posix_spawn(pid, path, actions, attributes, argv,
+					   ACCWATCH_EXEC_ENV(envp));
 	accwatch_spawn_notify(status, pid, path);
 	return status;
 }
 
-__attribute__((visibility("default"))) int
-posix_spawnp(pid_t *pid, const char *file,
-	     const posix_spawn_file_actions_t *actions,
-	     const posix_spawnattr_t *attributes, char *const argv[],
-	     char *const envp[])
+__attribute__((visibility("default"))) int posix_spawnp(
+    pid_t *pid, const char *file, const posix_spawn_file_actions_t *actions,
+    const posix_spawnattr_t *attributes, char *const argv[], char *const envp[])
 {
 	ACCWATCH_EXEC_ENV_DECLARE(envp);
 	int status;

@@ -30,7 +30,7 @@ static void accwatch_child_seen(pid_t child, int status)
 }
 
 __attribute__((visibility("default"))) pid_t waitpid(pid_t pid, int *status,
-						      int options)
+						     int options)
 {
 	int local;
 	pid_t child;
@@ -57,7 +57,7 @@ __attribute__((visibility("default"))) pid_t wait(int *status)
 }
 
 __attribute__((visibility("default"))) pid_t wait3(int *status, int options,
-						    struct rusage *usage)
+						   struct rusage *usage)
 {
 	int local;
 	pid_t child;
@@ -88,7 +88,7 @@ wait4(pid_t pid, int *status, int options, struct rusage *usage)
 /* waitid reports through siginfo; WNOWAIT observations (torch's SIGCHLD
  * handler peeks at its workers this way) are passed on too. */
 __attribute__((visibility("default"))) int waitid(idtype_t type, id_t id,
-						   siginfo_t *info, int options)
+						  siginfo_t *info, int options)
 {
 	int result;
 

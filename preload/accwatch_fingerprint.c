@@ -88,8 +88,8 @@ accwatch_fp_sequence(const struct accwatch_fingerprint_context *c,
 	XXH64_state_t state;
 	ssize_t length, i;
 
-	length = is_list ? api->PyList_Size(sequence)
-			 : api->PyTuple_Size(sequence);
+	length =
+	    is_list ? api->PyList_Size(sequence) : api->PyTuple_Size(sequence);
 	XXH64_reset(&state, ACCWATCH_FP_SEQUENCE);
 	XXH64_update(&state, &length, sizeof(length));
 	for (i = 0; i < length; i++) {
@@ -174,8 +174,8 @@ static uint64_t accwatch_fp_item(const struct accwatch_fingerprint_context *c,
 		return accwatch_fp_text(api, item, ACCWATCH_FP_TEXT);
 	if (accwatch_fp_is(api, item, api->PyLong_Type)) {
 		int overflow = 0;
-		long long value = api->PyLong_AsLongLongAndOverflow(item,
-								   &overflow);
+		long long value =
+		    api->PyLong_AsLongLongAndOverflow(item, &overflow);
 
 		if (value == -1 && api->PyErr_Occurred())
 			api->PyErr_Clear();
@@ -195,8 +195,9 @@ static uint64_t accwatch_fp_item(const struct accwatch_fingerprint_context *c,
 	return accwatch_fp_repr(api, item);
 }
 
-uint64_t accwatch_fingerprint(const struct accwatch_fingerprint_context *context,
-			      accwatch_pyobject *item)
+uint64_t
+accwatch_fingerprint(const struct accwatch_fingerprint_context *context,
+		     accwatch_pyobject *item)
 {
 	return accwatch_fp_item(context, item, 0);
 }

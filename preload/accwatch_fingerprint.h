@@ -19,7 +19,8 @@ struct accwatch_fingerprint_context {
 };
 
 /* Never fails and leaves no Python error set (GIL held). */
-uint64_t accwatch_fingerprint(const struct accwatch_fingerprint_context *context,
-			      accwatch_pyobject *item);
+uint64_t
+accwatch_fingerprint(const struct accwatch_fingerprint_context *context,
+		     accwatch_pyobject *item);
 
 #endif

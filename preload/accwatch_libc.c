@@ -49,7 +49,8 @@ void accwatch_libc_resolve(void)
 	size_t i;
 
 	for (i = 0; i < ACCWATCH_LIBC_COUNT; i++) {
-		void **slot = accwatch_libc_slot(accwatch_libc_symbols[i].offset);
+		void **slot =
+		    accwatch_libc_slot(accwatch_libc_symbols[i].offset);
 
 		if (!*slot)
 			*slot = dlsym(RTLD_NEXT, accwatch_libc_symbols[i].name);

@@ -405,8 +405,8 @@ static accwatch_pyobject *accwatch_py_item_fetch(accwatch_pyobject *self,
 				    is_list == 1 ? api->PyList_Size(data)
 						 : api->PyTuple_Size(data));
 	} else {
-		hash = accwatch_fingerprint(&accwatch_recorder.fingerprint,
-					    data);
+		hash =
+		    accwatch_fingerprint(&accwatch_recorder.fingerprint, data);
 		info.offset = 0;
 		info.total = info.count = 1;
 		lttng_ust_tracepoint(accwatch, item_fetch, &info, &hash);
@@ -509,8 +509,8 @@ accwatch_trampoline_new(const struct accwatch_py_method_def *def,
 	pair = api->PyTuple_Pack(2, args[0], args[1]);
 	if (!pair)
 		goto end;
-	function = api->PyCFunction_NewEx(
-	    (struct accwatch_py_method_def *)def, pair, NULL);
+	function = api->PyCFunction_NewEx((struct accwatch_py_method_def *)def,
+					  pair, NULL);
 end:
 	if (pair)
 		api->Py_DecRef(pair);

@@ -185,16 +185,17 @@ elif build fuzz "$fuzz" -DCMAKE_C_COMPILER=clang -DACCWATCH_FUZZ=ON -- fuzz_inge
 		"$fuzz/bin/fuzz_ingest" -runs="$runs" -seed=1 -max_len=16384 \
 		-rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
 		-max_total_time=120 -print_final_stats=1 \
-		-artifact_prefix="$logs/fuzz-" "$corpus" >"$logs/fuzz.log" 2>&1
+		-artifact_prefix="$logs/fuzz-artifact-" "$corpus" \
+		>"$logs/fuzz.log" 2>&1
 	status=$?
 	done_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/fuzz.log")
 	speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$logs/fuzz.log")
-	crashes=$(find "$logs" -maxdepth 1 -name 'fuzz-*' | wc -l)
+	crashes=$(find "$logs" -maxdepth 1 -name 'fuzz-artifact-*' | wc -l)
 	if [ $status -eq 0 ] && [ "$crashes" -eq 0 ]; then
 		result fuzz PASS "${done_runs:-?} inputs, ${speed:-?}/s ($(($(now) - start)) s)"
 	else
 		grep -E "ERROR|runtime error|SUMMARY|Test unit written" "$logs/fuzz.log" | head -n 20 >&2
-		result fuzz FAIL "status $status, $crashes crashing input(s) in $logs (fuzz-*); replay: $fuzz/bin/fuzz_ingest FILE"
+		result fuzz FAIL "status $status, $crashes crashing input(s) in $logs (fuzz-artifact-*); replay: $fuzz/bin/fuzz_ingest FILE"
 	fi
 fi
 check_reports fuzz

@@ -1,7 +1,9 @@
 /* libFuzzer harness on the analyzer past babeltrace2: the input is an event
  * stream (analyzer/event_codec.h), the bytes the reader's child writes. It
  * is fed to the model, which is finished, checked and rendered both ways,
- * then everything is freed. A JSON report missing a key of the
+ * then everything is freed, as accwatch-report does. The input's last bytes
+ * also choose the questions of a debugging session (--sample, --rank and
+ * --epoch, --loader). A JSON report missing a key of the
  * accwatch-report/1 contract counts as a crash. */
 #include <jansson.h>
 #include <stdint.h>
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answers.h"
 #include "checks.h"
 #include "findings.h"
 #include "ingest.h"
@@ -25,8 +28,8 @@ static void require(json_t *object, const char *const *keys, const char *what)
 	}
 	for (size_t i = 0; keys[i]; i++) {
 		if (!json_object_get(object, keys[i])) {
-			fprintf(stderr, "fuzz_ingest: %s has no \"%s\"\n",
-				what, keys[i]);
+			fprintf(stderr, "fuzz_ingest: %s has no \"%s\"\n", what,
+				keys[i]);
 			abort();
 		}
 	}
@@ -51,9 +54,10 @@ static void check_schema(json_t *report)
 					  "loaders", "findings",   "summary",
 					  NULL};
 	static const char *const loader[] = {
-	    "id",	  "site",	 "class",	"sampler",
-	    "batch_sampler", "dataset_len", "batch_size", "num_workers",
-	    "persistent_workers", "len_reported", "epochs", NULL};
+	    "id",           "site",          "class",
+	    "sampler",      "batch_sampler", "dataset_len",
+	    "batch_size",   "num_workers",   "persistent_workers",
+	    "len_reported", "epochs",        NULL};
 	static const char *const epoch[] = {"epoch",   "union", "duplicates",
 					    "missing", "ranks", NULL};
 	static const char *const rank[] = {"rank", "batches", "samples",
@@ -73,10 +77,35 @@ static void check_schema(json_t *report)
 	{
 		json_t *epochs = json_object_get(one, "epochs");
 		require_each(epochs, epoch, "an epoch");
-		json_array_foreach(epochs, e, ep)
-		    require_each(json_object_get(ep, "ranks"), rank,
-				 "an epoch's rank");
+		json_array_foreach(epochs, e, ep) require_each(
+		    json_object_get(ep, "ranks"), rank, "an epoch's rank");
 	}
+}
+
+/* The questions, from the last four bytes (they stay part of the stream). */
+static void choose_query(const uint8_t *data, size_t size,
+			 struct aw_query *query)
+{
+	memset(query, 0, sizeof(*query));
+	if (size < 4)
+		return;
+	uint8_t flags = data[size - 1];
+	query->by_sample = flags & 1;
+	query->sample = data[size - 2] % 128;
+	query->by_sequence = flags & 2;
+	query->rank = data[size - 3] % 4;
+	query->epoch = data[size - 4] % 3;
+	if (flags & 4)
+		query->loader = flags & 8 ? "train.py:10" : "L0";
+}
+
+/* What main.c does with the answers besides rendering them. */
+static void answer(const struct aw_model *model, struct aw_findings *findings)
+{
+	size_t n;
+	aw_answers_filter_findings(model, findings);
+	free(aw_answers_sample_reads(model, &n));
+	free(aw_answers_sequences(model, &n));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -84,7 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct aw_model *model = aw_model_create();
 	struct aw_ingest ingest;
 	struct aw_findings findings;
+	struct aw_query query;
 	size_t used;
+	choose_query(data, size, &query);
+	aw_model_set_query(model, &query);
 	aw_ingest_init(&ingest, model, NULL);
 	aw_ingest_feed(&ingest, data, size, &used);
 	aw_ingest_fini(&ingest);
@@ -92,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	aw_model_finish(model);
 	aw_findings_init(&findings);
 	aw_checks_run(model, &findings);
+	answer(model, &findings);
 
 	FILE *text = fopen("/dev/null", "w");
 	if (text) {

@@ -59,7 +59,8 @@ static int replay(const char *path)
 	int failed = 0;
 	for (int i = 0; i < n; i++) {
 		if (names[i]->d_name[0] != '.') {
-			size_t len = strlen(path) + strlen(names[i]->d_name) + 2;
+			size_t len =
+			    strlen(path) + strlen(names[i]->d_name) + 2;
 			char *child = malloc(len);
 			if (child) {
 				snprintf(child, len, "%s/%s", path,

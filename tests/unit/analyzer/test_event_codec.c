@@ -110,17 +110,16 @@ Test(event_codec, every_kind_round_trips_and_cuts_ask_for_more)
 		aw_encoder_init(&enc);
 		aw_decoder_init(&dec);
 		aw_encode_event(&enc, &e);
-		cr_assert_eq(aw_decode_record(&dec, enc.data, enc.len, &used,
-					      &r),
-			     AW_DECODE_OK);
+		cr_assert_eq(
+		    aw_decode_record(&dec, enc.data, enc.len, &used, &r),
+		    AW_DECODE_OK);
 		cr_expect_eq(used, enc.len);
 		cr_assert_eq(r.type, AW_RECORD_TYPE_EVENT);
 		expect_same(&e, &r.event);
 		for (size_t cut = 0; cut < enc.len; cut++)
-			cr_expect_eq(aw_decode_record(&dec, enc.data, cut,
-						      &used, &r),
-				     AW_DECODE_SHORT, "kind %d cut at %zu", k,
-				     cut);
+			cr_expect_eq(
+			    aw_decode_record(&dec, enc.data, cut, &used, &r),
+			    AW_DECODE_SHORT, "kind %d cut at %zu", k, cut);
 		aw_decoder_fini(&dec);
 		aw_encoder_fini(&enc);
 	}
@@ -137,7 +136,8 @@ Test(event_codec, reader_records_round_trip)
 	aw_decoder_init(&dec);
 	aw_encode_counts(&enc, &counts);
 	aw_encode_phase(&enc, AW_PHASE_OPENING, 3);
-	aw_encode_end(&enc, AW_READ_END_STOPPED, AW_RECORD_NO_DIR, "bad packet");
+	aw_encode_end(&enc, AW_READ_END_STOPPED, AW_RECORD_NO_DIR,
+		      "bad packet");
 	aw_encode_discards(&enc, "/t/ust/uid/0/64-bit/accwatch_1", 42, true);
 
 	cr_assert_eq(aw_decode_record(&dec, enc.data, enc.len, &used, &r),
@@ -145,22 +145,22 @@ Test(event_codec, reader_records_round_trip)
 	cr_assert_eq(r.type, AW_RECORD_TYPE_STATS);
 	cr_expect(memcmp(&r.counts, &counts, sizeof(counts)) == 0);
 	at += used;
-	cr_assert_eq(aw_decode_record(&dec, enc.data + at, enc.len - at, &used,
-				      &r),
-		     AW_DECODE_OK);
+	cr_assert_eq(
+	    aw_decode_record(&dec, enc.data + at, enc.len - at, &used, &r),
+	    AW_DECODE_OK);
 	cr_expect(r.type == AW_RECORD_TYPE_PHASE &&
 		  r.phase == AW_PHASE_OPENING && r.dir == 3);
 	at += used;
-	cr_assert_eq(aw_decode_record(&dec, enc.data + at, enc.len - at, &used,
-				      &r),
-		     AW_DECODE_OK);
+	cr_assert_eq(
+	    aw_decode_record(&dec, enc.data + at, enc.len - at, &used, &r),
+	    AW_DECODE_OK);
 	cr_expect(r.type == AW_RECORD_TYPE_END &&
 		  r.end == AW_READ_END_STOPPED && r.dir == AW_RECORD_NO_DIR);
 	cr_expect_str_eq(r.message, "bad packet");
 	at += used;
-	cr_assert_eq(aw_decode_record(&dec, enc.data + at, enc.len - at, &used,
-				      &r),
-		     AW_DECODE_OK);
+	cr_assert_eq(
+	    aw_decode_record(&dec, enc.data + at, enc.len - at, &used, &r),
+	    AW_DECODE_OK);
 	cr_expect(r.type == AW_RECORD_TYPE_DISCARDS && r.discarded == 42 &&
 		  r.count_known);
 	cr_expect_str_eq(r.stream, "/t/ust/uid/0/64-bit/accwatch_1");
@@ -190,9 +190,8 @@ Test(event_codec, nonsense_is_refused)
 	cr_expect_eq(aw_decode_record(&dec, phase, sizeof(phase), &used, &r),
 		     AW_DECODE_MALFORMED);
 	/* A sequence claiming 2^32 elements. */
-	const unsigned char seq[] = {9,	   0,	 0,    0,    0,	   0,
-				     0,	   0,	 0,    0,    0x80, 0x80,
-				     0x80, 0x80, 0x10, 1,    2};
+	const unsigned char seq[] = {9, 0,    0,    0,    0,    0,    0, 0, 0,
+				     0, 0x80, 0x80, 0x80, 0x80, 0x10, 1, 2};
 	cr_expect_eq(aw_decode_record(&dec, seq, sizeof(seq), &used, &r),
 		     AW_DECODE_MALFORMED);
 	aw_decoder_fini(&dec);
@@ -215,8 +214,9 @@ Test(event_codec, strings_become_clean_utf8)
 	enc.data[enc.len - 3] = '\0';
 	cr_assert_eq(aw_decode_record(&dec, enc.data, enc.len, &used, &r),
 		     AW_DECODE_OK);
-	cr_expect_str_eq(r.message, "a??|???|?|?[2J|\t\n|"
-				    "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80?\?\?");
+	cr_expect_str_eq(r.message,
+			 "a??|???|?|?[2J|\t\n|"
+			 "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80?\?\?");
 	aw_decoder_fini(&dec);
 	aw_encoder_fini(&enc);
 }
@@ -249,9 +249,9 @@ Test(ingest, counts_discards_and_a_stop)
 	size_t fed = 0, taken = 0;
 	while (fed < enc.len) {
 		fed++;
-		cr_assert_eq(aw_ingest_feed(&in, enc.data + taken, fed - taken,
-					    &used),
-			     AW_INGEST_OK);
+		cr_assert_eq(
+		    aw_ingest_feed(&in, enc.data + taken, fed - taken, &used),
+		    AW_INGEST_OK);
 		taken += used;
 	}
 	cr_expect_eq(taken, enc.len);

@@ -110,7 +110,8 @@ Test(env_keep, their_ld_preload_keeps_its_items_after_ours)
 	struct applied out;
 
 	apply(&keep, scrubbed, &out);
-	cr_assert(has(out.result, "LD_PRELOAD=" LIB ":/usr/lib/libjemalloc.so"));
+	cr_assert(
+	    has(out.result, "LD_PRELOAD=" LIB ":/usr/lib/libjemalloc.so"));
 	cr_assert(has(out.result, "X=1"));
 	cr_assert(has(out.result, "ACCWATCH_RUN=42"));
 }
