@@ -62,7 +62,12 @@ def main():
             batches += 1
             indices += len(batch)
     seconds = time.perf_counter() - start
-    print(json.dumps({"pid": os.getpid(), "batches": batches, "indices": indices, "seconds": seconds}), flush=True)
+    result = json.dumps({"pid": os.getpid(), "batches": batches, "indices": indices, "seconds": seconds})
+    if os.environ.get("BENCH_OUT"):  # one file per rank: ranks' lines would interleave on a pipe
+        with open(os.path.join(os.environ["BENCH_OUT"], f"{os.getpid()}.json"), "w") as f:
+            f.write(result)
+    else:
+        print(result, flush=True)
 
 
 if __name__ == "__main__":

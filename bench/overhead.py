@@ -33,10 +33,11 @@ def run_once(build, mode, ranks, workers, samples, work):
         env["BENCH_PYTRACER"] = "1"
         env["BENCH_PYTRACER_DIR"] = tempfile.mkdtemp(dir=work)
         env["PYTHONPATH"] = HERE + os.pathsep + env.get("PYTHONPATH", "")
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
-    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    env["BENCH_OUT"] = tempfile.mkdtemp(dir=work)
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    rows = [json.load(open(os.path.join(env["BENCH_OUT"], name))) for name in os.listdir(env["BENCH_OUT"])]
     if len(rows) != ranks:
-        raise SystemExit(f"bench: expected {ranks} result lines, got {out!r}")
+        raise SystemExit(f"bench: expected {ranks} results, got {len(rows)}")
     # The slowest rank sets the pace of a synchronous job.
     slowest = max(rows, key=lambda r: r["seconds"])
     return slowest["seconds"] / slowest["batches"], slowest["seconds"] / slowest["indices"]
