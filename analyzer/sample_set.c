@@ -4,11 +4,22 @@
 
 #include "util.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+/* Staging grows from a few indices to this many (256 KiB) per set, so that
+ * thousands of small sets stay small. */
+#define AW_SAMPLE_SET_STAGE_MIN 256u
+#define AW_SAMPLE_SET_STAGE_MAX 65536u
+
 void aw_sample_set_init(struct aw_sample_set *set)
 {
 	set->bitmap = roaring_bitmap_create();
 	if (!set->bitmap)
 		aw_out_of_memory(sizeof(roaring_bitmap_t));
+	set->staged = NULL;
+	set->n_staged = 0;
+	set->staged_capacity = 0;
 	set->samples = 0;
 	set->unrepresentable = 0;
 	set->n_examples = 0;
@@ -19,6 +30,64 @@ void aw_sample_set_fini(struct aw_sample_set *set)
 	if (set->bitmap)
 		roaring_bitmap_free(set->bitmap);
 	set->bitmap = NULL;
+	free(set->staged);
+	set->staged = NULL;
+	set->n_staged = set->staged_capacity = 0;
+}
+
+/* Two passes of a 16-bit radix sort, from values to tmp and back. */
+static void aw_sample_set_sort(uint32_t *values, uint32_t *tmp, uint32_t n)
+{
+	static const unsigned shifts[2] = {0, 16};
+	uint32_t *from = values, *to = tmp;
+	for (int pass = 0; pass < 2; pass++) {
+		uint32_t *count = calloc(65537, sizeof(uint32_t));
+		if (!count)
+			aw_out_of_memory(65537 * sizeof(uint32_t));
+		for (uint32_t i = 0; i < n; i++)
+			count[((from[i] >> shifts[pass]) & 0xffff) + 1]++;
+		for (uint32_t b = 0; b < 65536; b++)
+			count[b + 1] += count[b];
+		for (uint32_t i = 0; i < n; i++)
+			to[count[(from[i] >> shifts[pass]) & 0xffff]++] =
+			    from[i];
+		free(count);
+		uint32_t *swap = from;
+		from = to;
+		to = swap;
+	}
+}
+
+/* Folds the staged indices into the bitmap: sorted, they go in as appends
+ * to a fresh bitmap that is then or-ed in, container by container. */
+static void aw_sample_set_fold(struct aw_sample_set *set)
+{
+	if (set->n_staged == 0)
+		return;
+	uint32_t n = set->n_staged;
+	if (n >= 1024) {
+		uint32_t *tmp = malloc((size_t)n * sizeof(uint32_t));
+		if (!tmp)
+			aw_out_of_memory((size_t)n * sizeof(uint32_t));
+		aw_sample_set_sort(set->staged, tmp, n);
+		free(tmp);
+		roaring_bitmap_t *sorted =
+		    roaring_bitmap_of_ptr(n, set->staged);
+		if (!sorted)
+			aw_out_of_memory(sizeof(roaring_bitmap_t));
+		roaring_bitmap_or_inplace(set->bitmap, sorted);
+		roaring_bitmap_free(sorted);
+	} else {
+		roaring_bitmap_add_many(set->bitmap, n, set->staged);
+	}
+	set->n_staged = 0;
+}
+
+const roaring_bitmap_t *aw_sample_set_bitmap(const struct aw_sample_set *set)
+{
+	/* Folding changes no element of the set, only where it is kept. */
+	aw_sample_set_fold((struct aw_sample_set *)set);
+	return set->bitmap;
 }
 
 void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
@@ -26,8 +95,33 @@ void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
 {
 	if (count == 0)
 		return;
-	roaring_bitmap_add_many(set->bitmap, count, indices);
 	set->samples += count;
+	while (count > 0) {
+		if (set->n_staged == set->staged_capacity) {
+			if (set->staged_capacity == AW_SAMPLE_SET_STAGE_MAX) {
+				aw_sample_set_fold(set);
+			} else {
+				uint32_t capacity =
+				    set->staged_capacity
+					? set->staged_capacity * 2
+					: AW_SAMPLE_SET_STAGE_MIN;
+				uint32_t *grown = realloc(
+				    set->staged, capacity * sizeof(uint32_t));
+				if (!grown)
+					aw_out_of_memory(capacity *
+							 sizeof(uint32_t));
+				set->staged = grown;
+				set->staged_capacity = capacity;
+			}
+		}
+		size_t room = set->staged_capacity - set->n_staged;
+		size_t take = count < room ? count : room;
+		memcpy(set->staged + set->n_staged, indices,
+		       take * sizeof(uint32_t));
+		set->n_staged += (uint32_t)take;
+		indices += take;
+		count -= take;
+	}
 }
 
 void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
@@ -76,7 +170,8 @@ size_t aw_sample_set_at_or_above(const struct aw_sample_set *set,
 	size_t n = 0;
 	/* roaring_bitmap_select takes a 0-based rank. */
 	for (uint64_t rank = below; rank < total && n < max; rank++)
-		if (roaring_bitmap_select(set->bitmap, (uint32_t)rank, &out[n]))
+		if (roaring_bitmap_select(aw_sample_set_bitmap(set),
+					  (uint32_t)rank, &out[n]))
 			n++;
 	return n;
 }
@@ -84,7 +179,8 @@ size_t aw_sample_set_at_or_above(const struct aw_sample_set *set,
 void aw_sample_set_merge(struct aw_sample_set *set,
 			 const struct aw_sample_set *src)
 {
-	roaring_bitmap_or_inplace(set->bitmap, src->bitmap);
+	aw_sample_set_fold(set);
+	roaring_bitmap_or_inplace(set->bitmap, aw_sample_set_bitmap(src));
 	set->samples += src->samples;
 	set->unrepresentable += src->unrepresentable;
 	for (uint32_t i = 0; i < src->n_examples; i++)
@@ -93,7 +189,7 @@ void aw_sample_set_merge(struct aw_sample_set *set,
 
 uint64_t aw_sample_set_unique(const struct aw_sample_set *set)
 {
-	return roaring_bitmap_get_cardinality(set->bitmap);
+	return roaring_bitmap_get_cardinality(aw_sample_set_bitmap(set));
 }
 
 uint64_t aw_sample_set_duplicates(const struct aw_sample_set *set)
@@ -109,13 +205,15 @@ uint64_t aw_sample_set_unique_below(const struct aw_sample_set *set,
 		return 0;
 	if (limit > (uint64_t)UINT32_MAX + 1)
 		limit = (uint64_t)UINT32_MAX + 1;
-	return roaring_bitmap_range_cardinality(set->bitmap, 0, limit);
+	return roaring_bitmap_range_cardinality(aw_sample_set_bitmap(set), 0,
+						limit);
 }
 
 uint64_t aw_sample_set_overlap(const struct aw_sample_set *a,
 			       const struct aw_sample_set *b)
 {
-	return roaring_bitmap_and_cardinality(a->bitmap, b->bitmap);
+	return roaring_bitmap_and_cardinality(aw_sample_set_bitmap(a),
+					      aw_sample_set_bitmap(b));
 }
 
 uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets,
@@ -128,16 +226,16 @@ uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets,
 		aw_out_of_memory(sizeof(roaring_bitmap_t));
 	for (size_t i = 0; i < n; i++) {
 		roaring_bitmap_t *again =
-		    roaring_bitmap_and(seen, sets[i]->bitmap);
+		    roaring_bitmap_and(seen, aw_sample_set_bitmap(sets[i]));
 		if (!again)
 			aw_out_of_memory(sizeof(roaring_bitmap_t));
 		roaring_bitmap_or_inplace(repeated, again);
 		roaring_bitmap_free(again);
-		roaring_bitmap_or_inplace(seen, sets[i]->bitmap);
+		roaring_bitmap_or_inplace(seen, aw_sample_set_bitmap(sets[i]));
 	}
 	for (size_t i = 0; shared && i < n; i++)
-		shared[i] =
-		    roaring_bitmap_and_cardinality(sets[i]->bitmap, repeated);
+		shared[i] = roaring_bitmap_and_cardinality(
+		    aw_sample_set_bitmap(sets[i]), repeated);
 	uint64_t count = roaring_bitmap_get_cardinality(repeated);
 	roaring_bitmap_free(seen);
 	roaring_bitmap_free(repeated);

@@ -11,7 +11,15 @@
 #define AW_SAMPLE_SET_EXAMPLES 4
 
 struct aw_sample_set {
+	/* Distinct indices; read it through the functions below, which first
+	 * fold in what is still staged. */
 	roaring_bitmap_t *bitmap;
+	/* Indices added but not yet in the bitmap: inserting shuffled indices
+	 * one by one into CRoaring's array containers costs a memmove each, so
+	 * they are staged, sorted and added in bulk (a cache: logically const).
+	 */
+	uint32_t *staged;
+	uint32_t n_staged, staged_capacity;
 	/* Indices added that fit uint32, duplicates included. */
 	uint64_t samples;
 	/* Indices < 0 or >= 2^32: counted, not stored. */
@@ -41,6 +49,9 @@ size_t aw_sample_set_at_or_above(const struct aw_sample_set *set,
 /* Adds every element of src to set (union of bitmaps, sum of counts). */
 void aw_sample_set_merge(struct aw_sample_set *set,
 			 const struct aw_sample_set *src);
+
+/* The bitmap with everything added so far. */
+const roaring_bitmap_t *aw_sample_set_bitmap(const struct aw_sample_set *set);
 
 uint64_t aw_sample_set_unique(const struct aw_sample_set *set);
 /* samples - unique: how many reads repeated an index already read. */

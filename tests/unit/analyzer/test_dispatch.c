@@ -24,7 +24,8 @@ static void feed(struct aw_dispatch *d, uint32_t n, uint32_t b)
 static bool share_has(const struct aw_dispatch *d, uint32_t rank,
 		      uint32_t index)
 {
-	return roaring_bitmap_contains(d->shares[rank].set.bitmap, index);
+	return roaring_bitmap_contains(
+	    aw_sample_set_bitmap(&d->shares[rank].set), index);
 }
 
 Test(dispatch, readme_arithmetic_402_8_4)
