@@ -35,14 +35,21 @@ static void aw_put_byte(struct aw_encoder *enc, unsigned char byte)
 	enc->data[enc->len++] = byte;
 }
 
-static void aw_put_uvarint(struct aw_encoder *enc, uint64_t value)
+/* Writes a varint where room for 10 bytes was made. */
+static inline void aw_put_uvarint_unchecked(struct aw_encoder *enc,
+					    uint64_t value)
 {
-	AW_GROW(enc->data, enc->cap, enc->len + 10);
 	while (value >= 0x80) {
 		enc->data[enc->len++] = (unsigned char)(value | 0x80);
 		value >>= 7;
 	}
 	enc->data[enc->len++] = (unsigned char)value;
+}
+
+static void aw_put_uvarint(struct aw_encoder *enc, uint64_t value)
+{
+	AW_GROW(enc->data, enc->cap, enc->len + 10);
+	aw_put_uvarint_unchecked(enc, value);
 }
 
 static void aw_put_svarint(struct aw_encoder *enc, int64_t value)
@@ -91,20 +98,26 @@ void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event)
 		return;
 	uint32_t count = event->values.u32 ? event->count : 0;
 	aw_put_uvarint(enc, count);
-	for (uint32_t i = 0; i < count; i++) {
-		switch (spec->array_kind) {
-		case AW_ARRAY_U32:
-			aw_put_uvarint(enc, event->values.u32[i]);
-			break;
-		case AW_ARRAY_I64:
-			aw_put_svarint(enc, event->values.i64[i]);
-			break;
-		case AW_ARRAY_U64:
-			aw_put_uvarint(enc, event->values.u64[i]);
-			break;
-		case AW_ARRAY_NONE:
-			break;
+	/* Room for the whole sequence at once: it is the bulk of a trace. */
+	AW_GROW(enc->data, enc->cap, enc->len + (size_t)count * 10);
+	switch (spec->array_kind) {
+	case AW_ARRAY_U32:
+		for (uint32_t i = 0; i < count; i++)
+			aw_put_uvarint_unchecked(enc, event->values.u32[i]);
+		break;
+	case AW_ARRAY_I64:
+		for (uint32_t i = 0; i < count; i++) {
+			int64_t v = event->values.i64[i];
+			aw_put_uvarint_unchecked(enc, ((uint64_t)v << 1) ^
+							  (uint64_t)(v >> 63));
 		}
+		break;
+	case AW_ARRAY_U64:
+		for (uint32_t i = 0; i < count; i++)
+			aw_put_uvarint_unchecked(enc, event->values.u64[i]);
+		break;
+	case AW_ARRAY_NONE:
+		break;
 	}
 }
 
@@ -218,51 +231,6 @@ static uint64_t aw_get_length(struct aw_cursor *c, uint64_t max,
 	return length;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most len bytes), or 0. */
-static size_t aw_utf8_sequence(const unsigned char *s, size_t len)
-{
-	unsigned char c = s[0];
-	size_t n;
-	uint32_t min, code;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, min = 0x80, code = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, min = 0x800, code = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, min = 0x10000, code = c & 0x07;
-	else
-		return 0;
-	if (n > len)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		code = code << 6 | (s[i] & 0x3f);
-	}
-	if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/* Trace strings end up in the JSON report (which must be UTF-8) and on
- * terminals: bytes of invalid sequences and control characters other than
- * tab and newline become '?'. */
-static void aw_clean_string(unsigned char *s, size_t len)
-{
-	for (size_t i = 0; i < len;) {
-		size_t n = aw_utf8_sequence(s + i, len - i);
-		if (n == 0 ||
-		    (n == 1 && ((s[i] < 0x20 && s[i] != '\t' && s[i] != '\n') ||
-				s[i] == 0x7f))) {
-			s[i++] = '?';
-			continue;
-		}
-		i += n;
-	}
-}
-
 /* Strings are copied, NUL-terminated, into dec->strings; pointers are set
  * once the record is complete, since the buffer may move meanwhile. */
 struct aw_string_refs {
@@ -281,7 +249,7 @@ static size_t aw_get_string(struct aw_cursor *c, struct aw_decoder *dec,
 	AW_GROW(dec->strings, dec->strings_cap, refs->used + len + 1);
 	memcpy(dec->strings + offset, c->at, len);
 	dec->strings[offset + len] = '\0';
-	aw_clean_string((unsigned char *)dec->strings + offset, len);
+	aw_utf8_clean(dec->strings + offset, len);
 	c->at += len;
 	refs->used += len + 1;
 	return offset;
@@ -476,4 +444,8 @@ void aw_discards_apply(const struct aw_record *record,
 	}
 	d->messages++;
 	d->events += record->discarded;
+	/* The totals too, until the next counts record sets them: if the
+	 * reader dies before it, they are right anyway. */
+	stats->discarded_events_messages++;
+	stats->discarded_events += record->discarded;
 }

@@ -120,7 +120,7 @@ enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
 /* Stores a stats record's counters into the model's. */
 void aw_read_counts_apply(const struct aw_read_counts *counts,
 			  struct aw_trace_stats *stats);
-/* Adds a discards record to the model's per-stream discards. */
+/* Adds a discards record to the model's per-stream discards and totals. */
 void aw_discards_apply(const struct aw_record *record,
 		       struct aw_trace_stats *stats);
 

@@ -70,6 +70,8 @@ static char *aw_vformat(const char *fmt, va_list ap)
 		len = 0;
 	char *s = aw_xmalloc((size_t)len + 1);
 	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	/* A name cut to a width can end inside a UTF-8 sequence. */
+	aw_utf8_clean(s, (size_t)len);
 	return s;
 }
 

@@ -193,7 +193,9 @@ static void aw_resolve_ranks(struct aw_model *model)
 		    AW_MAX(world, AW_MAX(p->world_size, p->dist_world_size));
 		if (p->is_worker || p->rank < 0)
 			continue;
-		world = AW_MAX(world, p->rank + 1);
+		/* A rank of INT32_MAX (a damaged trace) must not overflow. */
+		world =
+		    AW_MAX(world, p->rank < INT32_MAX ? p->rank + 1 : p->rank);
 		bool known = false;
 		for (size_t r = 0; r < model->n_ranks && !known; r++)
 			known = model->ranks[r] == p->rank;

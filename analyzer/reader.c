@@ -35,7 +35,8 @@
 #endif
 #endif
 
-#define AW_READ_CHUNK (64u * 1024u)
+#define AW_READ_CHUNK (256u * 1024u)
+#define AW_PIPE_BYTES (1 << 20)
 /* A record this long is no record the child writes. */
 #define AW_RECORD_BYTES_MAX (1ull << 30)
 
@@ -122,7 +123,8 @@ static void aw_collect(int fd, struct aw_ingest *ingest,
 				outcome->stalled = true;
 				break;
 			}
-			wait_ms = (int)(left * 1000) + 1;
+			wait_ms =
+			    left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1;
 		}
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
 		int ready = poll(&pfd, 1, wait_ms);
@@ -150,7 +152,6 @@ static void aw_collect(int fd, struct aw_ingest *ingest,
 		if (n <= 0)
 			break; /* the end, or the child is gone */
 		len += (size_t)n;
-		last = aw_now();
 		size_t used = 0;
 		if (aw_ingest_feed(ingest, buffer + head, len - head, &used) !=
 		    AW_INGEST_OK) {
@@ -158,6 +159,9 @@ static void aw_collect(int fd, struct aw_ingest *ingest,
 			break;
 		}
 		head += used;
+		/* After the model took the bytes: its time is not the
+		 * child's silence. */
+		last = aw_now();
 	}
 	free(buffer);
 }
@@ -283,6 +287,8 @@ static enum aw_reader_status aw_read_in_child(const struct aw_trace_dirs *dirs,
 			 strerror(errno));
 		return AW_READER_ERROR;
 	}
+	/* Fewer, larger writes between the two processes (best effort). */
+	fcntl(fds[1], F_SETPIPE_SZ, AW_PIPE_BYTES);
 	fflush(NULL);
 	pid_t child = fork();
 	if (child < 0) {
@@ -358,8 +364,16 @@ enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 		goto end;
 	model->stats.trace_dirs = dirs.n;
 	char cut[768] = "";
-	for (size_t i = 0; i < dirs.n && !*cut; i++)
-		aw_streams_check(dirs.dirs[i], cut, sizeof(cut));
+	for (size_t i = 0; i < dirs.n && !*cut; i++) {
+		if (aw_streams_check(dirs.dirs[i], cut, sizeof(cut)) ==
+		    AW_STREAMS_SPECIAL) {
+			snprintf(error, error_size,
+				 "cannot read the trace in %s: %s",
+				 dirs.dirs[i], cut);
+			status = AW_READER_ERROR;
+			goto end;
+		}
+	}
 	status = aw_read_in_child(&dirs, model, error, error_size);
 	if (status == AW_READER_ERROR && *cut) {
 		/* babeltrace2's own words on a cut stream name its parser's

@@ -23,7 +23,7 @@
 
 #define AW_PROVIDER_PREFIX ACCWATCH_PROVIDER ":"
 /* Records are written in batches of about this size ... */
-#define AW_FLUSH_BYTES (64u * 1024u)
+#define AW_FLUSH_BYTES (256u * 1024u)
 /* ... or after this many seconds, checked every so many messages. */
 #define AW_FLUSH_SECONDS 1
 #define AW_CLOCK_CHECK_MESSAGES 4096u

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -140,6 +141,25 @@ enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
 	return AW_TRACE_DIRS_OK;
 }
 
+/* Opens path for reading only if it is a regular file: opening a FIFO (a
+ * trace directory can hold anything) would block for good. */
+static FILE *aw_open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /* CTF 1.8 packetized metadata: each packet opens with this header (packed,
  * in the trace's byte order, which the magic reveals). */
 #define AW_METADATA_MAGIC 0x75D11D57u
@@ -158,11 +178,12 @@ enum aw_metadata_status aw_metadata_check(const char *dir, char *error,
 {
 	enum aw_metadata_status status = AW_METADATA_CORRUPT;
 	char *path = aw_xasprintf("%s/metadata", dir);
-	FILE *f = fopen(path, "rb");
+	FILE *f = aw_open_regular(path);
 	unsigned char header[AW_METADATA_HEADER_SIZE];
 	if (!f) {
 		snprintf(error, error_size, "cannot read %s: %s", path,
-			 strerror(errno));
+			 errno == EINVAL ? "not a regular file"
+					 : strerror(errno));
 		goto end;
 	}
 	if (fseeko(f, 0, SEEK_END) != 0) {
@@ -252,7 +273,7 @@ static uint64_t aw_index_end(const char *path)
 {
 	uint64_t end = 0;
 	unsigned char header[AW_INDEX_HEADER_SIZE];
-	FILE *f = fopen(path, "rb");
+	FILE *f = aw_open_regular(path);
 	if (!f)
 		return 0;
 	if (fread(header, 1, sizeof(header), f) != sizeof(header) ||
@@ -275,11 +296,43 @@ end:
 	return end;
 }
 
+/* The first entry of dir that is neither a regular file nor a directory. */
+static enum aw_streams_status aw_special_files(const char *dir, char *error,
+					       size_t error_size)
+{
+	enum aw_streams_status status = AW_STREAMS_OK;
+	DIR *d = opendir(dir);
+	struct dirent *entry;
+	while (d && status == AW_STREAMS_OK && (entry = readdir(d))) {
+		char *path = aw_xasprintf("%s/%s", dir, entry->d_name);
+		struct stat st;
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+		    !S_ISDIR(st.st_mode)) {
+			snprintf(error, error_size,
+				 "%s is not a regular file (a FIFO, socket or "
+				 "device): move it out of the trace",
+				 path);
+			status = AW_STREAMS_SPECIAL;
+		}
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	return status;
+}
+
 enum aw_streams_status aw_streams_check(const char *dir, char *error,
 					size_t error_size)
 {
-	enum aw_streams_status status = AW_STREAMS_OK;
 	char *index_dir = aw_xasprintf("%s/index", dir);
+	enum aw_streams_status status =
+	    aw_special_files(dir, error, error_size);
+	if (status == AW_STREAMS_OK)
+		status = aw_special_files(index_dir, error, error_size);
+	if (status != AW_STREAMS_OK) {
+		free(index_dir);
+		return status;
+	}
 	DIR *d = opendir(index_dir);
 	struct dirent *entry;
 	while (d && status == AW_STREAMS_OK && (entry = readdir(d))) {

@@ -37,13 +37,17 @@ enum aw_metadata_status aw_metadata_check(const char *dir, char *error,
 
 enum aw_streams_status {
 	AW_STREAMS_OK,
-	AW_STREAMS_SHORT, /* a stream file is cut: message in error */
+	AW_STREAMS_SHORT,   /* a stream file is cut: message in error */
+	AW_STREAMS_SPECIAL, /* a FIFO, socket or device: message in error */
 };
 
-/* Compares each stream file of dir with its LTTng index (dir/index/NAME.idx),
- * when there is one: a stream file shorter than the packets its index lists
- * was cut (copied while being written, or truncated at a packet boundary,
- * which babeltrace2 reads without a word). */
+/* Checks the files of trace directory dir before babeltrace2 opens them:
+ * none may be a FIFO or a device (babeltrace2 would block on it for good),
+ * and each stream file is compared with its LTTng index
+ * (dir/index/NAME.idx), when there is one: a stream file shorter than the
+ * packets its index lists was cut (copied while being written, or
+ * truncated at a packet boundary, which babeltrace2 reads without a word).
+ */
 enum aw_streams_status aw_streams_check(const char *dir, char *error,
 					size_t error_size);
 

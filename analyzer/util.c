@@ -91,3 +91,46 @@ void aw_sort(void *base, size_t n, size_t size,
 	if (n > 1)
 		qsort(base, n, size, compare);
 }
+
+/* Length of the valid UTF-8 sequence at s (at most len bytes), or 0. */
+static size_t aw_utf8_sequence(const unsigned char *s, size_t len)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t min, code;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, min = 0x80, code = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, min = 0x800, code = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, min = 0x10000, code = c & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		code = code << 6 | (s[i] & 0x3f);
+	}
+	if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void aw_utf8_clean(char *text, size_t len)
+{
+	unsigned char *s = (unsigned char *)text;
+	for (size_t i = 0; i < len;) {
+		size_t n = aw_utf8_sequence(s + i, len - i);
+		if (n == 0 ||
+		    (n == 1 && ((s[i] < 0x20 && s[i] != '\t' && s[i] != '\n') ||
+				s[i] == 0x7f))) {
+			s[i++] = '?';
+			continue;
+		}
+		i += n;
+	}
+}

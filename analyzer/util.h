@@ -26,6 +26,12 @@ void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size);
 void aw_sort(void *base, size_t n, size_t size,
 	     int (*compare)(const void *, const void *));
 
+/* Makes text (len bytes) valid UTF-8 without control characters other
+ * than tab and newline, in place: each byte of an invalid sequence, and
+ * each such control character, becomes '?'. Strings from a trace end up in
+ * the JSON report, which must be UTF-8, and on terminals. */
+void aw_utf8_clean(char *text, size_t len);
+
 #define AW_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define AW_MAX(a, b) ((a) > (b) ? (a) : (b))
 

@@ -8,7 +8,8 @@ build=${ACCWATCH_BUILD_DIR:-$here/build}
 
 packages="build-essential cmake pkg-config lttng-tools liblttng-ust-dev
 liblttng-ctl-dev babeltrace2 libbabeltrace2-dev libunwind-dev libroaring-dev
-libxxhash-dev libjansson-dev libcriterion-dev python3-torch python3-numpy"
+libxxhash-dev libjansson-dev libcriterion-dev python3-torch python3-numpy
+clang libclang-rt-14-dev"
 
 missing=""
 for p in $packages; do

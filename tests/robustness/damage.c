@@ -2,6 +2,7 @@
  * (a seeded generator, not /dev/urandom):
  *   aw_damage random FILE SIZE SEED      FILE becomes SIZE random bytes
  *   aw_damage flip FILE COUNT SEED FROM  COUNT random bytes at offsets >= FROM
+ *   aw_damage put64 FILE OFFSET VALUE    a little-endian uint64 at OFFSET
  *   aw_damage seqlen FILE VALUE          the length of the first sequence
  *       holding 0, 2, 4, ..., 14 (trace_gen's first batch of rank 0) becomes
  *       VALUE (little-endian uint32) */
@@ -75,6 +76,20 @@ int main(int argc, char **argv)
 		free(data);
 		return 0;
 	}
+	if (argc >= 5 && strcmp(argv[1], "put64") == 0) {
+		size_t size;
+		unsigned char *data = load(argv[2], &size);
+		size_t at = strtoull(argv[3], NULL, 0);
+		uint64_t value = strtoull(argv[4], NULL, 0);
+		if (at + sizeof(value) > size) {
+			fprintf(stderr, "aw_damage: %s is too short\n", argv[2]);
+			return 1;
+		}
+		memcpy(data + at, &value, sizeof(value));
+		save(argv[2], data, size);
+		free(data);
+		return 0;
+	}
 	if (argc >= 4 && strcmp(argv[1], "seqlen") == 0) {
 		size_t size;
 		unsigned char *data = load(argv[2], &size);
@@ -93,6 +108,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "usage: aw_damage random FILE SIZE SEED | flip FILE "
-			"COUNT SEED FROM | seqlen FILE VALUE\n");
+			"COUNT SEED FROM | put64 FILE OFFSET VALUE | seqlen "
+			"FILE VALUE\n");
 	return 2;
 }
