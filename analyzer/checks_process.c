@@ -1,6 +1,7 @@
 /* The process checks: forks while other threads ran or CUDA was mapped
  * (fork-threads, fork-cuda), workers forked anew every epoch
  * (worker-respawn) and workers that died (worker-died). */
+#define _GNU_SOURCE /* memmem */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -162,6 +163,39 @@ static void aw_show_stack(struct aw_finding *f, const struct aw_model *model,
 		    lens[n - 1], lines[n - 1]);
 }
 
+/* The fork's native stack (libunwind): the frames nearest the fork, those
+ * of accwatch's own interposer left out. */
+static void aw_show_native_stack(struct aw_finding *f,
+				 const struct aw_fork *fork)
+{
+	enum { AW_NATIVE_SHOWN = 6 };
+	if (!fork->native_stack || !*fork->native_stack)
+		return;
+	const char *lines[256];
+	int lens[256];
+	size_t n = 0;
+	for (const char *at = fork->native_stack; *at && n < 256;) {
+		const char *end = strchr(at, '\n');
+		int len = end ? (int)(end - at) : (int)strlen(at);
+		if (!memmem(at, (size_t)len, "libaccwatch", 11)) {
+			lines[n] = at;
+			lens[n++] = len;
+		}
+		at = end ? end + 1 : at + len;
+	}
+	if (n == 0)
+		return;
+	size_t from = n > AW_NATIVE_SHOWN ? n - AW_NATIVE_SHOWN : 0;
+	aw_finding_add_evidence(f,
+				"native stack of the fork (%zu frames, "
+				"innermost last):",
+				n);
+	if (from > 0)
+		aw_finding_add_evidence(f, "  ... %zu outer frames", from);
+	for (size_t i = from; i < n; i++)
+		aw_finding_add_evidence(f, "  %.*s", lens[i], lines[i]);
+}
+
 static struct aw_fork_group *aw_fork_group(struct aw_fork_group **groups,
 					   size_t *n, size_t *cap,
 					   uint32_t global)
@@ -293,6 +327,7 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 			       "'spawn') so that workers do not inherit them");
 		}
 		aw_show_stack(f, model, g->example);
+		aw_show_native_stack(f, g->example);
 	}
 	free(groups);
 }
