@@ -190,6 +190,39 @@ static bool aw_same_group(const struct aw_loader_hit *a,
 	       a->other_global == b->other_global && a->value == b->value;
 }
 
+typedef void aw_emit_group_fn(const struct aw_check_input *in,
+			      const struct aw_loader_hit *hit,
+			      const struct aw_loader_hit *group, size_t n,
+			      struct aw_findings *out);
+
+/* Emits one finding per group of hits with the same loader, other loader and
+ * value, ranks in order; frees the hits. */
+static void aw_emit_hit_groups(const struct aw_check_input *in,
+			       struct aw_loader_hits *hits,
+			       aw_emit_group_fn *emit, struct aw_findings *out)
+{
+	bool *done = aw_xcalloc(hits->n + 1, sizeof(*done));
+	struct aw_loader_hit *group = aw_xcalloc(hits->n + 1, sizeof(*group));
+	for (size_t i = 0; i < hits->n; i++) {
+		if (done[i])
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < hits->n; j++)
+			if (!done[j] &&
+			    aw_same_group(&hits->items[i], &hits->items[j])) {
+				done[j] = true;
+				group[n++] = hits->items[j];
+			}
+		qsort(group, n, sizeof(*group), aw_compare_hit_ranks);
+		emit(in, &group[0], group, n, out);
+	}
+	free(group);
+	free(done);
+	free(hits->items);
+	hits->items = NULL;
+	hits->n = hits->cap = 0;
+}
+
 /* --- unused-prepared ------------------------------------------------------ */
 
 /* The loader a user would have been handed for loader object s: accelerate's
@@ -316,24 +349,7 @@ void aw_check_unused_prepared(const struct aw_check_input *in,
 		if (!proc->is_worker && proc->rank >= 0)
 			aw_unused_prepared_in(model, (uint32_t)p, &hits);
 	}
-	bool *done = aw_xcalloc(hits.n + 1, sizeof(*done));
-	struct aw_loader_hit *group = aw_xcalloc(hits.n + 1, sizeof(*group));
-	for (size_t i = 0; i < hits.n; i++) {
-		if (done[i])
-			continue;
-		size_t n = 0;
-		for (size_t j = i; j < hits.n; j++)
-			if (!done[j] &&
-			    aw_same_group(&hits.items[i], &hits.items[j])) {
-				done[j] = true;
-				group[n++] = hits.items[j];
-			}
-		qsort(group, n, sizeof(*group), aw_compare_hit_ranks);
-		aw_emit_unused_prepared(in, &group[0], group, n, out);
-	}
-	free(group);
-	free(done);
-	free(hits.items);
+	aw_emit_hit_groups(in, &hits, aw_emit_unused_prepared, out);
 }
 
 /* --- stale-len and len-mismatch ------------------------------------------ */
@@ -518,22 +534,5 @@ void aw_check_len(const struct aw_check_input *in, struct aw_findings *out)
 		if (!p->is_worker && p->rank >= 0)
 			aw_len_in(model, (uint32_t)i, &hits);
 	}
-	bool *done = aw_xcalloc(hits.n + 1, sizeof(*done));
-	struct aw_loader_hit *group = aw_xcalloc(hits.n + 1, sizeof(*group));
-	for (size_t i = 0; i < hits.n; i++) {
-		if (done[i])
-			continue;
-		size_t n = 0;
-		for (size_t j = i; j < hits.n; j++)
-			if (!done[j] &&
-			    aw_same_group(&hits.items[i], &hits.items[j])) {
-				done[j] = true;
-				group[n++] = hits.items[j];
-			}
-		qsort(group, n, sizeof(*group), aw_compare_hit_ranks);
-		aw_emit_len(in, &group[0], group, n, out);
-	}
-	free(group);
-	free(done);
-	free(hits.items);
+	aw_emit_hit_groups(in, &hits, aw_emit_len, out);
 }
