@@ -132,8 +132,9 @@ static const struct aw_member_spec aw_worker_start_members[] = {
 /* Indexed by kind: a kind of event.h without its line here has a NULL name
  * and is treated as unknown. */
 #define AW_SPEC(name, kind, members, array, array_kind)                        \
-	[kind] = {name, kind, members, sizeof(members) / sizeof(members[0]),   \
-		  array, array_kind}
+	[kind] = {name,    kind,                                               \
+		  members, sizeof(members) / sizeof(members[0]),               \
+		  array,   array_kind}
 
 /* In the order of enum aw_event_kind. */
 static const struct aw_event_spec aw_event_specs[AW_EVENT_KIND_COUNT] = {
@@ -226,7 +227,7 @@ int64_t aw_slot_load(const struct aw_event *event,
 	case AW_SLOT_I32:
 		return *(const int32_t *)at;
 	case AW_SLOT_U64:
-		return (int64_t)*(const uint64_t *)at;
+		return (int64_t) * (const uint64_t *)at;
 	case AW_SLOT_I64:
 		return *(const int64_t *)at;
 	case AW_SLOT_STRING:

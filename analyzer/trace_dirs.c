@@ -340,8 +340,8 @@ enum aw_streams_status aw_streams_check(const char *dir, char *error,
 		if (len <= 4 || strcmp(entry->d_name + len - 4, ".idx") != 0)
 			continue;
 		char *index = aw_xasprintf("%s/%s", index_dir, entry->d_name);
-		char *stream = aw_xasprintf("%s/%.*s", dir, (int)(len - 4),
-					    entry->d_name);
+		char *stream =
+		    aw_xasprintf("%s/%.*s", dir, (int)(len - 4), entry->d_name);
 		struct stat st;
 		uint64_t end;
 		if (stat(stream, &st) == 0 && S_ISREG(st.st_mode) &&

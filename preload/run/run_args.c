@@ -26,27 +26,29 @@ struct accwatch_run_option {
 };
 
 static const struct accwatch_run_option accwatch_run_option_table[] = {
-	{"output", 'o', true, ACCWATCH_RUN_OPT_OUTPUT},
-	{"force", 'f', false, ACCWATCH_RUN_OPT_FORCE},
-	{"discard", 0, false, ACCWATCH_RUN_OPT_DISCARD},
-	{"subbuf-size", 0, true, ACCWATCH_RUN_OPT_SUBBUF_SIZE},
-	{"num-subbuf", 0, true, ACCWATCH_RUN_OPT_NUM_SUBBUF},
-	{"buffers-uid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_UID},
-	{"buffers-pid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_PID},
-	{"quiet", 'q', false, ACCWATCH_RUN_OPT_QUIET},
-	{"help", 'h', false, ACCWATCH_RUN_OPT_HELP},
-	{"version", 'V', false, ACCWATCH_RUN_OPT_VERSION},
+    {"output", 'o', true, ACCWATCH_RUN_OPT_OUTPUT},
+    {"force", 'f', false, ACCWATCH_RUN_OPT_FORCE},
+    {"discard", 0, false, ACCWATCH_RUN_OPT_DISCARD},
+    {"subbuf-size", 0, true, ACCWATCH_RUN_OPT_SUBBUF_SIZE},
+    {"num-subbuf", 0, true, ACCWATCH_RUN_OPT_NUM_SUBBUF},
+    {"buffers-uid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_UID},
+    {"buffers-pid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_PID},
+    {"quiet", 'q', false, ACCWATCH_RUN_OPT_QUIET},
+    {"help", 'h', false, ACCWATCH_RUN_OPT_HELP},
+    {"version", 'V', false, ACCWATCH_RUN_OPT_VERSION},
 };
 
-#define ACCWATCH_RUN_OPTION_COUNT \
-	(sizeof(accwatch_run_option_table) / sizeof(accwatch_run_option_table[0]))
+#define ACCWATCH_RUN_OPTION_COUNT                                              \
+	(sizeof(accwatch_run_option_table) /                                   \
+	 sizeof(accwatch_run_option_table[0]))
 
-static const struct accwatch_run_option *accwatch_run_option_by_long(const char *name,
-	size_t name_len)
+static const struct accwatch_run_option *
+accwatch_run_option_by_long(const char *name, size_t name_len)
 {
 	for (size_t i = 0; i < ACCWATCH_RUN_OPTION_COUNT; i++) {
 		const char *candidate = accwatch_run_option_table[i].long_name;
-		if (strlen(candidate) == name_len && strncmp(candidate, name, name_len) == 0)
+		if (strlen(candidate) == name_len &&
+		    strncmp(candidate, name, name_len) == 0)
 			return &accwatch_run_option_table[i];
 	}
 	return NULL;
@@ -62,7 +64,7 @@ static const struct accwatch_run_option *accwatch_run_option_by_short(char name)
 }
 
 static void accwatch_run_args_set_culprit(struct accwatch_run_args_error *error,
-	const char *text, size_t len)
+					  const char *text, size_t len)
 {
 	if (len >= sizeof(error->culprit))
 		len = sizeof(error->culprit) - 1;
@@ -70,8 +72,8 @@ static void accwatch_run_args_set_culprit(struct accwatch_run_args_error *error,
 	error->culprit[len] = '\0';
 }
 
-enum accwatch_run_size_status accwatch_run_parse_size(const char *text, uint64_t min,
-	uint64_t *value)
+enum accwatch_run_size_status
+accwatch_run_parse_size(const char *text, uint64_t min, uint64_t *value)
 {
 	uint64_t number = 0;
 	unsigned int shift = 0;
@@ -117,9 +119,10 @@ enum accwatch_run_size_status accwatch_run_parse_size(const char *text, uint64_t
 }
 
 /* Applies one recognised option; value is NULL for flags. */
-static enum accwatch_run_args_status accwatch_run_args_apply(
-	const struct accwatch_run_option *option, const char *value,
-	struct accwatch_run_options *options, struct accwatch_run_args_error *error)
+static enum accwatch_run_args_status
+accwatch_run_args_apply(const struct accwatch_run_option *option,
+			const char *value, struct accwatch_run_options *options,
+			struct accwatch_run_args_error *error)
 {
 	enum accwatch_run_size_status size_status;
 
@@ -136,19 +139,21 @@ static enum accwatch_run_args_status accwatch_run_args_apply(
 		options->discard = true;
 		break;
 	case ACCWATCH_RUN_OPT_SUBBUF_SIZE:
-		size_status = accwatch_run_parse_size(value, ACCWATCH_RUN_MIN_SUBBUF_SIZE,
-			&options->subbuf_size);
+		size_status = accwatch_run_parse_size(
+		    value, ACCWATCH_RUN_MIN_SUBBUF_SIZE, &options->subbuf_size);
 		if (size_status != ACCWATCH_RUN_SIZE_OK) {
-			accwatch_run_args_set_culprit(error, value, strlen(value));
+			accwatch_run_args_set_culprit(error, value,
+						      strlen(value));
 			error->size_status = size_status;
 			return ACCWATCH_RUN_ARGS_BAD_SIZE;
 		}
 		break;
 	case ACCWATCH_RUN_OPT_NUM_SUBBUF:
-		size_status = accwatch_run_parse_size(value, ACCWATCH_RUN_MIN_NUM_SUBBUF,
-			&options->num_subbuf);
+		size_status = accwatch_run_parse_size(
+		    value, ACCWATCH_RUN_MIN_NUM_SUBBUF, &options->num_subbuf);
 		if (size_status != ACCWATCH_RUN_SIZE_OK) {
-			accwatch_run_args_set_culprit(error, value, strlen(value));
+			accwatch_run_args_set_culprit(error, value,
+						      strlen(value));
 			error->size_status = size_status;
 			return ACCWATCH_RUN_ARGS_BAD_COUNT;
 		}
@@ -172,22 +177,27 @@ static enum accwatch_run_args_status accwatch_run_args_apply(
 
 /* "--name" or "--name=value"; *index moves past a value taken from the next
  * argument. */
-static enum accwatch_run_args_status accwatch_run_args_long(int argc, char *const argv[],
-	int *index, struct accwatch_run_options *options, struct accwatch_run_args_error *error)
+static enum accwatch_run_args_status
+accwatch_run_args_long(int argc, char *const argv[], int *index,
+		       struct accwatch_run_options *options,
+		       struct accwatch_run_args_error *error)
 {
 	const char *arg = argv[*index];
 	const char *name = arg + 2;
 	const char *equals = strchr(name, '=');
 	size_t name_len = equals ? (size_t)(equals - name) : strlen(name);
-	const struct accwatch_run_option *option = accwatch_run_option_by_long(name, name_len);
+	const struct accwatch_run_option *option =
+	    accwatch_run_option_by_long(name, name_len);
 	const char *value = NULL;
 
 	if (!option) {
-		accwatch_run_args_set_culprit(error, arg, (size_t)(name + name_len - arg));
+		accwatch_run_args_set_culprit(error, arg,
+					      (size_t)(name + name_len - arg));
 		return ACCWATCH_RUN_ARGS_UNKNOWN_OPTION;
 	}
 	if (!option->takes_value && equals) {
-		accwatch_run_args_set_culprit(error, arg, (size_t)(name + name_len - arg));
+		accwatch_run_args_set_culprit(error, arg,
+					      (size_t)(name + name_len - arg));
 		return ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE;
 	}
 	if (option->takes_value) {
@@ -204,19 +214,23 @@ static enum accwatch_run_args_status accwatch_run_args_long(int argc, char *cons
 }
 
 /* "-qf", "-o DIR", "-oDIR": flags may be grouped, a value ends the group. */
-static enum accwatch_run_args_status accwatch_run_args_short(int argc, char *const argv[],
-	int *index, struct accwatch_run_options *options, struct accwatch_run_args_error *error)
+static enum accwatch_run_args_status
+accwatch_run_args_short(int argc, char *const argv[], int *index,
+			struct accwatch_run_options *options,
+			struct accwatch_run_args_error *error)
 {
 	const char *arg = argv[*index];
 
 	for (size_t i = 1; arg[i] != '\0'; i++) {
-		const struct accwatch_run_option *option = accwatch_run_option_by_short(arg[i]);
+		const struct accwatch_run_option *option =
+		    accwatch_run_option_by_short(arg[i]);
 		const char *value = NULL;
 		enum accwatch_run_args_status status;
 		char written[2] = {'-', arg[i]};
 
 		if (!option) {
-			accwatch_run_args_set_culprit(error, written, sizeof(written));
+			accwatch_run_args_set_culprit(error, written,
+						      sizeof(written));
 			return ACCWATCH_RUN_ARGS_UNKNOWN_OPTION;
 		}
 		if (option->takes_value) {
@@ -225,7 +239,8 @@ static enum accwatch_run_args_status accwatch_run_args_short(int argc, char *con
 			} else if (*index + 1 < argc) {
 				value = argv[++*index];
 			} else {
-				accwatch_run_args_set_culprit(error, written, sizeof(written));
+				accwatch_run_args_set_culprit(error, written,
+							      sizeof(written));
 				return ACCWATCH_RUN_ARGS_MISSING_VALUE;
 			}
 		}
@@ -236,16 +251,18 @@ static enum accwatch_run_args_status accwatch_run_args_short(int argc, char *con
 	return ACCWATCH_RUN_ARGS_OK;
 }
 
-enum accwatch_run_args_status accwatch_run_args_parse(int argc, char *const argv[],
-	struct accwatch_run_options *options, struct accwatch_run_args_error *error)
+enum accwatch_run_args_status
+accwatch_run_args_parse(int argc, char *const argv[],
+			struct accwatch_run_options *options,
+			struct accwatch_run_args_error *error)
 {
 	enum accwatch_run_args_status status = ACCWATCH_RUN_ARGS_OK;
 	int index = 1;
 
 	*options = (struct accwatch_run_options){
-		.buffers = ACCWATCH_RUN_BUFFERS_PER_UID,
-		.subbuf_size = ACCWATCH_RUN_DEFAULT_SUBBUF_SIZE,
-		.num_subbuf = ACCWATCH_RUN_DEFAULT_NUM_SUBBUF,
+	    .buffers = ACCWATCH_RUN_BUFFERS_PER_UID,
+	    .subbuf_size = ACCWATCH_RUN_DEFAULT_SUBBUF_SIZE,
+	    .num_subbuf = ACCWATCH_RUN_DEFAULT_NUM_SUBBUF,
 	};
 	*error = (struct accwatch_run_args_error){0};
 
@@ -256,13 +273,16 @@ enum accwatch_run_args_status accwatch_run_args_parse(int argc, char *const argv
 			index++;
 			break;
 		}
-		/* The command starts at the first non-option; "-" alone is one. */
+		/* The command starts at the first non-option; "-" alone is one.
+		 */
 		if (arg[0] != '-' || arg[1] == '\0')
 			break;
 		if (arg[1] == '-')
-			status = accwatch_run_args_long(argc, argv, &index, options, error);
+			status = accwatch_run_args_long(argc, argv, &index,
+							options, error);
 		else
-			status = accwatch_run_args_short(argc, argv, &index, options, error);
+			status = accwatch_run_args_short(argc, argv, &index,
+							 options, error);
 		if (status != ACCWATCH_RUN_ARGS_OK)
 			goto end;
 	}
@@ -276,7 +296,8 @@ end:
 	return status;
 }
 
-static const char *accwatch_run_size_reason(enum accwatch_run_size_status status)
+static const char *
+accwatch_run_size_reason(enum accwatch_run_size_status status)
 {
 	switch (status) {
 	case ACCWATCH_RUN_SIZE_OK:
@@ -294,7 +315,8 @@ static const char *accwatch_run_size_reason(enum accwatch_run_size_status status
 }
 
 void accwatch_run_args_describe(enum accwatch_run_args_status status,
-	const struct accwatch_run_args_error *error, char *line, size_t line_len)
+				const struct accwatch_run_args_error *error,
+				char *line, size_t line_len)
 {
 	const char *culprit = error->culprit;
 
@@ -315,58 +337,76 @@ void accwatch_run_args_describe(enum accwatch_run_args_status status,
 		break;
 	case ACCWATCH_RUN_ARGS_BAD_SIZE:
 		snprintf(line, line_len,
-			"bad --subbuf-size '%s': %s; give a power of two of at least 4k, e.g. 256k or 1M",
-			culprit, accwatch_run_size_reason(error->size_status));
+			 "bad --subbuf-size '%s': %s; give a power of two of "
+			 "at least 4k, e.g. 256k or 1M",
+			 culprit, accwatch_run_size_reason(error->size_status));
 		break;
 	case ACCWATCH_RUN_ARGS_BAD_COUNT:
 		snprintf(line, line_len,
-			"bad --num-subbuf '%s': %s; give a power of two of at least 2, e.g. 4 or 8",
-			culprit, accwatch_run_size_reason(error->size_status));
+			 "bad --num-subbuf '%s': %s; give a power of two of at "
+			 "least 2, e.g. 4 or 8",
+			 culprit, accwatch_run_size_reason(error->size_status));
 		break;
 	case ACCWATCH_RUN_ARGS_EMPTY_OUTPUT:
-		snprintf(line, line_len, "the output directory (-o) must not be empty");
+		snprintf(line, line_len,
+			 "the output directory (-o) must not be empty");
 		break;
 	case ACCWATCH_RUN_ARGS_MISSING_COMMAND:
-		snprintf(line, line_len, "no command to run (accwatch-run [options] [--] COMMAND [ARG...])");
+		snprintf(line, line_len,
+			 "no command to run (accwatch-run [options] [--] "
+			 "COMMAND [ARG...])");
 		break;
 	}
 }
 
 void accwatch_run_args_usage(FILE *out)
 {
-	fputs("Usage: accwatch-run [options] [--] COMMAND [ARG...]\n"
-	      "\n"
-	      "Run COMMAND with libaccwatch.so preloaded inside a new LTTng session that\n"
-	      "records which dataset indices every rank and DataLoader worker reads.\n"
-	      "Then read the trace with accwatch-report.\n"
-	      "\n"
-	      "Options (they stop at the first non-option or at --):\n"
-	      "  -o, --output DIR     write the trace into DIR (created mode 0700);\n"
-	      "                       default ./accwatch-trace-YYYYmmdd-HHMMSS\n"
-	      "  -f, --force          write into DIR even if it is not empty\n"
-	      "      --discard        drop events when the buffers are full instead of\n"
-	      "                       making the program wait (faster, may lose data)\n"
-	      "      --subbuf-size SIZE\n"
-	      "                       size of one sub-buffer, a power of two with an\n"
-	      "                       optional k/M/G suffix (default 1M)\n"
-	      "      --num-subbuf N   sub-buffers per buffer, a power of two (default 4)\n"
-	      "      --buffers-uid    one buffer set per user (default)\n"
-	      "      --buffers-pid    one buffer set per process\n"
-	      "  -q, --quiet          do not say where the trace was written\n"
-	      "  -h, --help           show this help and exit\n"
-	      "  -V, --version        show the version and exit\n"
-	      "\n"
-	      "Environment:\n"
-	      "  ACCWATCH_PRELOAD     path of libaccwatch.so to preload (default: next to\n"
-	      "                       this program, in ../lib or the install libdir)\n"
-	      "  ACCWATCH_DEBUG=1     say what accwatch-run does (session, run id, paths)\n"
-	      "\n"
-	      "Exit status: the command's own status, 128+N if it died of signal N,\n"
-	      "126 if it could not be executed, 127 if it was not found, 125 if\n"
-	      "accwatch-run itself failed, 2 on a usage error.\n"
-	      "\n"
-	      "Example:\n"
-	      "  accwatch-run -o trace -- accelerate launch --num_processes 4 train.py\n"
-	      "  accwatch-report trace\n",
-		out);
+	fputs(
+	    "Usage: accwatch-run [options] [--] COMMAND [ARG...]\n"
+	    "\n"
+	    "Run COMMAND with libaccwatch.so preloaded inside a new LTTng "
+	    "session that\n"
+	    "records which dataset indices every rank and DataLoader worker "
+	    "reads.\n"
+	    "Then read the trace with accwatch-report.\n"
+	    "\n"
+	    "Options (they stop at the first non-option or at --):\n"
+	    "  -o, --output DIR     write the trace into DIR (created mode "
+	    "0700);\n"
+	    "                       default ./accwatch-trace-YYYYmmdd-HHMMSS\n"
+	    "  -f, --force          write into DIR even if it is not empty\n"
+	    "      --discard        drop events when the buffers are full "
+	    "instead of\n"
+	    "                       making the program wait (faster, may lose "
+	    "data)\n"
+	    "      --subbuf-size SIZE\n"
+	    "                       size of one sub-buffer, a power of two "
+	    "with an\n"
+	    "                       optional k/M/G suffix (default 1M)\n"
+	    "      --num-subbuf N   sub-buffers per buffer, a power of two "
+	    "(default 4)\n"
+	    "      --buffers-uid    one buffer set per user (default)\n"
+	    "      --buffers-pid    one buffer set per process\n"
+	    "  -q, --quiet          do not say where the trace was written\n"
+	    "  -h, --help           show this help and exit\n"
+	    "  -V, --version        show the version and exit\n"
+	    "\n"
+	    "Environment:\n"
+	    "  ACCWATCH_PRELOAD     path of libaccwatch.so to preload "
+	    "(default: next to\n"
+	    "                       this program, in ../lib or the install "
+	    "libdir)\n"
+	    "  ACCWATCH_DEBUG=1     say what accwatch-run does (session, run "
+	    "id, paths)\n"
+	    "\n"
+	    "Exit status: the command's own status, 128+N if it died of signal "
+	    "N,\n"
+	    "126 if it could not be executed, 127 if it was not found, 125 if\n"
+	    "accwatch-run itself failed, 2 on a usage error.\n"
+	    "\n"
+	    "Example:\n"
+	    "  accwatch-run -o trace -- accelerate launch --num_processes 4 "
+	    "train.py\n"
+	    "  accwatch-report trace\n",
+	    out);
 }

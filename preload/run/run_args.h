@@ -15,16 +15,17 @@
 #define ACCWATCH_RUN_MIN_NUM_SUBBUF UINT64_C(2)
 
 enum accwatch_run_args_status {
-	ACCWATCH_RUN_ARGS_OK = 0,           /* run options->command */
-	ACCWATCH_RUN_ARGS_HELP,             /* --help: print usage, exit 0 */
-	ACCWATCH_RUN_ARGS_VERSION,          /* --version: print version, exit 0 */
-	ACCWATCH_RUN_ARGS_UNKNOWN_OPTION,   /* culprit: the option */
-	ACCWATCH_RUN_ARGS_MISSING_VALUE,    /* culprit: the option needing one */
-	ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE, /* culprit: the flag given "=value" */
-	ACCWATCH_RUN_ARGS_BAD_SIZE,         /* culprit: the value of --subbuf-size */
-	ACCWATCH_RUN_ARGS_BAD_COUNT,        /* culprit: the value of --num-subbuf */
-	ACCWATCH_RUN_ARGS_EMPTY_OUTPUT,     /* -o "" */
-	ACCWATCH_RUN_ARGS_MISSING_COMMAND,  /* no command after the options */
+	ACCWATCH_RUN_ARGS_OK = 0,         /* run options->command */
+	ACCWATCH_RUN_ARGS_HELP,           /* --help: print usage, exit 0 */
+	ACCWATCH_RUN_ARGS_VERSION,        /* --version: print version, exit 0 */
+	ACCWATCH_RUN_ARGS_UNKNOWN_OPTION, /* culprit: the option */
+	ACCWATCH_RUN_ARGS_MISSING_VALUE,  /* culprit: the option needing one */
+	ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE, /* culprit: the flag given "=value"
+					     */
+	ACCWATCH_RUN_ARGS_BAD_SIZE,  /* culprit: the value of --subbuf-size */
+	ACCWATCH_RUN_ARGS_BAD_COUNT, /* culprit: the value of --num-subbuf */
+	ACCWATCH_RUN_ARGS_EMPTY_OUTPUT,    /* -o "" */
+	ACCWATCH_RUN_ARGS_MISSING_COMMAND, /* no command after the options */
 };
 
 enum accwatch_run_buffers {
@@ -33,10 +34,12 @@ enum accwatch_run_buffers {
 };
 
 struct accwatch_run_options {
-	const char *output_dir; /* NULL: a dated directory in the working directory */
-	bool force;             /* write into a non-empty output directory */
-	bool discard;           /* drop events when buffers are full instead of blocking */
-	bool quiet;             /* no closing message */
+	const char
+	    *output_dir; /* NULL: a dated directory in the working directory */
+	bool force;      /* write into a non-empty output directory */
+	bool
+	    discard; /* drop events when buffers are full instead of blocking */
+	bool quiet;  /* no closing message */
 	enum accwatch_run_buffers buffers;
 	uint64_t subbuf_size; /* bytes, power of two */
 	uint64_t num_subbuf;  /* power of two */
@@ -46,8 +49,9 @@ struct accwatch_run_options {
 
 enum accwatch_run_size_status {
 	ACCWATCH_RUN_SIZE_OK = 0,
-	ACCWATCH_RUN_SIZE_SYNTAX,       /* not a number with an optional k/M/G suffix */
-	ACCWATCH_RUN_SIZE_OVERFLOW,     /* does not fit in 64 bits */
+	ACCWATCH_RUN_SIZE_SYNTAX, /* not a number with an optional k/M/G suffix
+				   */
+	ACCWATCH_RUN_SIZE_OVERFLOW, /* does not fit in 64 bits */
 	ACCWATCH_RUN_SIZE_NOT_POWER_OF_2,
 	ACCWATCH_RUN_SIZE_TOO_SMALL,
 };
@@ -56,22 +60,26 @@ enum accwatch_run_size_status {
  * or the value at fault; empty when there is none (missing command). */
 struct accwatch_run_args_error {
 	char culprit[128];
-	enum accwatch_run_size_status size_status; /* why a size or count was refused */
+	enum accwatch_run_size_status
+	    size_status; /* why a size or count was refused */
 };
 
 /* Parses argv (argv[0] is the program). On ACCWATCH_RUN_ARGS_OK fills
  * *options; on an error fills *error. */
-enum accwatch_run_args_status accwatch_run_args_parse(int argc, char *const argv[],
-	struct accwatch_run_options *options, struct accwatch_run_args_error *error);
+enum accwatch_run_args_status
+accwatch_run_args_parse(int argc, char *const argv[],
+			struct accwatch_run_options *options,
+			struct accwatch_run_args_error *error);
 
 /* "512", "256k", "1M", "2G" (binary multiples, either case); power of two,
  * at least min. */
-enum accwatch_run_size_status accwatch_run_parse_size(const char *text, uint64_t min,
-	uint64_t *value);
+enum accwatch_run_size_status
+accwatch_run_parse_size(const char *text, uint64_t min, uint64_t *value);
 
 /* One line (no newline) saying what was wrong, for "accwatch-run: <line>". */
 void accwatch_run_args_describe(enum accwatch_run_args_status status,
-	const struct accwatch_run_args_error *error, char *line, size_t line_len);
+				const struct accwatch_run_args_error *error,
+				char *line, size_t line_len);
 
 void accwatch_run_args_usage(FILE *out);
 

@@ -13,7 +13,7 @@
 #include "run_signals.h"
 
 static void accwatch_run_child_exec(char *const argv[], char *const env[],
-	const sigset_t *old_mask, int error_pipe)
+				    const sigset_t *old_mask, int error_pipe)
 {
 	int err;
 
@@ -28,7 +28,8 @@ static void accwatch_run_child_exec(char *const argv[], char *const env[],
 
 /* Waits until the child has ended without reaping it, so its pid cannot be
  * reused while the signal handler may still send to it; then reaps it. */
-static void accwatch_run_child_wait(pid_t pid, struct accwatch_run_child_result *result)
+static void accwatch_run_child_wait(pid_t pid,
+				    struct accwatch_run_child_result *result)
 {
 	siginfo_t info;
 	int wait_status = 0;
@@ -53,7 +54,7 @@ static void accwatch_run_child_wait(pid_t pid, struct accwatch_run_child_result 
 }
 
 void accwatch_run_child_run(char *const argv[], char *const env[],
-	struct accwatch_run_child_result *result)
+			    struct accwatch_run_child_result *result)
 {
 	int pipe_fds[2] = {-1, -1};
 	int exec_errno = 0;

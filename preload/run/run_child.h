@@ -4,11 +4,13 @@
 #define ACCWATCH_RUN_CHILD_H
 
 enum accwatch_run_child_status {
-	ACCWATCH_RUN_CHILD_EXITED = 0, /* exit_status is valid */
-	ACCWATCH_RUN_CHILD_SIGNALED,   /* signal is valid */
-	ACCWATCH_RUN_CHILD_EXEC_FAILED, /* exec_errno is valid; the command never ran */
+	ACCWATCH_RUN_CHILD_EXITED = 0,  /* exit_status is valid */
+	ACCWATCH_RUN_CHILD_SIGNALED,    /* signal is valid */
+	ACCWATCH_RUN_CHILD_EXEC_FAILED, /* exec_errno is valid; the command
+					   never ran */
 	ACCWATCH_RUN_CHILD_FORK_FAILED, /* exec_errno holds fork's errno */
-	ACCWATCH_RUN_CHILD_INTERRUPTED, /* a signal came before the command started */
+	ACCWATCH_RUN_CHILD_INTERRUPTED, /* a signal came before the command
+					   started */
 };
 
 struct accwatch_run_child_result {
@@ -21,6 +23,6 @@ struct accwatch_run_child_result {
 /* Runs argv[0] (searched on PATH) with env; returns once it has ended. The
  * forwarded signals must be installed (run_signals.h). */
 void accwatch_run_child_run(char *const argv[], char *const env[],
-	struct accwatch_run_child_result *result);
+			    struct accwatch_run_child_result *result);
 
 #endif

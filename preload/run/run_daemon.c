@@ -1,5 +1,6 @@
 /* Starting lttng-sessiond --daemonize (on PATH, or $LTTNG_SESSIOND_PATH as the
- * lttng command allows) and polling lttng_session_daemon_alive() until it answers. */
+ * lttng command allows) and polling lttng_session_daemon_alive() until it
+ * answers. */
 #define _GNU_SOURCE
 #include "run_daemon.h"
 
@@ -52,10 +53,11 @@ static void accwatch_run_daemon_sleep_ms(int ms)
 	}
 }
 
-static enum accwatch_run_daemon_status accwatch_run_daemon_spawn(char *detail,
-	size_t detail_len)
+static enum accwatch_run_daemon_status
+accwatch_run_daemon_spawn(char *detail, size_t detail_len)
 {
-	enum accwatch_run_daemon_status status = ACCWATCH_RUN_DAEMON_SPAWN_FAILED;
+	enum accwatch_run_daemon_status status =
+	    ACCWATCH_RUN_DAEMON_SPAWN_FAILED;
 	const char *program = getenv("LTTNG_SESSIOND_PATH");
 	int pipe_fds[2] = {-1, -1};
 	int exec_errno = 0, wait_status = 0;
@@ -80,22 +82,25 @@ static enum accwatch_run_daemon_status accwatch_run_daemon_spawn(char *detail,
 	do {
 		got = read(pipe_fds[0], &exec_errno, sizeof(exec_errno));
 	} while (got < 0 && errno == EINTR);
-	/* --daemonize returns once the daemon accepts commands, or on failure. */
+	/* --daemonize returns once the daemon accepts commands, or on failure.
+	 */
 	while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
 	}
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		snprintf(detail, detail_len, "cannot execute %s: %s", program,
-			strerror(exec_errno));
+			 strerror(exec_errno));
 		goto end;
 	}
 	if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0) {
 		status = ACCWATCH_RUN_DAEMON_EXITED;
 		if (WIFSIGNALED(wait_status))
-			snprintf(detail, detail_len, "%s --daemonize was killed by signal %d",
-				program, WTERMSIG(wait_status));
+			snprintf(detail, detail_len,
+				 "%s --daemonize was killed by signal %d",
+				 program, WTERMSIG(wait_status));
 		else
-			snprintf(detail, detail_len, "%s --daemonize exited with status %d",
-				program, WEXITSTATUS(wait_status));
+			snprintf(detail, detail_len,
+				 "%s --daemonize exited with status %d",
+				 program, WEXITSTATUS(wait_status));
 		goto end;
 	}
 	status = ACCWATCH_RUN_DAEMON_STARTED;
@@ -107,8 +112,8 @@ end:
 	return status;
 }
 
-enum accwatch_run_daemon_status accwatch_run_daemon_ensure(int timeout_ms, char *detail,
-	size_t detail_len)
+enum accwatch_run_daemon_status
+accwatch_run_daemon_ensure(int timeout_ms, char *detail, size_t detail_len)
 {
 	enum accwatch_run_daemon_status status;
 	int alive = lttng_session_daemon_alive();
@@ -126,9 +131,11 @@ enum accwatch_run_daemon_status accwatch_run_daemon_ensure(int timeout_ms, char 
 	status = accwatch_run_daemon_spawn(detail, detail_len);
 	if (status != ACCWATCH_RUN_DAEMON_STARTED)
 		goto end;
-	for (int waited = 0; lttng_session_daemon_alive() != 1; waited += ACCWATCH_RUN_DAEMON_POLL_MS) {
+	for (int waited = 0; lttng_session_daemon_alive() != 1;
+	     waited += ACCWATCH_RUN_DAEMON_POLL_MS) {
 		if (waited >= timeout_ms) {
-			snprintf(detail, detail_len, "no answer after %d ms", timeout_ms);
+			snprintf(detail, detail_len, "no answer after %d ms",
+				 timeout_ms);
 			status = ACCWATCH_RUN_DAEMON_TIMEOUT;
 			goto end;
 		}

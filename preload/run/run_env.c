@@ -1,5 +1,6 @@
 /* The command's environment: copy the caller's, drop the variables we set,
- * and add LD_PRELOAD (ours first, the caller's after), ACCWATCH_RUN, blocking. */
+ * and add LD_PRELOAD (ours first, the caller's after), ACCWATCH_RUN, blocking.
+ */
 #define _GNU_SOURCE
 #include "run_env.h"
 
@@ -35,7 +36,8 @@ static char *accwatch_run_env_preload(const char *ours, const char *theirs)
 {
 	size_t ours_len = strlen(ours);
 	size_t theirs_len = theirs ? strlen(theirs) : 0;
-	char *value = malloc(sizeof(ACCWATCH_RUN_ENV_PRELOAD "=") + ours_len + 1 + theirs_len);
+	char *value = malloc(sizeof(ACCWATCH_RUN_ENV_PRELOAD "=") + ours_len +
+			     1 + theirs_len);
 	char *end;
 
 	if (!value)
@@ -43,7 +45,8 @@ static char *accwatch_run_env_preload(const char *ours, const char *theirs)
 	end = stpcpy(stpcpy(value, ACCWATCH_RUN_ENV_PRELOAD "="), ours);
 	while (theirs && *theirs) {
 		size_t item_len = strcspn(theirs, " :");
-		bool same = item_len == ours_len && strncmp(theirs, ours, ours_len) == 0;
+		bool same = item_len == ours_len &&
+			    strncmp(theirs, ours, ours_len) == 0;
 
 		if (item_len > 0 && !same) {
 			*end++ = ':';
@@ -57,8 +60,10 @@ static char *accwatch_run_env_preload(const char *ours, const char *theirs)
 	return value;
 }
 
-enum accwatch_run_env_status accwatch_run_env_build(char *const *base,
-	const struct accwatch_run_env_settings *settings, char ***env)
+enum accwatch_run_env_status
+accwatch_run_env_build(char *const *base,
+		       const struct accwatch_run_env_settings *settings,
+		       char ***env)
 {
 	enum accwatch_run_env_status status = ACCWATCH_RUN_ENV_NO_MEMORY;
 	size_t base_count = 0, count = 0;
@@ -81,12 +86,14 @@ enum accwatch_run_env_status accwatch_run_env_build(char *const *base,
 			goto end;
 		count++;
 	}
-	result[count] = accwatch_run_env_preload(settings->preload_path,
-		accwatch_run_env_get(base, ACCWATCH_RUN_ENV_PRELOAD));
+	result[count] = accwatch_run_env_preload(
+	    settings->preload_path,
+	    accwatch_run_env_get(base, ACCWATCH_RUN_ENV_PRELOAD));
 	if (!result[count])
 		goto end;
 	count++;
-	if (asprintf(&result[count], ACCWATCH_ENV_RUN "=%" PRIu32, settings->run_id) < 0) {
+	if (asprintf(&result[count], ACCWATCH_ENV_RUN "=%" PRIu32,
+		     settings->run_id) < 0) {
 		result[count] = NULL;
 		goto end;
 	}

@@ -14,13 +14,15 @@ enum accwatch_run_env_status {
 struct accwatch_run_env_settings {
 	const char *preload_path; /* absolute path of libaccwatch.so */
 	uint32_t run_id;          /* ACCWATCH_RUN */
-	bool allow_blocking;      /* LTTNG_UST_ALLOW_BLOCKING=1 (blocking channel) */
+	bool allow_blocking; /* LTTNG_UST_ALLOW_BLOCKING=1 (blocking channel) */
 };
 
 /* Builds a new NULL-terminated environment from base (not modified). The
  * result and its strings are owned by the caller: accwatch_run_env_free. */
-enum accwatch_run_env_status accwatch_run_env_build(char *const *base,
-	const struct accwatch_run_env_settings *settings, char ***env);
+enum accwatch_run_env_status
+accwatch_run_env_build(char *const *base,
+		       const struct accwatch_run_env_settings *settings,
+		       char ***env);
 
 void accwatch_run_env_free(char **env);
 

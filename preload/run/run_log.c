@@ -8,7 +8,8 @@
 
 #include "accwatch_events.h"
 
-static void accwatch_run_log_line(const char *prefix, const char *format, va_list args)
+static void accwatch_run_log_line(const char *prefix, const char *format,
+				  va_list args)
 {
 	fprintf(stderr, "%s: %s", ACCWATCH_RUN_PROGRAM, prefix);
 	vfprintf(stderr, format, args);

@@ -5,7 +5,9 @@
 
 #define ACCWATCH_RUN_PROGRAM "accwatch-run"
 
-void accwatch_run_log(const char *format, ...) __attribute__((format(printf, 1, 2)));
-void accwatch_run_log_debug(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void accwatch_run_log(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
+void accwatch_run_log_debug(const char *format, ...)
+    __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -34,7 +34,8 @@ int main(int argc, char *argv[])
 	default:
 		accwatch_run_args_describe(status, &error, line, sizeof(line));
 		accwatch_run_log("%s", line);
-		fprintf(stderr, "Try '%s --help' for more information.\n", ACCWATCH_RUN_PROGRAM);
+		fprintf(stderr, "Try '%s --help' for more information.\n",
+			ACCWATCH_RUN_PROGRAM);
 		exit_code = ACCWATCH_RUN_EXIT_USAGE;
 		break;
 	}

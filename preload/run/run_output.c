@@ -17,7 +17,8 @@ void accwatch_run_output_default_name(time_t now, char *name, size_t name_len)
 	struct tm local;
 
 	if (!localtime_r(&now, &local) ||
-	    strftime(name, name_len, "accwatch-trace-%Y%m%d-%H%M%S", &local) == 0)
+	    strftime(name, name_len, "accwatch-trace-%Y%m%d-%H%M%S", &local) ==
+		0)
 		snprintf(name, name_len, "accwatch-trace-%lld", (long long)now);
 }
 
@@ -56,7 +57,8 @@ static int accwatch_run_output_has_entries(const char *dir)
 	if (!stream)
 		return -1;
 	while ((entry = readdir(stream)) != NULL) {
-		if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0) {
+		if (strcmp(entry->d_name, ".") != 0 &&
+		    strcmp(entry->d_name, "..") != 0) {
 			found = 1;
 			break;
 		}
@@ -65,8 +67,9 @@ static int accwatch_run_output_has_entries(const char *dir)
 	return found;
 }
 
-enum accwatch_run_output_status accwatch_run_output_prepare(const char *dir, bool force,
-	struct accwatch_run_output *output)
+enum accwatch_run_output_status
+accwatch_run_output_prepare(const char *dir, bool force,
+			    struct accwatch_run_output *output)
 {
 	enum accwatch_run_output_status status = ACCWATCH_RUN_OUTPUT_OK;
 	struct stat info;
@@ -112,8 +115,9 @@ end:
 
 #define ACCWATCH_RUN_OUTPUT_FTW_FDS 16
 
-static int accwatch_run_output_stop_at_file(const char *path, const struct stat *info,
-	int type, struct FTW *where)
+static int accwatch_run_output_stop_at_file(const char *path,
+					    const struct stat *info, int type,
+					    struct FTW *where)
 {
 	(void)path;
 	(void)info;
@@ -123,12 +127,13 @@ static int accwatch_run_output_stop_at_file(const char *path, const struct stat 
 
 bool accwatch_run_output_has_files(const char *path)
 {
-	return nftw(path, accwatch_run_output_stop_at_file, ACCWATCH_RUN_OUTPUT_FTW_FDS,
-		       FTW_PHYS) != 0;
+	return nftw(path, accwatch_run_output_stop_at_file,
+		    ACCWATCH_RUN_OUTPUT_FTW_FDS, FTW_PHYS) != 0;
 }
 
-static int accwatch_run_output_remove_dir(const char *path, const struct stat *info,
-	int type, struct FTW *where)
+static int accwatch_run_output_remove_dir(const char *path,
+					  const struct stat *info, int type,
+					  struct FTW *where)
 {
 	(void)info;
 	(void)where;
@@ -143,6 +148,6 @@ void accwatch_run_output_discard(const struct accwatch_run_output *output)
 	    accwatch_run_output_has_files(output->path))
 		return;
 	/* Depth first: children before their parent. */
-	nftw(output->path, accwatch_run_output_remove_dir, ACCWATCH_RUN_OUTPUT_FTW_FDS,
-		FTW_DEPTH | FTW_PHYS);
+	nftw(output->path, accwatch_run_output_remove_dir,
+	     ACCWATCH_RUN_OUTPUT_FTW_FDS, FTW_DEPTH | FTW_PHYS);
 }

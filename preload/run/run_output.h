@@ -13,7 +13,8 @@ enum accwatch_run_output_status {
 	ACCWATCH_RUN_OUTPUT_NOT_EMPTY,     /* exists with entries, not forced */
 	ACCWATCH_RUN_OUTPUT_NOT_DIRECTORY, /* exists and is something else */
 	ACCWATCH_RUN_OUTPUT_CREATE_FAILED, /* mkdir failed: see error */
-	ACCWATCH_RUN_OUTPUT_READ_FAILED,   /* cannot list or resolve it: see error */
+	ACCWATCH_RUN_OUTPUT_READ_FAILED, /* cannot list or resolve it: see error
+					  */
 	ACCWATCH_RUN_OUTPUT_TOO_LONG,
 };
 
@@ -26,8 +27,9 @@ struct accwatch_run_output {
 /* "accwatch-trace-YYYYmmdd-HHMMSS" in local time. */
 void accwatch_run_output_default_name(time_t now, char *name, size_t name_len);
 
-enum accwatch_run_output_status accwatch_run_output_prepare(const char *dir, bool force,
-	struct accwatch_run_output *output);
+enum accwatch_run_output_status
+accwatch_run_output_prepare(const char *dir, bool force,
+			    struct accwatch_run_output *output);
 
 /* Whether a file (not just a directory) exists below path: the consumer
  * makes ust/ at start, files only once a traced process registered. */

@@ -11,27 +11,31 @@
 #include <unistd.h>
 
 static void accwatch_run_preload_add(struct accwatch_run_preload_search *search,
-	const char *candidate)
+				     const char *candidate)
 {
 	for (int i = 0; i < search->tried_count; i++) {
 		if (strcmp(search->tried[i], candidate) == 0)
 			return;
 	}
 	if (search->tried_count < ACCWATCH_RUN_PRELOAD_MAX_TRIED)
-		snprintf(search->tried[search->tried_count++], PATH_MAX, "%s", candidate);
+		snprintf(search->tried[search->tried_count++], PATH_MAX, "%s",
+			 candidate);
 }
 
 /* dir/sub/libaccwatch.so into candidate (PATH_MAX); false if too long. */
-static bool accwatch_run_preload_join(char *candidate, const char *dir, const char *sub)
+static bool accwatch_run_preload_join(char *candidate, const char *dir,
+				      const char *sub)
 {
-	int len = snprintf(candidate, PATH_MAX, "%s/%s/" ACCWATCH_RUN_PRELOAD_NAME, dir, sub);
+	int len = snprintf(candidate, PATH_MAX,
+			   "%s/%s/" ACCWATCH_RUN_PRELOAD_NAME, dir, sub);
 
 	return len > 0 && len < PATH_MAX;
 }
 
 /* A regular file that resolves: search->path gets its canonical form. */
-static bool accwatch_run_preload_usable(const char *candidate,
-	struct accwatch_run_preload_search *search)
+static bool
+accwatch_run_preload_usable(const char *candidate,
+			    struct accwatch_run_preload_search *search)
 {
 	struct stat info;
 
@@ -40,10 +44,13 @@ static bool accwatch_run_preload_usable(const char *candidate,
 	return stat(search->path, &info) == 0 && S_ISREG(info.st_mode);
 }
 
-enum accwatch_run_preload_status accwatch_run_preload_find(const char *env_value,
-	const char *exe_path, const char *libdir_rel, struct accwatch_run_preload_search *search)
+enum accwatch_run_preload_status
+accwatch_run_preload_find(const char *env_value, const char *exe_path,
+			  const char *libdir_rel,
+			  struct accwatch_run_preload_search *search)
 {
-	enum accwatch_run_preload_status status = ACCWATCH_RUN_PRELOAD_NOT_FOUND;
+	enum accwatch_run_preload_status status =
+	    ACCWATCH_RUN_PRELOAD_NOT_FOUND;
 	char exe_dir[PATH_MAX];
 	char candidate[PATH_MAX];
 	char *slash;
@@ -77,16 +84,19 @@ end:
 	return status;
 }
 
-void accwatch_run_preload_describe_tried(const struct accwatch_run_preload_search *search,
-	char *line, size_t line_len)
+void accwatch_run_preload_describe_tried(
+    const struct accwatch_run_preload_search *search, char *line,
+    size_t line_len)
 {
 	size_t used = 0;
 
 	line[0] = '\0';
 	for (int i = 0; i < search->tried_count && used < line_len; i++) {
-		const char *separator = i == 0 ? "" : (i + 1 == search->tried_count ? " or " : ", ");
-		int written = snprintf(line + used, line_len - used, "%s%s", separator,
-			search->tried[i]);
+		const char *separator =
+		    i == 0 ? ""
+			   : (i + 1 == search->tried_count ? " or " : ", ");
+		int written = snprintf(line + used, line_len - used, "%s%s",
+				       separator, search->tried[i]);
 		if (written < 0)
 			break;
 		used += (size_t)written;

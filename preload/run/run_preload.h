@@ -14,7 +14,8 @@
 enum accwatch_run_preload_status {
 	ACCWATCH_RUN_PRELOAD_FOUND = 0,
 	ACCWATCH_RUN_PRELOAD_NOT_FOUND,     /* see tried[] */
-	ACCWATCH_RUN_PRELOAD_UNUSABLE_PATH, /* found, but a space or ':' cannot go in LD_PRELOAD */
+	ACCWATCH_RUN_PRELOAD_UNUSABLE_PATH, /* found, but a space or ':' cannot
+					       go in LD_PRELOAD */
 };
 
 struct accwatch_run_preload_search {
@@ -26,15 +27,18 @@ struct accwatch_run_preload_search {
 /* env_value: $ACCWATCH_PRELOAD or NULL; when set (non-empty) it is the only
  * candidate. exe_path: the absolute path of accwatch-run (/proc/self/exe);
  * libdir_rel: the install libdir relative to the bindir ("../lib64"). */
-enum accwatch_run_preload_status accwatch_run_preload_find(const char *env_value,
-	const char *exe_path, const char *libdir_rel, struct accwatch_run_preload_search *search);
+enum accwatch_run_preload_status
+accwatch_run_preload_find(const char *env_value, const char *exe_path,
+			  const char *libdir_rel,
+			  struct accwatch_run_preload_search *search);
 
 /* The absolute path of the running executable (/proc/self/exe); false if
  * it cannot be read. */
 bool accwatch_run_preload_self_exe(char *path, size_t path_len);
 
 /* "a, b or c": the candidates tried, for an error message. */
-void accwatch_run_preload_describe_tried(const struct accwatch_run_preload_search *search,
-	char *line, size_t line_len);
+void accwatch_run_preload_describe_tried(
+    const struct accwatch_run_preload_search *search, char *line,
+    size_t line_len);
 
 #endif

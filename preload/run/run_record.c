@@ -49,13 +49,16 @@ static bool accwatch_run_record_find_preload(char *path, size_t path_len)
 	char exe[PATH_MAX] = "";
 	char tried[sizeof(search.tried) + 16];
 
-	if (!(env_value && env_value[0]) && !accwatch_run_preload_self_exe(exe, sizeof(exe))) {
-		accwatch_run_log("cannot read /proc/self/exe to find libaccwatch.so; set %s "
-				 "to its path",
-			ACCWATCH_RUN_PRELOAD_ENV);
+	if (!(env_value && env_value[0]) &&
+	    !accwatch_run_preload_self_exe(exe, sizeof(exe))) {
+		accwatch_run_log(
+		    "cannot read /proc/self/exe to find libaccwatch.so; set %s "
+		    "to its path",
+		    ACCWATCH_RUN_PRELOAD_ENV);
 		return false;
 	}
-	status = accwatch_run_preload_find(env_value, exe, ACCWATCH_RUN_LIBDIR_REL, &search);
+	status = accwatch_run_preload_find(env_value, exe,
+					   ACCWATCH_RUN_LIBDIR_REL, &search);
 	accwatch_run_preload_describe_tried(&search, tried, sizeof(tried));
 	switch (status) {
 	case ACCWATCH_RUN_PRELOAD_FOUND:
@@ -64,45 +67,57 @@ static bool accwatch_run_record_find_preload(char *path, size_t path_len)
 		return true;
 	case ACCWATCH_RUN_PRELOAD_NOT_FOUND:
 		if (env_value && env_value[0])
-			accwatch_run_log("%s=%s is not a readable file; point it to libaccwatch.so "
+			accwatch_run_log("%s=%s is not a readable file; point "
+					 "it to libaccwatch.so "
 					 "or unset it",
-				ACCWATCH_RUN_PRELOAD_ENV, env_value);
+					 ACCWATCH_RUN_PRELOAD_ENV, env_value);
 		else
-			accwatch_run_log("cannot find %s (tried %s); build or install it next "
-					 "to accwatch-run, or set %s to its path",
-				ACCWATCH_RUN_PRELOAD_NAME, tried, ACCWATCH_RUN_PRELOAD_ENV);
+			accwatch_run_log(
+			    "cannot find %s (tried %s); build or install it "
+			    "next "
+			    "to accwatch-run, or set %s to its path",
+			    ACCWATCH_RUN_PRELOAD_NAME, tried,
+			    ACCWATCH_RUN_PRELOAD_ENV);
 		return false;
 	case ACCWATCH_RUN_PRELOAD_UNUSABLE_PATH:
-		accwatch_run_log("%s has a space or ':' in its path, which LD_PRELOAD cannot "
-				 "carry; install it elsewhere or set %s to a copy",
-			search.path, ACCWATCH_RUN_PRELOAD_ENV);
+		accwatch_run_log(
+		    "%s has a space or ':' in its path, which LD_PRELOAD "
+		    "cannot "
+		    "carry; install it elsewhere or set %s to a copy",
+		    search.path, ACCWATCH_RUN_PRELOAD_ENV);
 		return false;
 	}
 	return false;
 }
 
-static void accwatch_run_record_output_error(enum accwatch_run_output_status status,
-	const char *dir, const struct accwatch_run_output *output)
+static void
+accwatch_run_record_output_error(enum accwatch_run_output_status status,
+				 const char *dir,
+				 const struct accwatch_run_output *output)
 {
 	switch (status) {
 	case ACCWATCH_RUN_OUTPUT_OK:
 		break;
 	case ACCWATCH_RUN_OUTPUT_NOT_EMPTY:
-		accwatch_run_log("output directory %s is not empty; choose another with -o, or "
+		accwatch_run_log("output directory %s is not empty; choose "
+				 "another with -o, or "
 				 "pass --force to write into it anyway",
-			dir);
+				 dir);
 		break;
 	case ACCWATCH_RUN_OUTPUT_NOT_DIRECTORY:
-		accwatch_run_log("%s exists and is not a directory; choose another output with -o",
-			dir);
+		accwatch_run_log("%s exists and is not a directory; choose "
+				 "another output with -o",
+				 dir);
 		break;
 	case ACCWATCH_RUN_OUTPUT_CREATE_FAILED:
-		accwatch_run_log("cannot create output directory %s: %s; choose another with -o",
-			dir, strerror(output->error));
+		accwatch_run_log("cannot create output directory %s: %s; "
+				 "choose another with -o",
+				 dir, strerror(output->error));
 		break;
 	case ACCWATCH_RUN_OUTPUT_READ_FAILED:
-		accwatch_run_log("cannot read output directory %s: %s; choose another with -o",
-			dir, strerror(output->error));
+		accwatch_run_log("cannot read output directory %s: %s; choose "
+				 "another with -o",
+				 dir, strerror(output->error));
 		break;
 	case ACCWATCH_RUN_OUTPUT_TOO_LONG:
 		accwatch_run_log("output directory name is too long: %s", dir);
@@ -110,22 +125,27 @@ static void accwatch_run_record_output_error(enum accwatch_run_output_status sta
 	}
 }
 
-/* -o DIR as given, or the dated default (with -2, -3... if that one is taken). */
-static bool accwatch_run_record_prepare_output(const struct accwatch_run_options *options,
-	struct accwatch_run_output *output)
+/* -o DIR as given, or the dated default (with -2, -3... if that one is taken).
+ */
+static bool
+accwatch_run_record_prepare_output(const struct accwatch_run_options *options,
+				   struct accwatch_run_output *output)
 {
 	enum accwatch_run_output_status status;
 	char name[96], base[64];
 
 	if (options->output_dir) {
-		status = accwatch_run_output_prepare(options->output_dir, options->force, output);
-		accwatch_run_record_output_error(status, options->output_dir, output);
+		status = accwatch_run_output_prepare(options->output_dir,
+						     options->force, output);
+		accwatch_run_record_output_error(status, options->output_dir,
+						 output);
 		return status == ACCWATCH_RUN_OUTPUT_OK;
 	}
 	accwatch_run_output_default_name(time(NULL), base, sizeof(base));
 	snprintf(name, sizeof(name), "%s", base);
 	for (int attempt = 2;; attempt++) {
-		status = accwatch_run_output_prepare(name, options->force, output);
+		status =
+		    accwatch_run_output_prepare(name, options->force, output);
 		if ((status != ACCWATCH_RUN_OUTPUT_NOT_EMPTY &&
 		     status != ACCWATCH_RUN_OUTPUT_NOT_DIRECTORY) ||
 		    attempt > ACCWATCH_RUN_DEFAULT_NAME_TRIES)
@@ -140,76 +160,92 @@ static bool accwatch_run_record_daemon(bool quiet)
 {
 	char detail[512];
 
-	switch (accwatch_run_daemon_ensure(ACCWATCH_RUN_DAEMON_TIMEOUT_MS, detail, sizeof(detail))) {
+	switch (accwatch_run_daemon_ensure(ACCWATCH_RUN_DAEMON_TIMEOUT_MS,
+					   detail, sizeof(detail))) {
 	case ACCWATCH_RUN_DAEMON_ALIVE:
 		return true;
 	case ACCWATCH_RUN_DAEMON_STARTED:
 		if (!quiet)
-			accwatch_run_log("no lttng-sessiond was running; started one (it keeps "
+			accwatch_run_log("no lttng-sessiond was running; "
+					 "started one (it keeps "
 					 "running for later sessions)");
 		return true;
 	case ACCWATCH_RUN_DAEMON_QUERY_FAILED:
-		accwatch_run_log("cannot reach lttng-sessiond: %s; is lttng-tools installed?",
-			detail);
+		accwatch_run_log("cannot reach lttng-sessiond: %s; is "
+				 "lttng-tools installed?",
+				 detail);
 		return false;
 	case ACCWATCH_RUN_DAEMON_SPAWN_FAILED:
-		accwatch_run_log("cannot start lttng-sessiond: %s; is lttng-tools installed and "
+		accwatch_run_log("cannot start lttng-sessiond: %s; is "
+				 "lttng-tools installed and "
 				 "lttng-sessiond on PATH?",
-			detail);
+				 detail);
 		return false;
 	case ACCWATCH_RUN_DAEMON_EXITED:
-		accwatch_run_log("cannot start lttng-sessiond: %s; run 'lttng-sessiond' by hand "
+		accwatch_run_log("cannot start lttng-sessiond: %s; run "
+				 "'lttng-sessiond' by hand "
 				 "to see why",
-			detail);
+				 detail);
 		return false;
 	case ACCWATCH_RUN_DAEMON_TIMEOUT:
-		accwatch_run_log("started lttng-sessiond, but it does not answer (%s); check "
+		accwatch_run_log("started lttng-sessiond, but it does not "
+				 "answer (%s); check "
 				 "'lttng list' and the daemon's logs",
-			detail);
+				 detail);
 		return false;
 	}
 	return false;
 }
 
-static bool accwatch_run_record_session(struct accwatch_run_session *session,
-	const struct accwatch_run_session_config *config)
+static bool
+accwatch_run_record_session(struct accwatch_run_session *session,
+			    const struct accwatch_run_session_config *config)
 {
-	enum accwatch_run_session_status status = accwatch_run_session_create(session, config);
+	enum accwatch_run_session_status status =
+	    accwatch_run_session_create(session, config);
 
 	switch (status) {
 	case ACCWATCH_RUN_SESSION_OK:
 		break;
 	case ACCWATCH_RUN_SESSION_CREATE_FAILED:
-		accwatch_run_log("cannot create LTTng session %s writing to %s: %s; check that "
+		accwatch_run_log("cannot create LTTng session %s writing to "
+				 "%s: %s; check that "
 				 "lttng-sessiond can write there",
-			config->name, config->output_path, accwatch_run_session_strerror(session));
+				 config->name, config->output_path,
+				 accwatch_run_session_strerror(session));
 		return false;
 	case ACCWATCH_RUN_SESSION_CHANNEL_FAILED:
-		accwatch_run_log("cannot create the user-space channel (%" PRIu64
-				 " sub-buffers of %" PRIu64 " bytes): %s; try other "
-				 "--subbuf-size/--num-subbuf values",
-			config->num_subbuf, config->subbuf_size,
-			accwatch_run_session_strerror(session));
+		accwatch_run_log(
+		    "cannot create the user-space channel (%" PRIu64
+		    " sub-buffers of %" PRIu64 " bytes): %s; try other "
+		    "--subbuf-size/--num-subbuf values",
+		    config->num_subbuf, config->subbuf_size,
+		    accwatch_run_session_strerror(session));
 		return false;
 	case ACCWATCH_RUN_SESSION_EVENT_FAILED:
-		accwatch_run_log("cannot enable the %s events: %s; is lttng-sessiond from lttng-tools "
+		accwatch_run_log("cannot enable the %s events: %s; is "
+				 "lttng-sessiond from lttng-tools "
 				 "2.13 or later?",
-			ACCWATCH_RUN_EVENT_PATTERN, accwatch_run_session_strerror(session));
+				 ACCWATCH_RUN_EVENT_PATTERN,
+				 accwatch_run_session_strerror(session));
 		return false;
 	default:
-		accwatch_run_log("cannot set up the LTTng session: out of memory");
+		accwatch_run_log(
+		    "cannot set up the LTTng session: out of memory");
 		return false;
 	}
 	if (accwatch_run_session_start(session) != ACCWATCH_RUN_SESSION_OK) {
-		accwatch_run_log("cannot start tracing in session %s: %s", session->name,
-			accwatch_run_session_strerror(session));
+		accwatch_run_log("cannot start tracing in session %s: %s",
+				 session->name,
+				 accwatch_run_session_strerror(session));
 		return false;
 	}
 	return true;
 }
 
-static int accwatch_run_record_child_exit(char *const command[],
-	const struct accwatch_run_child_result *result)
+static int
+accwatch_run_record_child_exit(char *const command[],
+			       const struct accwatch_run_child_result *result)
 {
 	switch (result->status) {
 	case ACCWATCH_RUN_CHILD_EXITED:
@@ -217,20 +253,23 @@ static int accwatch_run_record_child_exit(char *const command[],
 	case ACCWATCH_RUN_CHILD_SIGNALED:
 		return ACCWATCH_RUN_EXIT_SIGNAL_BASE + result->signal;
 	case ACCWATCH_RUN_CHILD_INTERRUPTED:
-		accwatch_run_log("interrupted by signal %d before '%s' started; nothing recorded",
-			result->signal, command[0]);
+		accwatch_run_log("interrupted by signal %d before '%s' "
+				 "started; nothing recorded",
+				 result->signal, command[0]);
 		return ACCWATCH_RUN_EXIT_SIGNAL_BASE + result->signal;
 	case ACCWATCH_RUN_CHILD_EXEC_FAILED:
 		if (result->exec_errno == ENOENT && !strchr(command[0], '/'))
-			accwatch_run_log("cannot run '%s': command not found", command[0]);
+			accwatch_run_log("cannot run '%s': command not found",
+					 command[0]);
 		else
 			accwatch_run_log("cannot run '%s': %s", command[0],
-				strerror(result->exec_errno));
-		return result->exec_errno == ENOENT ? ACCWATCH_RUN_EXIT_NOT_FOUND
-						    : ACCWATCH_RUN_EXIT_CANNOT_EXECUTE;
+					 strerror(result->exec_errno));
+		return result->exec_errno == ENOENT
+			   ? ACCWATCH_RUN_EXIT_NOT_FOUND
+			   : ACCWATCH_RUN_EXIT_CANNOT_EXECUTE;
 	case ACCWATCH_RUN_CHILD_FORK_FAILED:
 		accwatch_run_log("cannot start '%s': fork: %s", command[0],
-			strerror(result->exec_errno));
+				 strerror(result->exec_errno));
 		return ACCWATCH_RUN_EXIT_FAILURE;
 	}
 	return ACCWATCH_RUN_EXIT_FAILURE;
@@ -238,18 +277,23 @@ static int accwatch_run_record_child_exit(char *const command[],
 
 /* Stop (waits for the data) and destroy. A failure here breaks the trace but
  * not the command: its failing status wins, a successful one becomes 125. */
-static int accwatch_run_record_teardown(struct accwatch_run_session *session, int exit_code,
-	uint64_t *discarded)
+static int accwatch_run_record_teardown(struct accwatch_run_session *session,
+					int exit_code, uint64_t *discarded)
 {
-	if (accwatch_run_session_stop(session, discarded) != ACCWATCH_RUN_SESSION_OK) {
-		accwatch_run_log("cannot stop session %s: %s; the trace may be incomplete",
-			session->name, accwatch_run_session_strerror(session));
+	if (accwatch_run_session_stop(session, discarded) !=
+	    ACCWATCH_RUN_SESSION_OK) {
+		accwatch_run_log(
+		    "cannot stop session %s: %s; the trace may be incomplete",
+		    session->name, accwatch_run_session_strerror(session));
 		if (exit_code == 0)
 			exit_code = ACCWATCH_RUN_EXIT_FAILURE;
 	}
 	if (accwatch_run_session_destroy(session) != ACCWATCH_RUN_SESSION_OK) {
-		accwatch_run_log("cannot destroy session %s: %s; remove it with 'lttng destroy %s'",
-			session->name, accwatch_run_session_strerror(session), session->name);
+		accwatch_run_log("cannot destroy session %s: %s; remove it "
+				 "with 'lttng destroy %s'",
+				 session->name,
+				 accwatch_run_session_strerror(session),
+				 session->name);
 		if (exit_code == 0)
 			exit_code = ACCWATCH_RUN_EXIT_FAILURE;
 	}
@@ -273,43 +317,49 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	uint64_t discarded = 0;
 
 	if (accwatch_run_signals_install() != ACCWATCH_RUN_SIGNALS_OK) {
-		accwatch_run_log("cannot install signal handlers: %s", strerror(errno));
+		accwatch_run_log("cannot install signal handlers: %s",
+				 strerror(errno));
 		goto end;
 	}
 	if (!accwatch_run_record_find_preload(preload, sizeof(preload)))
 		goto end;
 	while (run_id == 0) {
-		if (!accwatch_run_record_random(&run_id) || !accwatch_run_record_random(&name_salt)) {
-			accwatch_run_log("cannot get random bytes (getrandom): %s", strerror(errno));
+		if (!accwatch_run_record_random(&run_id) ||
+		    !accwatch_run_record_random(&name_salt)) {
+			accwatch_run_log(
+			    "cannot get random bytes (getrandom): %s",
+			    strerror(errno));
 			goto end;
 		}
 	}
-	snprintf(session_name, sizeof(session_name), "accwatch-%ld-%08" PRIx32, (long)getpid(),
-		name_salt);
+	snprintf(session_name, sizeof(session_name), "accwatch-%ld-%08" PRIx32,
+		 (long)getpid(), name_salt);
 	if (!accwatch_run_record_prepare_output(options, &output))
 		goto end;
 	env_settings = (struct accwatch_run_env_settings){
-		.preload_path = preload,
-		.run_id = run_id,
-		.allow_blocking = !options->discard,
+	    .preload_path = preload,
+	    .run_id = run_id,
+	    .allow_blocking = !options->discard,
 	};
-	if (accwatch_run_env_build(environ, &env_settings, &env) != ACCWATCH_RUN_ENV_OK) {
-		accwatch_run_log("cannot build the command's environment: out of memory");
+	if (accwatch_run_env_build(environ, &env_settings, &env) !=
+	    ACCWATCH_RUN_ENV_OK) {
+		accwatch_run_log(
+		    "cannot build the command's environment: out of memory");
 		goto end;
 	}
 	if (!accwatch_run_record_daemon(options->quiet))
 		goto end;
 	config = (struct accwatch_run_session_config){
-		.name = session_name,
-		.output_path = output.path,
-		.buffers = options->buffers,
-		.subbuf_size = options->subbuf_size,
-		.num_subbuf = options->num_subbuf,
-		.discard = options->discard,
-		.run_id = run_id,
+	    .name = session_name,
+	    .output_path = output.path,
+	    .buffers = options->buffers,
+	    .subbuf_size = options->subbuf_size,
+	    .num_subbuf = options->num_subbuf,
+	    .discard = options->discard,
+	    .run_id = run_id,
 	};
-	accwatch_run_log_debug("session %s, run %" PRIu32 ", output %s", session_name, run_id,
-		output.path);
+	accwatch_run_log_debug("session %s, run %" PRIu32 ", output %s",
+			       session_name, run_id, output.path);
 	if (!accwatch_run_record_session(&session, &config))
 		goto end;
 
@@ -318,11 +368,13 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 			  child.status == ACCWATCH_RUN_CHILD_SIGNALED;
 	exit_code = accwatch_run_record_child_exit(options->command, &child);
 end:
-	exit_code = accwatch_run_record_teardown(&session, exit_code, &discarded);
+	exit_code =
+	    accwatch_run_record_teardown(&session, exit_code, &discarded);
 	accwatch_run_env_free(env);
 	if (command_started) {
 		summary.trace_path = output.path;
-		summary.trace_empty = !accwatch_run_output_has_files(output.path);
+		summary.trace_empty =
+		    !accwatch_run_output_has_files(output.path);
 		summary.discarded = discarded;
 		summary.quiet = options->quiet;
 		accwatch_run_summary_print(stderr, &summary);

@@ -15,23 +15,28 @@ static int accwatch_run_session_code(int ret)
 }
 
 static enum accwatch_run_session_status accwatch_run_session_add_channel(
-	struct accwatch_run_session *session, const struct accwatch_run_session_config *config,
-	struct lttng_domain *domain)
+    struct accwatch_run_session *session,
+    const struct accwatch_run_session_config *config,
+    struct lttng_domain *domain)
 {
-	enum accwatch_run_session_status status = ACCWATCH_RUN_SESSION_NO_MEMORY;
+	enum accwatch_run_session_status status =
+	    ACCWATCH_RUN_SESSION_NO_MEMORY;
 	struct lttng_channel *channel = lttng_channel_create(domain);
 	int ret;
 
 	if (!channel)
 		goto end;
 	status = ACCWATCH_RUN_SESSION_CHANNEL_FAILED;
-	snprintf(channel->name, sizeof(channel->name), "%s", ACCWATCH_RUN_CHANNEL_NAME);
+	snprintf(channel->name, sizeof(channel->name), "%s",
+		 ACCWATCH_RUN_CHANNEL_NAME);
 	channel->enabled = 1;
-	channel->attr.overwrite = 0; /* blocking needs discard mode underneath */
+	channel->attr.overwrite =
+	    0; /* blocking needs discard mode underneath */
 	channel->attr.subbuf_size = config->subbuf_size;
 	channel->attr.num_subbuf = config->num_subbuf;
 	/* Blocking: -1 waits as long as needed for space, 0 drops the event. */
-	ret = lttng_channel_set_blocking_timeout(channel, config->discard ? 0 : -1);
+	ret = lttng_channel_set_blocking_timeout(channel,
+						 config->discard ? 0 : -1);
 	if (ret < 0) {
 		session->lttng_error = accwatch_run_session_code(ret);
 		goto end;
@@ -47,10 +52,12 @@ end:
 	return status;
 }
 
-static enum accwatch_run_session_status accwatch_run_session_add_events(
-	struct accwatch_run_session *session, uint32_t run_id)
+static enum accwatch_run_session_status
+accwatch_run_session_add_events(struct accwatch_run_session *session,
+				uint32_t run_id)
 {
-	enum accwatch_run_session_status status = ACCWATCH_RUN_SESSION_NO_MEMORY;
+	enum accwatch_run_session_status status =
+	    ACCWATCH_RUN_SESSION_NO_MEMORY;
 	struct lttng_event *event = lttng_event_create();
 	char filter[32];
 	int ret;
@@ -58,13 +65,14 @@ static enum accwatch_run_session_status accwatch_run_session_add_events(
 	if (!event)
 		goto end;
 	status = ACCWATCH_RUN_SESSION_EVENT_FAILED;
-	snprintf(event->name, sizeof(event->name), "%s", ACCWATCH_RUN_EVENT_PATTERN);
+	snprintf(event->name, sizeof(event->name), "%s",
+		 ACCWATCH_RUN_EVENT_PATTERN);
 	event->type = LTTNG_EVENT_TRACEPOINT;
 	event->loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
 	event->loglevel = -1;
 	snprintf(filter, sizeof(filter), "run == %" PRIu32, run_id);
-	ret = lttng_enable_event_with_filter(session->handle, event, ACCWATCH_RUN_CHANNEL_NAME,
-		filter);
+	ret = lttng_enable_event_with_filter(session->handle, event,
+					     ACCWATCH_RUN_CHANNEL_NAME, filter);
 	if (ret < 0) {
 		session->lttng_error = accwatch_run_session_code(ret);
 		goto end;
@@ -76,17 +84,20 @@ end:
 	return status;
 }
 
-enum accwatch_run_session_status accwatch_run_session_create(
-	struct accwatch_run_session *session, const struct accwatch_run_session_config *config)
+enum accwatch_run_session_status
+accwatch_run_session_create(struct accwatch_run_session *session,
+			    const struct accwatch_run_session_config *config)
 {
-	enum accwatch_run_session_status status = ACCWATCH_RUN_SESSION_NO_MEMORY;
+	enum accwatch_run_session_status status =
+	    ACCWATCH_RUN_SESSION_NO_MEMORY;
 	struct lttng_session_descriptor *descriptor = NULL;
 	struct lttng_domain domain;
 	enum lttng_error_code code;
 
 	memset(session, 0, sizeof(*session));
 	snprintf(session->name, sizeof(session->name), "%s", config->name);
-	descriptor = lttng_session_descriptor_local_create(session->name, config->output_path);
+	descriptor = lttng_session_descriptor_local_create(session->name,
+							   config->output_path);
 	if (!descriptor)
 		goto end;
 	code = lttng_create_session_ext(descriptor);
@@ -99,8 +110,9 @@ enum accwatch_run_session_status accwatch_run_session_create(
 
 	memset(&domain, 0, sizeof(domain));
 	domain.type = LTTNG_DOMAIN_UST;
-	domain.buf_type = config->buffers == ACCWATCH_RUN_BUFFERS_PER_PID ? LTTNG_BUFFER_PER_PID
-									  : LTTNG_BUFFER_PER_UID;
+	domain.buf_type = config->buffers == ACCWATCH_RUN_BUFFERS_PER_PID
+			      ? LTTNG_BUFFER_PER_PID
+			      : LTTNG_BUFFER_PER_UID;
 	session->handle = lttng_create_handle(session->name, &domain);
 	if (!session->handle)
 		goto end;
@@ -120,7 +132,8 @@ end:
 	return status;
 }
 
-enum accwatch_run_session_status accwatch_run_session_start(struct accwatch_run_session *session)
+enum accwatch_run_session_status
+accwatch_run_session_start(struct accwatch_run_session *session)
 {
 	int ret = lttng_start_tracing(session->name);
 
@@ -133,7 +146,8 @@ enum accwatch_run_session_status accwatch_run_session_start(struct accwatch_run_
 }
 
 /* Discarded events of our channel; 0 when the daemon cannot tell. */
-static uint64_t accwatch_run_session_discarded(struct accwatch_run_session *session)
+static uint64_t
+accwatch_run_session_discarded(struct accwatch_run_session *session)
 {
 	struct lttng_channel *channels = NULL;
 	uint64_t discarded = 0;
@@ -141,15 +155,17 @@ static uint64_t accwatch_run_session_discarded(struct accwatch_run_session *sess
 
 	for (int i = 0; i < count; i++) {
 		if (strcmp(channels[i].name, ACCWATCH_RUN_CHANNEL_NAME) == 0 &&
-		    lttng_channel_get_discarded_event_count(&channels[i], &discarded) != 0)
+		    lttng_channel_get_discarded_event_count(&channels[i],
+							    &discarded) != 0)
 			discarded = 0;
 	}
 	free(channels);
 	return discarded;
 }
 
-enum accwatch_run_session_status accwatch_run_session_stop(struct accwatch_run_session *session,
-	uint64_t *discarded)
+enum accwatch_run_session_status
+accwatch_run_session_stop(struct accwatch_run_session *session,
+			  uint64_t *discarded)
 {
 	int ret;
 
@@ -166,8 +182,8 @@ enum accwatch_run_session_status accwatch_run_session_stop(struct accwatch_run_s
 	return ACCWATCH_RUN_SESSION_OK;
 }
 
-enum accwatch_run_session_status accwatch_run_session_destroy(
-	struct accwatch_run_session *session)
+enum accwatch_run_session_status
+accwatch_run_session_destroy(struct accwatch_run_session *session)
 {
 	enum accwatch_run_session_status status = ACCWATCH_RUN_SESSION_OK;
 	int ret;
@@ -190,7 +206,8 @@ end:
 	return status;
 }
 
-const char *accwatch_run_session_strerror(const struct accwatch_run_session *session)
+const char *
+accwatch_run_session_strerror(const struct accwatch_run_session *session)
 {
 	return lttng_strerror(-session->lttng_error);
 }

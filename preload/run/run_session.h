@@ -1,5 +1,6 @@
 /* The LTTng session of one accwatch-run: created, configured (one user-space
- * channel, `accwatch:*` filtered on the run id), started, stopped, destroyed. */
+ * channel, `accwatch:*` filtered on the run id), started, stopped, destroyed.
+ */
 #ifndef ACCWATCH_RUN_SESSION_H
 #define ACCWATCH_RUN_SESSION_H
 
@@ -35,25 +36,30 @@ struct accwatch_run_session {
 	char name[64];
 	struct lttng_handle *handle;
 	bool created, started;
-	int lttng_error; /* the last liblttng-ctl error, as a positive lttng_error_code */
+	int lttng_error; /* the last liblttng-ctl error, as a positive
+			    lttng_error_code */
 };
 
 /* Creates and configures the session; on failure nothing is left behind. */
-enum accwatch_run_session_status accwatch_run_session_create(
-	struct accwatch_run_session *session, const struct accwatch_run_session_config *config);
+enum accwatch_run_session_status
+accwatch_run_session_create(struct accwatch_run_session *session,
+			    const struct accwatch_run_session_config *config);
 
-enum accwatch_run_session_status accwatch_run_session_start(struct accwatch_run_session *session);
+enum accwatch_run_session_status
+accwatch_run_session_start(struct accwatch_run_session *session);
 
 /* Stops tracing if started (waits until the data is written) and reports
  * the events the channel discarded (0 where unknown). */
-enum accwatch_run_session_status accwatch_run_session_stop(struct accwatch_run_session *session,
-	uint64_t *discarded);
+enum accwatch_run_session_status
+accwatch_run_session_stop(struct accwatch_run_session *session,
+			  uint64_t *discarded);
 
 /* Destroys the session if created; safe to call more than once. */
-enum accwatch_run_session_status accwatch_run_session_destroy(
-	struct accwatch_run_session *session);
+enum accwatch_run_session_status
+accwatch_run_session_destroy(struct accwatch_run_session *session);
 
 /* The text of the last liblttng-ctl error. */
-const char *accwatch_run_session_strerror(const struct accwatch_run_session *session);
+const char *
+accwatch_run_session_strerror(const struct accwatch_run_session *session);
 
 #endif

@@ -1,5 +1,6 @@
 /* The signal handler and the few words it shares with the main flow; this is
- * accwatch-run's only global state, because a handler can reach nothing else. */
+ * accwatch-run's only global state, because a handler can reach nothing else.
+ */
 #define _GNU_SOURCE
 #include "run_signals.h"
 
@@ -9,9 +10,11 @@
 #include <unistd.h>
 
 /* SIGQUIT too: Ctrl-\ must not kill us before the session is destroyed. */
-static const int accwatch_run_forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-#define ACCWATCH_RUN_FORWARDED_COUNT \
-	(sizeof(accwatch_run_forwarded_signals) / sizeof(accwatch_run_forwarded_signals[0]))
+static const int accwatch_run_forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP,
+						     SIGQUIT};
+#define ACCWATCH_RUN_FORWARDED_COUNT                                           \
+	(sizeof(accwatch_run_forwarded_signals) /                              \
+	 sizeof(accwatch_run_forwarded_signals[0]))
 
 static volatile sig_atomic_t accwatch_run_signal_target;
 static volatile sig_atomic_t accwatch_run_signal_pending;
@@ -19,16 +22,18 @@ static volatile sig_atomic_t accwatch_run_signal_pending;
  * in us and in the command: we only take over the others. */
 static bool accwatch_run_signal_installed[ACCWATCH_RUN_FORWARDED_COUNT];
 
-static void accwatch_run_signals_handle(int signo, siginfo_t *info, void *context)
+static void accwatch_run_signals_handle(int signo, siginfo_t *info,
+					void *context)
 {
 	int saved_errno = errno;
 	pid_t target = (pid_t)accwatch_run_signal_target;
 
 	(void)context;
 	if (target > 0) {
-		/* A terminal's Ctrl-C or hangup (si_code SI_KERNEL) went to the whole
-		 * foreground process group: the child already has it unless it left
-		 * our group. Sending it again would interrupt its own cleanup. */
+		/* A terminal's Ctrl-C or hangup (si_code SI_KERNEL) went to the
+		 * whole foreground process group: the child already has it
+		 * unless it left our group. Sending it again would interrupt
+		 * its own cleanup. */
 		if (info->si_code != SI_KERNEL || getpgid(target) != getpgrp())
 			kill(target, signo);
 	} else if (accwatch_run_signal_pending == 0) {
@@ -49,11 +54,13 @@ enum accwatch_run_signals_status accwatch_run_signals_install(void)
 	for (size_t i = 0; i < ACCWATCH_RUN_FORWARDED_COUNT; i++) {
 		struct sigaction previous;
 
-		if (sigaction(accwatch_run_forwarded_signals[i], NULL, &previous) != 0)
+		if (sigaction(accwatch_run_forwarded_signals[i], NULL,
+			      &previous) != 0)
 			return ACCWATCH_RUN_SIGNALS_FAILED;
 		if (previous.sa_handler == SIG_IGN)
 			continue;
-		if (sigaction(accwatch_run_forwarded_signals[i], &action, NULL) != 0)
+		if (sigaction(accwatch_run_forwarded_signals[i], &action,
+			      NULL) != 0)
 			return ACCWATCH_RUN_SIGNALS_FAILED;
 		accwatch_run_signal_installed[i] = true;
 	}
@@ -93,7 +100,8 @@ void accwatch_run_signals_reset_in_child(const sigset_t *old)
 	sigemptyset(&action.sa_mask);
 	for (size_t i = 0; i < ACCWATCH_RUN_FORWARDED_COUNT; i++) {
 		if (accwatch_run_signal_installed[i])
-			sigaction(accwatch_run_forwarded_signals[i], &action, NULL);
+			sigaction(accwatch_run_forwarded_signals[i], &action,
+				  NULL);
 	}
 	sigprocmask(SIG_SETMASK, old, NULL);
 }

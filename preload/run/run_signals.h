@@ -1,5 +1,6 @@
-/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: forwarded to the running command, remembered
- * before it starts, never fatal to us (but left ignored if ignored at start). */
+/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: forwarded to the running command,
+ * remembered before it starts, never fatal to us (but left ignored if ignored
+ * at start). */
 #ifndef ACCWATCH_RUN_SIGNALS_H
 #define ACCWATCH_RUN_SIGNALS_H
 

@@ -8,14 +8,16 @@
 
 #include "run_log.h"
 
-#define ACCWATCH_RUN_SHELL_PLAIN \
-	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-"
+#define ACCWATCH_RUN_SHELL_PLAIN                                               \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:," \
+	"./_-"
 
 bool accwatch_run_shell_quote(const char *text, char *out, size_t out_len)
 {
 	size_t used = 0;
 
-	if (text[0] != '\0' && strspn(text, ACCWATCH_RUN_SHELL_PLAIN) == strlen(text)) {
+	if (text[0] != '\0' &&
+	    strspn(text, ACCWATCH_RUN_SHELL_PLAIN) == strlen(text)) {
 		if (strlen(text) >= out_len)
 			goto too_small;
 		memcpy(out, text, strlen(text) + 1);
@@ -48,28 +50,35 @@ too_small:
 	return false;
 }
 
-void accwatch_run_summary_print(FILE *out, const struct accwatch_run_summary *summary)
+void accwatch_run_summary_print(FILE *out,
+				const struct accwatch_run_summary *summary)
 {
 	char quoted[PATH_MAX * 4 + 3];
 
 	if (summary->discarded > 0)
 		fprintf(out,
-			"%s: warning: %" PRIu64 " events were discarded (buffers full); the "
-			"report's counts are lower bounds. Run again without --discard or "
+			"%s: warning: %" PRIu64
+			" events were discarded (buffers full); the "
+			"report's counts are lower bounds. Run again without "
+			"--discard or "
 			"with a larger --subbuf-size/--num-subbuf.\n",
 			ACCWATCH_RUN_PROGRAM, summary->discarded);
 	if (summary->quiet)
 		return;
 	if (summary->trace_empty) {
-		fprintf(out,
-			"%s: nothing was recorded in %s: no process of the command "
-			"loaded the accwatch recorder (is it a Python program using "
-			"torch.utils.data?)\n",
-			ACCWATCH_RUN_PROGRAM, summary->trace_path);
+		fprintf(
+		    out,
+		    "%s: nothing was recorded in %s: no process of the command "
+		    "loaded the accwatch recorder (is it a Python program "
+		    "using "
+		    "torch.utils.data?)\n",
+		    ACCWATCH_RUN_PROGRAM, summary->trace_path);
 		return;
 	}
-	if (!accwatch_run_shell_quote(summary->trace_path, quoted, sizeof(quoted)))
+	if (!accwatch_run_shell_quote(summary->trace_path, quoted,
+				      sizeof(quoted)))
 		snprintf(quoted, sizeof(quoted), "%s", summary->trace_path);
-	fprintf(out, "%s: trace written to %s\n", ACCWATCH_RUN_PROGRAM, summary->trace_path);
+	fprintf(out, "%s: trace written to %s\n", ACCWATCH_RUN_PROGRAM,
+		summary->trace_path);
 	fprintf(out, "  accwatch-report %s\n", quoted);
 }

@@ -10,12 +10,14 @@
 
 struct accwatch_run_summary {
 	const char *trace_path; /* absolute */
-	bool trace_empty;       /* no process registered with LTTng: nothing was written */
+	bool trace_empty;       /* no process registered with LTTng: nothing was
+				   written */
 	uint64_t discarded;     /* events the channel dropped */
 	bool quiet;             /* only warnings */
 };
 
-void accwatch_run_summary_print(FILE *out, const struct accwatch_run_summary *summary);
+void accwatch_run_summary_print(FILE *out,
+				const struct accwatch_run_summary *summary);
 
 /* text as one shell word: unchanged when plain, else in single quotes.
  * Returns false (out empty) if out is too small. */

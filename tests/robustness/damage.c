@@ -82,7 +82,8 @@ int main(int argc, char **argv)
 		size_t at = strtoull(argv[3], NULL, 0);
 		uint64_t value = strtoull(argv[4], NULL, 0);
 		if (at + sizeof(value) > size) {
-			fprintf(stderr, "aw_damage: %s is too short\n", argv[2]);
+			fprintf(stderr, "aw_damage: %s is too short\n",
+				argv[2]);
 			return 1;
 		}
 		memcpy(data + at, &value, sizeof(value));

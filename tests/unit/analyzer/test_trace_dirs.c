@@ -212,8 +212,8 @@ Test(trace_dirs, streams_against_their_index)
 	snprintf(dir, sizeof(dir), "%s/s", root);
 	write_stream("chan_0", 8192, 2, 0xC1F1DCC1u);
 	write_stream("chan_1", 4096, 1, 0xC1F1DCC1u);
-	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)),
-		     AW_STREAMS_OK, "%s", error);
+	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)), AW_STREAMS_OK,
+		     "%s", error);
 	/* Cut at a packet boundary: babeltrace2 would say nothing. */
 	write_stream("chan_1", 4096, 3, 0xC1F1DCC1u);
 	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)),
@@ -223,10 +223,10 @@ Test(trace_dirs, streams_against_their_index)
 		  "%s", error);
 	/* An index that is no LTTng index is not held against the stream. */
 	write_stream("chan_1", 100, 3, 0);
-	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)),
-		     AW_STREAMS_OK, "%s", error);
+	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)), AW_STREAMS_OK,
+		     "%s", error);
 	/* No index directory at all. */
 	snprintf(dir, sizeof(dir), "%s", root);
-	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)),
-		     AW_STREAMS_OK, "%s", error);
+	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)), AW_STREAMS_OK,
+		     "%s", error);
 }

@@ -250,9 +250,14 @@ static int scenario_absurd(uint32_t run)
 	lttng_ust_tracepoint(accwatch, iter_end, run, pids[0], 0, 0, UINT32_MAX,
 			     UINT32_MAX, 1);
 	/* Rank 1: indices below 0 and beyond 2^32, 2^62 and int64's ends. */
-	int64_t wide[8] = {-1,	  -(INT64_C(1) << 40), INT64_C(1) << 40,
-			   (INT64_C(1) << 62) - 1, INT64_MIN, INT64_MAX,
-			   5,	  0};
+	int64_t wide[8] = {-1,
+			   -(INT64_C(1) << 40),
+			   INT64_C(1) << 40,
+			   (INT64_C(1) << 62) - 1,
+			   INT64_MIN,
+			   INT64_MAX,
+			   5,
+			   0};
 	struct accwatch_batch_info odd = {
 	    .run = run,
 	    .pid = pids[1],

@@ -7,8 +7,9 @@
 
 #define ARGC(array) ((int)(sizeof(array) / sizeof(array[0])) - 1)
 
-static enum accwatch_run_args_status parse(int argc, char **argv,
-	struct accwatch_run_options *options, struct accwatch_run_args_error *error)
+static enum accwatch_run_args_status
+parse(int argc, char **argv, struct accwatch_run_options *options,
+      struct accwatch_run_args_error *error)
 {
 	return accwatch_run_args_parse(argc, argv, options, error);
 }
@@ -19,7 +20,8 @@ Test(run_args, defaults)
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert_null(options.output_dir);
 	cr_assert_not(options.force);
 	cr_assert_not(options.discard);
@@ -37,29 +39,33 @@ Test(run_args, output_in_every_spelling)
 {
 	char *separate[] = {"accwatch-run", "-o", "trace", "cmd", NULL};
 	char *joined[] = {"accwatch-run", "-otrace", "cmd", NULL};
-	char *long_separate[] = {"accwatch-run", "--output", "trace", "cmd", NULL};
+	char *long_separate[] = {"accwatch-run", "--output", "trace", "cmd",
+				 NULL};
 	char *long_equals[] = {"accwatch-run", "--output=trace", "cmd", NULL};
 	char **all[] = {separate, joined, long_separate, long_equals};
-	int counts[] = {ARGC(separate), ARGC(joined), ARGC(long_separate), ARGC(long_equals)};
+	int counts[] = {ARGC(separate), ARGC(joined), ARGC(long_separate),
+			ARGC(long_equals)};
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
 	for (size_t i = 0; i < 4; i++) {
-		cr_assert_eq(parse(counts[i], all[i], &options, &error), ACCWATCH_RUN_ARGS_OK,
-			"spelling %zu", i);
-		cr_assert_str_eq(options.output_dir, "trace", "spelling %zu", i);
+		cr_assert_eq(parse(counts[i], all[i], &options, &error),
+			     ACCWATCH_RUN_ARGS_OK, "spelling %zu", i);
+		cr_assert_str_eq(options.output_dir, "trace", "spelling %zu",
+				 i);
 		cr_assert_str_eq(options.command[0], "cmd", "spelling %zu", i);
 	}
 }
 
 Test(run_args, flags)
 {
-	char *argv[] = {"accwatch-run", "--force", "--discard", "--quiet", "--buffers-pid", "cmd",
-		NULL};
+	char *argv[] = {"accwatch-run",  "--force", "--discard", "--quiet",
+			"--buffers-pid", "cmd",     NULL};
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert(options.force);
 	cr_assert(options.discard);
 	cr_assert(options.quiet);
@@ -72,7 +78,8 @@ Test(run_args, grouped_short_flags_and_value)
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert(options.quiet);
 	cr_assert(options.force);
 	cr_assert_str_eq(options.output_dir, "dir");
@@ -81,31 +88,38 @@ Test(run_args, grouped_short_flags_and_value)
 
 Test(run_args, last_buffers_option_wins)
 {
-	char *argv[] = {"accwatch-run", "--buffers-pid", "--buffers-uid", "cmd", NULL};
+	char *argv[] = {"accwatch-run", "--buffers-pid", "--buffers-uid", "cmd",
+			NULL};
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert_eq(options.buffers, ACCWATCH_RUN_BUFFERS_PER_UID);
 }
 
 Test(run_args, sizes_with_suffixes)
 {
-	char *argv[] = {"accwatch-run", "--subbuf-size", "256k", "--num-subbuf=8", "cmd", NULL};
+	char *argv[] = {"accwatch-run",   "--subbuf-size", "256k",
+			"--num-subbuf=8", "cmd",           NULL};
 	char *mega[] = {"accwatch-run", "--subbuf-size=2M", "cmd", NULL};
 	char *lower[] = {"accwatch-run", "--subbuf-size=4m", "cmd", NULL};
 	char *plain[] = {"accwatch-run", "--subbuf-size=4096", "cmd", NULL};
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert_eq(options.subbuf_size, 256 * 1024);
 	cr_assert_eq(options.num_subbuf, 8);
-	cr_assert_eq(parse(ARGC(mega), mega, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(mega), mega, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert_eq(options.subbuf_size, 2 * 1024 * 1024);
-	cr_assert_eq(parse(ARGC(lower), lower, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(lower), lower, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert_eq(options.subbuf_size, 4 * 1024 * 1024);
-	cr_assert_eq(parse(ARGC(plain), plain, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(plain), plain, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert_eq(options.subbuf_size, 4096);
 }
 
@@ -113,25 +127,36 @@ Test(run_args, parse_size_cases)
 {
 	uint64_t value = 0;
 
-	cr_assert_eq(accwatch_run_parse_size("1G", 1, &value), ACCWATCH_RUN_SIZE_OK);
+	cr_assert_eq(accwatch_run_parse_size("1G", 1, &value),
+		     ACCWATCH_RUN_SIZE_OK);
 	cr_assert_eq(value, UINT64_C(1) << 30);
-	cr_assert_eq(accwatch_run_parse_size("1K", 1, &value), ACCWATCH_RUN_SIZE_OK);
+	cr_assert_eq(accwatch_run_parse_size("1K", 1, &value),
+		     ACCWATCH_RUN_SIZE_OK);
 	cr_assert_eq(value, 1024);
-	cr_assert_eq(accwatch_run_parse_size("", 1, &value), ACCWATCH_RUN_SIZE_SYNTAX);
-	cr_assert_eq(accwatch_run_parse_size("abc", 1, &value), ACCWATCH_RUN_SIZE_SYNTAX);
-	cr_assert_eq(accwatch_run_parse_size("-4", 1, &value), ACCWATCH_RUN_SIZE_SYNTAX);
-	cr_assert_eq(accwatch_run_parse_size("1.5M", 1, &value), ACCWATCH_RUN_SIZE_SYNTAX);
-	cr_assert_eq(accwatch_run_parse_size("1MB", 1, &value), ACCWATCH_RUN_SIZE_SYNTAX);
-	cr_assert_eq(accwatch_run_parse_size("1x", 1, &value), ACCWATCH_RUN_SIZE_SYNTAX);
-	cr_assert_eq(accwatch_run_parse_size(" 1M", 1, &value), ACCWATCH_RUN_SIZE_SYNTAX);
+	cr_assert_eq(accwatch_run_parse_size("", 1, &value),
+		     ACCWATCH_RUN_SIZE_SYNTAX);
+	cr_assert_eq(accwatch_run_parse_size("abc", 1, &value),
+		     ACCWATCH_RUN_SIZE_SYNTAX);
+	cr_assert_eq(accwatch_run_parse_size("-4", 1, &value),
+		     ACCWATCH_RUN_SIZE_SYNTAX);
+	cr_assert_eq(accwatch_run_parse_size("1.5M", 1, &value),
+		     ACCWATCH_RUN_SIZE_SYNTAX);
+	cr_assert_eq(accwatch_run_parse_size("1MB", 1, &value),
+		     ACCWATCH_RUN_SIZE_SYNTAX);
+	cr_assert_eq(accwatch_run_parse_size("1x", 1, &value),
+		     ACCWATCH_RUN_SIZE_SYNTAX);
+	cr_assert_eq(accwatch_run_parse_size(" 1M", 1, &value),
+		     ACCWATCH_RUN_SIZE_SYNTAX);
 	cr_assert_eq(accwatch_run_parse_size("3000", 1, &value),
-		ACCWATCH_RUN_SIZE_NOT_POWER_OF_2);
-	cr_assert_eq(accwatch_run_parse_size("0", 1, &value), ACCWATCH_RUN_SIZE_NOT_POWER_OF_2);
-	cr_assert_eq(accwatch_run_parse_size("2048", 4096, &value), ACCWATCH_RUN_SIZE_TOO_SMALL);
+		     ACCWATCH_RUN_SIZE_NOT_POWER_OF_2);
+	cr_assert_eq(accwatch_run_parse_size("0", 1, &value),
+		     ACCWATCH_RUN_SIZE_NOT_POWER_OF_2);
+	cr_assert_eq(accwatch_run_parse_size("2048", 4096, &value),
+		     ACCWATCH_RUN_SIZE_TOO_SMALL);
 	cr_assert_eq(accwatch_run_parse_size("99999999999999999999", 1, &value),
-		ACCWATCH_RUN_SIZE_OVERFLOW);
+		     ACCWATCH_RUN_SIZE_OVERFLOW);
 	cr_assert_eq(accwatch_run_parse_size("17179869184G", 1, &value),
-		ACCWATCH_RUN_SIZE_OVERFLOW);
+		     ACCWATCH_RUN_SIZE_OVERFLOW);
 }
 
 Test(run_args, bad_sizes_are_refused_with_the_value)
@@ -145,23 +170,30 @@ Test(run_args, bad_sizes_are_refused_with_the_value)
 	struct accwatch_run_args_error error;
 	char line[256];
 
-	cr_assert_eq(parse(ARGC(odd), odd, &options, &error), ACCWATCH_RUN_ARGS_BAD_SIZE);
+	cr_assert_eq(parse(ARGC(odd), odd, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_SIZE);
 	cr_assert_str_eq(error.culprit, "3000");
 	cr_assert_eq(error.size_status, ACCWATCH_RUN_SIZE_NOT_POWER_OF_2);
-	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_BAD_SIZE, &error, line, sizeof(line));
+	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_BAD_SIZE, &error, line,
+				   sizeof(line));
 	cr_assert(strstr(line, "--subbuf-size '3000'"), "%s", line);
 	cr_assert(strstr(line, "power of two"), "%s", line);
 
-	cr_assert_eq(parse(ARGC(tiny), tiny, &options, &error), ACCWATCH_RUN_ARGS_BAD_SIZE);
+	cr_assert_eq(parse(ARGC(tiny), tiny, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_SIZE);
 	cr_assert_eq(error.size_status, ACCWATCH_RUN_SIZE_TOO_SMALL);
-	cr_assert_eq(parse(ARGC(junk), junk, &options, &error), ACCWATCH_RUN_ARGS_BAD_SIZE);
+	cr_assert_eq(parse(ARGC(junk), junk, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_SIZE);
 	cr_assert_eq(error.size_status, ACCWATCH_RUN_SIZE_SYNTAX);
 
-	cr_assert_eq(parse(ARGC(count), count, &options, &error), ACCWATCH_RUN_ARGS_BAD_COUNT);
+	cr_assert_eq(parse(ARGC(count), count, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_COUNT);
 	cr_assert_str_eq(error.culprit, "3");
-	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_BAD_COUNT, &error, line, sizeof(line));
+	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_BAD_COUNT, &error, line,
+				   sizeof(line));
 	cr_assert(strstr(line, "--num-subbuf '3'"), "%s", line);
-	cr_assert_eq(parse(ARGC(one), one, &options, &error), ACCWATCH_RUN_ARGS_BAD_COUNT);
+	cr_assert_eq(parse(ARGC(one), one, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_COUNT);
 	cr_assert_eq(error.size_status, ACCWATCH_RUN_SIZE_TOO_SMALL);
 }
 
@@ -175,12 +207,13 @@ Test(run_args, missing_command)
 	char line[256];
 
 	cr_assert_eq(parse(ARGC(nothing), nothing, &options, &error),
-		ACCWATCH_RUN_ARGS_MISSING_COMMAND);
+		     ACCWATCH_RUN_ARGS_MISSING_COMMAND);
 	cr_assert_eq(parse(ARGC(only_options), only_options, &options, &error),
-		ACCWATCH_RUN_ARGS_MISSING_COMMAND);
+		     ACCWATCH_RUN_ARGS_MISSING_COMMAND);
 	cr_assert_eq(parse(ARGC(only_dashes), only_dashes, &options, &error),
-		ACCWATCH_RUN_ARGS_MISSING_COMMAND);
-	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_MISSING_COMMAND, &error, line, sizeof(line));
+		     ACCWATCH_RUN_ARGS_MISSING_COMMAND);
+	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_MISSING_COMMAND, &error,
+				   line, sizeof(line));
 	cr_assert(strstr(line, "no command"), "%s", line);
 }
 
@@ -190,7 +223,8 @@ Test(run_args, double_dash_ends_options)
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert(options.quiet);
 	cr_assert_not(options.force);
 	cr_assert_null(options.output_dir);
@@ -204,18 +238,21 @@ Test(run_args, only_the_first_double_dash_is_ours)
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert_eq(options.command_argc, 3);
 	cr_assert_str_eq(options.command[1], "--");
 }
 
 Test(run_args, first_non_option_ends_options)
 {
-	char *argv[] = {"accwatch-run", "-f", "python", "-q", "--output", "x", NULL};
+	char *argv[] = {"accwatch-run", "-f", "python", "-q",
+			"--output",     "x",  NULL};
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert(options.force);
 	cr_assert_not(options.quiet, "the command's -q is not ours");
 	cr_assert_null(options.output_dir);
@@ -230,7 +267,8 @@ Test(run_args, lone_dash_is_the_command)
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert_str_eq(options.command[0], "-");
 }
 
@@ -245,19 +283,20 @@ Test(run_args, unknown_options)
 	char line[256];
 
 	cr_assert_eq(parse(ARGC(long_opt), long_opt, &options, &error),
-		ACCWATCH_RUN_ARGS_UNKNOWN_OPTION);
+		     ACCWATCH_RUN_ARGS_UNKNOWN_OPTION);
 	cr_assert_str_eq(error.culprit, "--frobnicate");
-	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_UNKNOWN_OPTION, &error, line, sizeof(line));
+	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_UNKNOWN_OPTION, &error,
+				   line, sizeof(line));
 	cr_assert_str_eq(line, "unknown option '--frobnicate'");
 
 	cr_assert_eq(parse(ARGC(short_opt), short_opt, &options, &error),
-		ACCWATCH_RUN_ARGS_UNKNOWN_OPTION);
+		     ACCWATCH_RUN_ARGS_UNKNOWN_OPTION);
 	cr_assert_str_eq(error.culprit, "-x");
 	cr_assert_eq(parse(ARGC(grouped), grouped, &options, &error),
-		ACCWATCH_RUN_ARGS_UNKNOWN_OPTION);
+		     ACCWATCH_RUN_ARGS_UNKNOWN_OPTION);
 	cr_assert_str_eq(error.culprit, "-z");
 	cr_assert_eq(parse(ARGC(prefix), prefix, &options, &error),
-		ACCWATCH_RUN_ARGS_UNKNOWN_OPTION, "no abbreviations");
+		     ACCWATCH_RUN_ARGS_UNKNOWN_OPTION, "no abbreviations");
 }
 
 Test(run_args, missing_and_unexpected_values)
@@ -270,16 +309,16 @@ Test(run_args, missing_and_unexpected_values)
 	struct accwatch_run_args_error error;
 
 	cr_assert_eq(parse(ARGC(short_end), short_end, &options, &error),
-		ACCWATCH_RUN_ARGS_MISSING_VALUE);
+		     ACCWATCH_RUN_ARGS_MISSING_VALUE);
 	cr_assert_str_eq(error.culprit, "-o");
 	cr_assert_eq(parse(ARGC(long_end), long_end, &options, &error),
-		ACCWATCH_RUN_ARGS_MISSING_VALUE);
+		     ACCWATCH_RUN_ARGS_MISSING_VALUE);
 	cr_assert_str_eq(error.culprit, "--subbuf-size");
 	cr_assert_eq(parse(ARGC(flag_value), flag_value, &options, &error),
-		ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE);
+		     ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE);
 	cr_assert_str_eq(error.culprit, "--force");
 	cr_assert_eq(parse(ARGC(empty_dir), empty_dir, &options, &error),
-		ACCWATCH_RUN_ARGS_EMPTY_OUTPUT);
+		     ACCWATCH_RUN_ARGS_EMPTY_OUTPUT);
 }
 
 Test(run_args, value_may_look_like_an_option)
@@ -288,7 +327,8 @@ Test(run_args, value_may_look_like_an_option)
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(argv), argv, &options, &error), ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
 	cr_assert_str_eq(options.output_dir, "--weird-dir");
 }
 
@@ -302,21 +342,27 @@ Test(run_args, help_and_version)
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
-	cr_assert_eq(parse(ARGC(help), help, &options, &error), ACCWATCH_RUN_ARGS_HELP);
+	cr_assert_eq(parse(ARGC(help), help, &options, &error),
+		     ACCWATCH_RUN_ARGS_HELP);
 	cr_assert_eq(parse(ARGC(help_short), help_short, &options, &error),
-		ACCWATCH_RUN_ARGS_HELP);
-	cr_assert_eq(parse(ARGC(version), version, &options, &error), ACCWATCH_RUN_ARGS_VERSION);
-	cr_assert_eq(parse(ARGC(version_short), version_short, &options, &error),
-		ACCWATCH_RUN_ARGS_VERSION);
-	cr_assert_eq(parse(ARGC(after_command), after_command, &options, &error),
-		ACCWATCH_RUN_ARGS_OK, "--help after the command is the command's");
+		     ACCWATCH_RUN_ARGS_HELP);
+	cr_assert_eq(parse(ARGC(version), version, &options, &error),
+		     ACCWATCH_RUN_ARGS_VERSION);
+	cr_assert_eq(
+	    parse(ARGC(version_short), version_short, &options, &error),
+	    ACCWATCH_RUN_ARGS_VERSION);
+	cr_assert_eq(
+	    parse(ARGC(after_command), after_command, &options, &error),
+	    ACCWATCH_RUN_ARGS_OK, "--help after the command is the command's");
 }
 
 Test(run_args, usage_names_every_option)
 {
-	const char *expected[] = {"-o, --output", "-f, --force", "--discard", "--subbuf-size",
-		"--num-subbuf", "--buffers-uid", "--buffers-pid", "-q, --quiet", "-h, --help",
-		"-V, --version", "ACCWATCH_PRELOAD", "accwatch-report"};
+	const char *expected[] = {
+	    "-o, --output",  "-f, --force",      "--discard",
+	    "--subbuf-size", "--num-subbuf",     "--buffers-uid",
+	    "--buffers-pid", "-q, --quiet",      "-h, --help",
+	    "-V, --version", "ACCWATCH_PRELOAD", "accwatch-report"};
 	char *text = NULL;
 	size_t size = 0;
 	FILE *out = open_memstream(&text, &size);
@@ -325,6 +371,7 @@ Test(run_args, usage_names_every_option)
 	accwatch_run_args_usage(out);
 	fclose(out);
 	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
-		cr_assert(strstr(text, expected[i]), "usage lacks %s", expected[i]);
+		cr_assert(strstr(text, expected[i]), "usage lacks %s",
+			  expected[i]);
 	free(text);
 }

@@ -22,10 +22,12 @@ Test(run_env, adds_preload_run_and_blocking)
 	struct accwatch_run_env_settings settings = {LIB, 42, true};
 	char **env = NULL;
 
-	cr_assert_eq(accwatch_run_env_build(base, &settings, &env), ACCWATCH_RUN_ENV_OK);
+	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
 	cr_assert_str_eq(accwatch_run_env_get(env, "LD_PRELOAD"), LIB);
 	cr_assert_str_eq(accwatch_run_env_get(env, "ACCWATCH_RUN"), "42");
-	cr_assert_str_eq(accwatch_run_env_get(env, "LTTNG_UST_ALLOW_BLOCKING"), "1");
+	cr_assert_str_eq(accwatch_run_env_get(env, "LTTNG_UST_ALLOW_BLOCKING"),
+			 "1");
 	cr_assert_str_eq(accwatch_run_env_get(env, "HOME"), "/root");
 	cr_assert_str_eq(accwatch_run_env_get(env, "PATH"), "/usr/bin");
 	accwatch_run_env_free(env);
@@ -33,25 +35,30 @@ Test(run_env, adds_preload_run_and_blocking)
 
 Test(run_env, ours_goes_before_the_callers_preload)
 {
-	char *base[] = {"LD_PRELOAD=/usr/lib/libjemalloc.so /usr/lib/libfoo.so", NULL};
+	char *base[] = {"LD_PRELOAD=/usr/lib/libjemalloc.so /usr/lib/libfoo.so",
+			NULL};
 	struct accwatch_run_env_settings settings = {LIB, 7, true};
 	char **env = NULL;
 
-	cr_assert_eq(accwatch_run_env_build(base, &settings, &env), ACCWATCH_RUN_ENV_OK);
+	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
 	cr_assert_str_eq(accwatch_run_env_get(env, "LD_PRELOAD"),
-		LIB ":/usr/lib/libjemalloc.so:/usr/lib/libfoo.so");
+			 LIB ":/usr/lib/libjemalloc.so:/usr/lib/libfoo.so");
 	cr_assert_eq(count_entries(env, "LD_PRELOAD="), 1);
 	accwatch_run_env_free(env);
 }
 
 Test(run_env, nested_run_does_not_preload_twice)
 {
-	char *base[] = {"LD_PRELOAD=/x/liba.so:" LIB "::", "ACCWATCH_RUN=99", NULL};
+	char *base[] = {"LD_PRELOAD=/x/liba.so:" LIB "::", "ACCWATCH_RUN=99",
+			NULL};
 	struct accwatch_run_env_settings settings = {LIB, 5, true};
 	char **env = NULL;
 
-	cr_assert_eq(accwatch_run_env_build(base, &settings, &env), ACCWATCH_RUN_ENV_OK);
-	cr_assert_str_eq(accwatch_run_env_get(env, "LD_PRELOAD"), LIB ":/x/liba.so");
+	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
+	cr_assert_str_eq(accwatch_run_env_get(env, "LD_PRELOAD"),
+			 LIB ":/x/liba.so");
 	cr_assert_str_eq(accwatch_run_env_get(env, "ACCWATCH_RUN"), "5");
 	cr_assert_eq(count_entries(env, "ACCWATCH_RUN="), 1);
 	accwatch_run_env_free(env);
@@ -64,11 +71,14 @@ Test(run_env, discard_mode_leaves_blocking_alone)
 	struct accwatch_run_env_settings settings = {LIB, 3, false};
 	char **env = NULL;
 
-	cr_assert_eq(accwatch_run_env_build(without, &settings, &env), ACCWATCH_RUN_ENV_OK);
+	cr_assert_eq(accwatch_run_env_build(without, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
 	cr_assert_null(accwatch_run_env_get(env, "LTTNG_UST_ALLOW_BLOCKING"));
 	accwatch_run_env_free(env);
-	cr_assert_eq(accwatch_run_env_build(with, &settings, &env), ACCWATCH_RUN_ENV_OK);
-	cr_assert_str_eq(accwatch_run_env_get(env, "LTTNG_UST_ALLOW_BLOCKING"), "0");
+	cr_assert_eq(accwatch_run_env_build(with, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
+	cr_assert_str_eq(accwatch_run_env_get(env, "LTTNG_UST_ALLOW_BLOCKING"),
+			 "0");
 	accwatch_run_env_free(env);
 }
 
@@ -78,8 +88,10 @@ Test(run_env, blocking_mode_overrides_the_callers_setting)
 	struct accwatch_run_env_settings settings = {LIB, 3, true};
 	char **env = NULL;
 
-	cr_assert_eq(accwatch_run_env_build(base, &settings, &env), ACCWATCH_RUN_ENV_OK);
-	cr_assert_str_eq(accwatch_run_env_get(env, "LTTNG_UST_ALLOW_BLOCKING"), "1");
+	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
+	cr_assert_str_eq(accwatch_run_env_get(env, "LTTNG_UST_ALLOW_BLOCKING"),
+			 "1");
 	cr_assert_eq(count_entries(env, "LTTNG_UST_ALLOW_BLOCKING="), 1);
 	accwatch_run_env_free(env);
 }
@@ -90,10 +102,12 @@ Test(run_env, similar_names_are_not_ours)
 	struct accwatch_run_env_settings settings = {LIB, 4294967295u, true};
 	char **env = NULL;
 
-	cr_assert_eq(accwatch_run_env_build(base, &settings, &env), ACCWATCH_RUN_ENV_OK);
+	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
 	cr_assert_str_eq(accwatch_run_env_get(env, "LD_PRELOAD_X"), "keep");
 	cr_assert_str_eq(accwatch_run_env_get(env, "ACCWATCH_RUNNER"), "keep");
-	cr_assert_str_eq(accwatch_run_env_get(env, "ACCWATCH_RUN"), "4294967295");
+	cr_assert_str_eq(accwatch_run_env_get(env, "ACCWATCH_RUN"),
+			 "4294967295");
 	cr_assert_str_eq(accwatch_run_env_get(env, "LD_PRELOAD"), LIB);
 	accwatch_run_env_free(env);
 }
@@ -103,7 +117,8 @@ Test(run_env, empty_base)
 	struct accwatch_run_env_settings settings = {LIB, 1, false};
 	char **env = NULL;
 
-	cr_assert_eq(accwatch_run_env_build(NULL, &settings, &env), ACCWATCH_RUN_ENV_OK);
+	cr_assert_eq(accwatch_run_env_build(NULL, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
 	cr_assert_str_eq(env[0], "LD_PRELOAD=" LIB);
 	cr_assert_str_eq(env[1], "ACCWATCH_RUN=1");
 	cr_assert_null(env[2]);

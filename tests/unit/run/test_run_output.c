@@ -48,7 +48,8 @@ Test(run_output, creates_missing_directory_private)
 	char dir[PATH_MAX];
 
 	under_root(dir, "a/b/trace");
-	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output), ACCWATCH_RUN_OUTPUT_OK);
+	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output),
+		     ACCWATCH_RUN_OUTPUT_OK);
 	cr_assert(output.created);
 	cr_assert_str_eq(output.path, dir);
 	cr_assert_eq(stat(dir, &info), 0);
@@ -62,7 +63,8 @@ Test(run_output, relative_path_becomes_absolute)
 
 	cr_assert_eq(chdir(root), 0);
 	under_root(expected, "rel");
-	cr_assert_eq(accwatch_run_output_prepare("rel/", false, &output), ACCWATCH_RUN_OUTPUT_OK);
+	cr_assert_eq(accwatch_run_output_prepare("rel/", false, &output),
+		     ACCWATCH_RUN_OUTPUT_OK);
 	cr_assert_str_eq(output.path, expected);
 }
 
@@ -73,7 +75,8 @@ Test(run_output, existing_empty_directory_is_used)
 
 	under_root(dir, "empty");
 	cr_assert_eq(mkdir(dir, 0755), 0);
-	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output), ACCWATCH_RUN_OUTPUT_OK);
+	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output),
+		     ACCWATCH_RUN_OUTPUT_OK);
 	cr_assert_not(output.created);
 }
 
@@ -87,8 +90,9 @@ Test(run_output, non_empty_needs_force)
 	cr_assert_eq(mkdir(dir, 0755), 0);
 	touch(file);
 	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output),
-		ACCWATCH_RUN_OUTPUT_NOT_EMPTY);
-	cr_assert_eq(accwatch_run_output_prepare(dir, true, &output), ACCWATCH_RUN_OUTPUT_OK);
+		     ACCWATCH_RUN_OUTPUT_NOT_EMPTY);
+	cr_assert_eq(accwatch_run_output_prepare(dir, true, &output),
+		     ACCWATCH_RUN_OUTPUT_OK);
 	cr_assert_str_eq(output.path, dir);
 }
 
@@ -100,7 +104,7 @@ Test(run_output, file_is_not_a_directory)
 	under_root(file, "plain");
 	touch(file);
 	cr_assert_eq(accwatch_run_output_prepare(file, true, &output),
-		ACCWATCH_RUN_OUTPUT_NOT_DIRECTORY);
+		     ACCWATCH_RUN_OUTPUT_NOT_DIRECTORY);
 }
 
 Test(run_output, uncreatable_reports_errno)
@@ -112,15 +116,20 @@ Test(run_output, uncreatable_reports_errno)
 	under_root(below, "plain/trace");
 	touch(file);
 	cr_assert_eq(accwatch_run_output_prepare(below, false, &output),
-		ACCWATCH_RUN_OUTPUT_CREATE_FAILED);
+		     ACCWATCH_RUN_OUTPUT_CREATE_FAILED);
 	cr_assert_neq(output.error, 0);
 }
 
 Test(run_output, default_name_is_dated)
 {
 	char name[64];
-	struct tm when = {.tm_year = 2024 - 1900, .tm_mon = 2, .tm_mday = 5, .tm_hour = 7,
-		.tm_min = 8, .tm_sec = 9, .tm_isdst = -1};
+	struct tm when = {.tm_year = 2024 - 1900,
+			  .tm_mon = 2,
+			  .tm_mday = 5,
+			  .tm_hour = 7,
+			  .tm_min = 8,
+			  .tm_sec = 9,
+			  .tm_isdst = -1};
 
 	accwatch_run_output_default_name(mktime(&when), name, sizeof(name));
 	cr_assert_str_eq(name, "accwatch-trace-20240305-070809");
@@ -148,7 +157,8 @@ Test(run_output, discard_removes_only_what_we_made_and_left_empty)
 	under_root(dir, "made");
 	under_root(sub, "made/ust");
 	under_root(file, "made/ust/metadata");
-	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output), ACCWATCH_RUN_OUTPUT_OK);
+	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output),
+		     ACCWATCH_RUN_OUTPUT_OK);
 	cr_assert_eq(mkdir(sub, 0700), 0);
 	touch(file);
 	accwatch_run_output_discard(&output);
@@ -165,7 +175,8 @@ Test(run_output, discard_keeps_a_directory_that_existed)
 
 	under_root(dir, "theirs");
 	cr_assert_eq(mkdir(dir, 0755), 0);
-	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output), ACCWATCH_RUN_OUTPUT_OK);
+	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output),
+		     ACCWATCH_RUN_OUTPUT_OK);
 	accwatch_run_output_discard(&output);
 	cr_assert_eq(access(dir, F_OK), 0);
 }

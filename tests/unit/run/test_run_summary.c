@@ -30,7 +30,8 @@ Test(run_summary, where_and_next_command)
 
 Test(run_summary, quiet_prints_nothing)
 {
-	struct accwatch_run_summary summary = {.trace_path = "/data/t", .quiet = true};
+	struct accwatch_run_summary summary = {.trace_path = "/data/t",
+					       .quiet = true};
 	char *text = render(&summary);
 
 	cr_assert_str_eq(text, "");
@@ -39,17 +40,20 @@ Test(run_summary, quiet_prints_nothing)
 
 Test(run_summary, discarded_events_warn_even_when_quiet)
 {
-	struct accwatch_run_summary summary = {.trace_path = "/t", .quiet = true, .discarded = 12};
+	struct accwatch_run_summary summary = {
+	    .trace_path = "/t", .quiet = true, .discarded = 12};
 	char *text = render(&summary);
 
-	cr_assert(strstr(text, "warning: 12 events were discarded"), "%s", text);
+	cr_assert(strstr(text, "warning: 12 events were discarded"), "%s",
+		  text);
 	cr_assert_null(strstr(text, "accwatch-report"));
 	free(text);
 }
 
 Test(run_summary, empty_trace_says_so)
 {
-	struct accwatch_run_summary summary = {.trace_path = "/t", .trace_empty = true};
+	struct accwatch_run_summary summary = {.trace_path = "/t",
+					       .trace_empty = true};
 	char *text = render(&summary);
 
 	cr_assert(strstr(text, "nothing was recorded in /t"), "%s", text);
@@ -59,10 +63,12 @@ Test(run_summary, empty_trace_says_so)
 
 Test(run_summary, path_needing_quotes)
 {
-	struct accwatch_run_summary summary = {.trace_path = "/home/ann/my trace"};
+	struct accwatch_run_summary summary = {.trace_path =
+						   "/home/ann/my trace"};
 	char *text = render(&summary);
 
-	cr_assert(strstr(text, "  accwatch-report '/home/ann/my trace'\n"), "%s", text);
+	cr_assert(strstr(text, "  accwatch-report '/home/ann/my trace'\n"),
+		  "%s", text);
 	free(text);
 }
 
