@@ -3,39 +3,65 @@
 #include <stdlib.h>
 
 #include "accwatch_indices.h"
+#include "accwatch_pylayout.h"
+
+/* Set once at attach (accwatch_indices_probe); all zero = C-API only. */
+static struct accwatch_pylayout accwatch_indices_layout;
+
+int accwatch_indices_probe(const struct accwatch_capi *api)
+{
+	accwatch_pylayout_probe(api, &accwatch_indices_layout);
+	return accwatch_indices_layout.longs;
+}
 
 typedef accwatch_pyobject *(*accwatch_get_item_fn)(accwatch_pyobject *sequence,
 						   ssize_t index);
 
+/* One item to an integer: exact ints read in place when the layout is
+ * known, anything else through the C-API (which may run __index__). */
+static int accwatch_indices_value(const struct accwatch_capi *api,
+				  accwatch_pyobject *item, long long *value,
+				  int *ran_python)
+{
+	int overflow = 0;
+
+	if (accwatch_pylayout_long(&accwatch_indices_layout, item, value))
+		return 1;
+	*ran_python = 1;
+	*value = api->PyLong_AsLongLongAndOverflow(item, &overflow);
+	if (*value == -1 && api->PyErr_Occurred())
+		return 0;
+	if (overflow)
+		*value = overflow > 0 ? INT64_MAX : INT64_MIN;
+	return 1;
+}
+
 /* Converts items [offset, offset + count) into buffer->wide; returns 1 when
  * all of them fit uint32_t (then buffer->narrow holds them too), 0 when not,
- * -1 when an item is not an integer. */
+ * -1 when an item is not an integer. Items are read in place until Python
+ * code has run (it may resize the list), then through get_item. */
 static int accwatch_indices_convert(const struct accwatch_capi *api,
 				    accwatch_pyobject *sequence,
 				    accwatch_get_item_fn get_item,
 				    uint32_t offset, uint32_t count,
 				    struct accwatch_indices_buffer *buffer)
 {
-	int narrow = 1;
+	accwatch_pyobject *const *items =
+	    accwatch_pylayout_items(&accwatch_indices_layout, sequence);
+	int narrow = 1, ran_python = 0;
 	uint32_t i;
 
 	for (i = 0; i < count; i++) {
+		ssize_t at = (ssize_t)offset + i;
 		accwatch_pyobject *item =
-		    get_item(sequence, (ssize_t)offset + i);
-		int overflow = 0;
+		    items && !ran_python ? items[at] : get_item(sequence, at);
 		long long value;
 
-		if (!item) {
+		if (!item ||
+		    !accwatch_indices_value(api, item, &value, &ran_python)) {
 			narrow = -1;
 			goto end;
 		}
-		value = api->PyLong_AsLongLongAndOverflow(item, &overflow);
-		if (value == -1 && api->PyErr_Occurred()) {
-			narrow = -1;
-			goto end;
-		}
-		if (overflow)
-			value = overflow > 0 ? INT64_MAX : INT64_MIN;
 		buffer->wide[i] = value;
 		if (value < 0 || value > UINT32_MAX)
 			narrow = 0;

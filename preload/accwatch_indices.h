@@ -29,6 +29,12 @@ enum accwatch_indices_status {
 	ACCWATCH_INDICES_NO_MEMORY,
 };
 
+/* Learns, once per process with the GIL held, whether lists, tuples and
+ * ints may be read in place (accwatch_pylayout.h); before it, or when not,
+ * every item goes through the C-API. Returns the enum accwatch_long_layout
+ * found (0: none, C-API only). */
+int accwatch_indices_probe(const struct accwatch_capi *api);
+
 /* Calls chunk once per chunk_max (<= ACCWATCH_CHUNK_MAX) indices, in order.
  * A chunk is emitted only when all its items converted, so a batch of one
  * chunk is recorded whole or not at all. Leaves no Python error set. */

@@ -7,6 +7,7 @@
 #include "accwatch_debug.h"
 #include "accwatch_env.h"
 #include "accwatch_events.h"
+#include "accwatch_indices.h"
 #include "accwatch_record.h"
 #include "accwatch_record_api.h"
 
@@ -154,6 +155,7 @@ accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
 		     struct accwatch_record_hooks *hooks)
 {
 	enum accwatch_record_status status = ACCWATCH_RECORD_ERROR_ABI;
+	int layout;
 
 	if (abi != ACCWATCH_RECORD_ABI)
 		goto end;
@@ -161,6 +163,9 @@ accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
 	accwatch_recorder.debug = debug;
 	accwatch_recorder.pid = getpid();
 	accwatch_recorder.run = accwatch_env_run(accwatch_env_getenv, NULL);
+	layout = accwatch_indices_probe(api);
+	ACCWATCH_DEBUG("indices read in place: layout %d (0: C-API only)",
+		       layout);
 	status = accwatch_record_boot();
 	if (status != ACCWATCH_RECORD_OK)
 		goto end;

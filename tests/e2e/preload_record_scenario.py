@@ -91,6 +91,12 @@ class Wide(Indexed):
 
 
 run(DataLoader(Wide(10), batch_size=2, sampler=[2**32 + 5, 7, 3, 2**40]), 1)
+# 7b: both sides of CPython's 30-bit digits and of 32 bits; ints of one, two
+# and three digits (the recorder reads small exact ints in place)
+run(DataLoader(Wide(10), batch_size=3,
+               sampler=[0, 1, 2**30 - 1, 2**30, 2**31, 2**32 - 1]), 1)
+run(DataLoader(Wide(10), batch_size=3,
+               sampler=[-1, -(2**31), 2**60 - 1, 2**60, 2**62, -(2**62)]), 1)
 
 # 8, 9: __getitem__ raising in the main process and in a worker
 for workers in (0, 2):

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "accwatch_indices.h"
+#include "accwatch_pylayout.h"
 
 enum fake_kind { FAKE_TYPE, FAKE_INT, FAKE_LIST, FAKE_TUPLE, FAKE_OTHER };
 
@@ -348,4 +349,82 @@ Test(indices, types_are_released)
 	walk(&batch.object, 0, &chunks);
 	cr_assert_eq(fake_list_type.references, 0);
 	cr_assert_eq(fake_tuple_type.references, 0);
+}
+
+/* --- in-place int decoding (accwatch_pylayout_decode) -------------------- */
+
+/* The memory of an int object: refcount, type, size or tag, two digits. */
+struct fake_long_memory {
+	int64_t refcount;
+	void *type;
+	uint64_t head;
+	uint32_t digit[2];
+};
+
+static int decode(enum accwatch_long_layout layout, uint64_t head, uint32_t low,
+		  uint32_t high, long long *value)
+{
+	struct fake_long_memory memory = {
+	    .refcount = 1, .head = head, .digit = {low, high}};
+
+	*value = 12345;
+	return accwatch_pylayout_decode(layout, &memory, value);
+}
+
+Test(pylayout, size_layout_reads_signed_digit_counts)
+{
+	long long value;
+
+	cr_assert(decode(ACCWATCH_LONG_SIZE, 0, 0, 0, &value));
+	cr_assert_eq(value, 0);
+	cr_assert(decode(ACCWATCH_LONG_SIZE, 1, 7, 99, &value));
+	cr_assert_eq(value, 7);
+	cr_assert(decode(ACCWATCH_LONG_SIZE, (uint64_t)-1, 7, 0, &value));
+	cr_assert_eq(value, -7);
+	cr_assert(decode(ACCWATCH_LONG_SIZE, 2, 5, 3, &value));
+	cr_assert_eq(value, 5 + (3LL << 30));
+	cr_assert(decode(ACCWATCH_LONG_SIZE, (uint64_t)-2, 0, 1, &value));
+	cr_assert_eq(value, -(1LL << 30));
+}
+
+Test(pylayout, tag_layout_reads_count_and_sign)
+{
+	long long value;
+
+	cr_assert(decode(ACCWATCH_LONG_TAG, 1, 0, 0, &value)); /* zero */
+	cr_assert_eq(value, 0);
+	cr_assert(decode(ACCWATCH_LONG_TAG, 1 << 3, 9, 99, &value));
+	cr_assert_eq(value, 9);
+	cr_assert(decode(ACCWATCH_LONG_TAG, 1 << 3 | 2, 9, 0, &value));
+	cr_assert_eq(value, -9);
+	cr_assert(decode(ACCWATCH_LONG_TAG, 2 << 3, (1u << 30) - 1,
+			 (1u << 30) - 1, &value));
+	cr_assert_eq(value, (1LL << 60) - 1);
+}
+
+Test(pylayout, anything_else_is_left_to_the_c_api)
+{
+	long long value;
+
+	/* Three digits, an invalid sign, digits with bits above 30, and no
+	 * known layout: not decoded, value untouched. */
+	cr_assert_not(decode(ACCWATCH_LONG_SIZE, 3, 1, 1, &value));
+	cr_assert_not(decode(ACCWATCH_LONG_SIZE, (uint64_t)-3, 1, 1, &value));
+	cr_assert_not(decode(ACCWATCH_LONG_TAG, 3 << 3, 1, 1, &value));
+	cr_assert_not(decode(ACCWATCH_LONG_TAG, 1 << 3 | 3, 1, 0, &value));
+	cr_assert_not(decode(ACCWATCH_LONG_SIZE, 1, 1u << 30, 0, &value));
+	cr_assert_not(decode(ACCWATCH_LONG_UNKNOWN, 1, 1, 0, &value));
+	cr_assert_eq(value, 12345);
+}
+
+Test(pylayout, unprobed_layout_reads_nothing_in_place)
+{
+	struct accwatch_pylayout layout = {0};
+	struct fake_long_memory memory = {.head = 1, .digit = {4, 0}};
+	long long value = 0;
+
+	cr_assert_not(accwatch_pylayout_long(
+	    &layout, (const accwatch_pyobject *)&memory, &value));
+	cr_assert_null(
+	    accwatch_pylayout_items(&layout, (accwatch_pyobject *)&memory));
 }

@@ -30,6 +30,28 @@ Test(run_env, adds_preload_run_and_blocking)
 			 "1");
 	cr_assert_str_eq(accwatch_run_env_get(env, "HOME"), "/root");
 	cr_assert_str_eq(accwatch_run_env_get(env, "PATH"), "/usr/bin");
+	cr_assert_str_eq(
+	    accwatch_run_env_get(env, "LTTNG_UST_WITHOUT_BADDR_STATEDUMP"),
+	    "1");
+	cr_assert_str_eq(
+	    accwatch_run_env_get(env, "LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP"),
+	    "1");
+	accwatch_run_env_free(env);
+}
+
+Test(run_env, the_callers_statedump_choice_is_kept)
+{
+	char *base[] = {"LTTNG_UST_WITHOUT_BADDR_STATEDUMP=0", NULL};
+	struct accwatch_run_env_settings settings = {LIB, 42, true};
+	char **env = NULL;
+
+	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
+	cr_assert_str_eq(
+	    accwatch_run_env_get(env, "LTTNG_UST_WITHOUT_BADDR_STATEDUMP"),
+	    "0");
+	cr_assert_eq(count_entries(env, "LTTNG_UST_WITHOUT_BADDR_STATEDUMP="),
+		     1);
 	accwatch_run_env_free(env);
 }
 
@@ -121,6 +143,8 @@ Test(run_env, empty_base)
 		     ACCWATCH_RUN_ENV_OK);
 	cr_assert_str_eq(env[0], "LD_PRELOAD=" LIB);
 	cr_assert_str_eq(env[1], "ACCWATCH_RUN=1");
-	cr_assert_null(env[2]);
+	cr_assert_str_eq(env[2], "LTTNG_UST_WITHOUT_BADDR_STATEDUMP=1");
+	cr_assert_str_eq(env[3], "LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP=1");
+	cr_assert_null(env[4]);
 	accwatch_run_env_free(env);
 }
