@@ -1,7 +1,10 @@
 """Recording overhead: the DataLoader-bound loop of loop.py run (a) untraced,
 (b) under LD_PRELOAD without a session, (c) recorded by accwatch-run, (d) with a
-hand-written Python tracer. Runs are interleaved (a b c d, a b c d, ...);
-ratios are computed round by round, then summarised. Prints a table."""
+hand-written Python tracer, plus a second untraced run (a') as a control: its
+ratio to (a) is the run-to-run noise floor of this machine, against which the
+other ratios must be read. Runs are interleaved (a a' b c d, a a' b c d, ...);
+ratios are computed round by round, then summarised. Prints a table.
+bench/inprocess.py isolates the per-batch cost of (c) and (d) from that noise."""
 import argparse
 import json
 import os
@@ -14,7 +17,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
 PYTHON = "/usr/bin/python3"
-MODES = ("a untraced", "b dormant", "c accwatch-run", "d python tracer")
+MODES = ("a untraced", "a' untraced again", "b dormant", "c accwatch-run", "d python tracer")
+DORMANT, RECORDED, PYTRACER = 2, 3, 4
 
 
 def run_once(build, mode, ranks, workers, samples, work):
@@ -24,12 +28,12 @@ def run_once(build, mode, ranks, workers, samples, work):
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
     cmd = loop
-    if mode == 1:
+    if mode == DORMANT:
         env["LD_PRELOAD"] = os.path.join(build, "lib", "libaccwatch.so")
-    elif mode == 2:
+    elif mode == RECORDED:
         trace = tempfile.mkdtemp(dir=work)
         cmd = [os.path.join(build, "bin", "accwatch-run"), "-q", "--force", "-o", trace, "--", *loop]
-    elif mode == 3:
+    elif mode == PYTRACER:
         env["BENCH_PYTRACER"] = "1"
         env["BENCH_PYTRACER_DIR"] = tempfile.mkdtemp(dir=work)
         env["PYTHONPATH"] = HERE + os.pathsep + env.get("PYTHONPATH", "")
@@ -46,14 +50,14 @@ def run_once(build, mode, ranks, workers, samples, work):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
-    parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--samples", type=int, default=64 * 1500)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--samples", type=int, default=64 * 3000)
     parser.add_argument("--configs", default="0x1,0x4,2x1,2x4", help="workers x ranks, comma-separated")
     opts = parser.parse_args()
     work = tempfile.mkdtemp(prefix="accwatch-bench-")
     print(f"# DataLoader loop, batch 64, {opts.samples} samples per rank, {opts.rounds} interleaved rounds;"
           " per-batch time of the slowest rank; ratio = median over rounds of (mode / untraced)")
-    print(f"{'workers':>7} {'ranks':>5} {'mode':<16} {'us/batch':>9} {'min-max':>15} {'ns/index':>9}"
+    print(f"{'workers':>7} {'ranks':>5} {'mode':<18} {'us/batch':>9} {'min-max':>15} {'ns/index':>9}"
           f" {'ratio':>7} {'added us/batch':>14}")
     try:
         for config in opts.configs.split(","):
@@ -68,7 +72,7 @@ def main():
             for mode, name in enumerate(MODES):
                 ratios = [m / a for m, a in zip(per_batch[mode], per_batch[0])]
                 added = [(m - a) * 1e6 for m, a in zip(per_batch[mode], per_batch[0])]
-                print(f"{workers:>7} {ranks:>5} {name:<16} {statistics.median(per_batch[mode]) * 1e6:>9.2f}"
+                print(f"{workers:>7} {ranks:>5} {name:<18} {statistics.median(per_batch[mode]) * 1e6:>9.2f}"
                       f" {min(per_batch[mode]) * 1e6:>7.2f}-{max(per_batch[mode]) * 1e6:<7.2f}"
                       f" {statistics.median(per_index[mode]) * 1e9:>9.1f} {statistics.median(ratios):>7.3f}"
                       f" {statistics.median(added):>14.2f}")

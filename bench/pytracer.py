@@ -1,6 +1,7 @@
 """What a user writes when no tool exists: monkeypatch the DataLoader methods
 accwatch watches and append every batch of indices as a JSON line to a file.
-Imported by loop.py in the benchmark's mode (d)."""
+Imported by loop.py in the benchmark's mode (d), which installs it; inprocess.py
+installs and removes it between epochs."""
 import atexit
 import functools
 import json
@@ -21,8 +22,12 @@ def _file():
     return _out["file"]
 
 
+_installed = []  # (class, name, original)
+
+
 def _wrap(cls, name, make):
-    original = getattr(cls, name)
+    original = cls.__dict__[name]
+    _installed.append((cls, name, original))
     setattr(cls, name, functools.wraps(original)(make(original)))
 
 
@@ -52,6 +57,17 @@ def _fetch(original):
     return wrapper
 
 
-_wrap(dataloader._BaseDataLoaderIter, "_next_index", _next_index)
-_wrap(dataloader._BaseDataLoaderIter, "__next__", _next)
-_wrap(fetch._MapDatasetFetcher, "fetch", _fetch)
+def install():
+    _wrap(dataloader._BaseDataLoaderIter, "_next_index", _next_index)
+    _wrap(dataloader._BaseDataLoaderIter, "__next__", _next)
+    _wrap(fetch._MapDatasetFetcher, "fetch", _fetch)
+
+
+def uninstall():
+    while _installed:
+        cls, name, original = _installed.pop()
+        setattr(cls, name, original)
+
+
+if os.environ.get("BENCH_PYTRACER"):
+    install()
