@@ -13,11 +13,13 @@ export PYTHONPATH=$here/accelerate_standin
 
 lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null || exit 1
 lttng create "$session" --output="$work/trace" >/dev/null || exit 1
-lttng enable-event -u -s "$session" 'accwatch:*' >/dev/null || exit 1
+run=$((RANDOM * 32768 + RANDOM + 1))
+lttng enable-event -u -s "$session" 'accwatch:*' --filter "run == $run" \
+	>/dev/null || exit 1
 lttng start "$session" >/dev/null || exit 1
 "$python" "$here/preload_accelerate.py" >"$work/plain" 2>&1
-LD_PRELOAD=$libdir/libaccwatch.so "$python" "$here/preload_accelerate.py" \
-	>"$work/preloaded" 2>&1
+ACCWATCH_RUN=$run LD_PRELOAD=$libdir/libaccwatch.so "$python" \
+	"$here/preload_accelerate.py" >"$work/preloaded" 2>&1
 lttng stop "$session" >/dev/null
 
 "$python" - "$work" "$here/preload_accelerate.py" <<'PY'

@@ -23,6 +23,7 @@ if [ -z "${ROBUST_PRIVATE:-}" ] && [ "$(id -u)" = 0 ] &&
 fi
 work=$(mktemp -d)
 session=accwatch_robust_$$
+own_run=$((RANDOM * 32768 + RANDOM + 1)) # cases without a run of their own
 private=${ROBUST_PRIVATE:-}
 if [ -n "$private" ]; then
 	export LTTNG_HOME=$work/home
@@ -51,7 +52,8 @@ start_session() {
 	lttng create "$session" --output="$work/trace" >/dev/null &&
 		lttng enable-channel -u -s "$session" --subbuf-size=1M \
 			--num-subbuf=8 --blocking-timeout=inf chan >/dev/null &&
-		lttng enable-event -u -s "$session" -c chan 'accwatch:*' >/dev/null &&
+		lttng enable-event -u -s "$session" -c chan 'accwatch:*' \
+			--filter "run == ${run:-$own_run}" >/dev/null &&
 		lttng start "$session" >/dev/null
 }
 stop_session() {
@@ -78,7 +80,7 @@ same() {
 	for mode in preloaded recorded; do
 		[ "$mode" = recorded ] && start_session
 		(cd "$work" && LD_PRELOAD=$lib LTTNG_UST_ALLOW_BLOCKING=1 \
-			ACCWATCH_RUN=${run:-0} timeout 300 "$python" "$@" \
+			ACCWATCH_RUN=${run:-$own_run} timeout 300 "$python" "$@" \
 			>run.out 2>run.err)
 		local got=$?
 		[ "$mode" = recorded ] && stop_session

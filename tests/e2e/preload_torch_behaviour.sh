@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 python=${ACCWATCH_PYTHON:-/usr/bin/python3}
 work=$(mktemp -d)
 session=accwatch_behaviour_$$
+run=$((RANDOM * 32768 + RANDOM + 1))
 trap 'lttng destroy "$session" >/dev/null 2>&1; rm -rf "$work"' EXIT
 passed=0
 failed=0
@@ -36,9 +37,10 @@ compare "preloaded, no session" $?
 
 if lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null 2>&1; then
 	lttng create "$session" --output="$work/trace" >/dev/null &&
-		lttng enable-event -u -s "$session" 'accwatch:*' >/dev/null &&
+		lttng enable-event -u -s "$session" 'accwatch:*' \
+			--filter "run == $run" >/dev/null &&
 		lttng start "$session" >/dev/null
-	LD_PRELOAD=$libdir/libaccwatch.so "$python" \
+	ACCWATCH_RUN=$run LD_PRELOAD=$libdir/libaccwatch.so "$python" \
 		"$here/preload_torch_behaviour.py" >run.out 2>run.err
 	compare "preloaded, recorded" $?
 	lttng stop "$session" >/dev/null

@@ -17,9 +17,10 @@ failed=0
 lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null || exit 1
 lttng create "$session" --output="$work/trace" >/dev/null || exit 1
 lttng enable-channel -u -s "$session" --blocking-timeout=inf chan >/dev/null || exit 1
-lttng enable-event -u -s "$session" -c chan 'accwatch:*' >/dev/null || exit 1
-lttng start "$session" >/dev/null || exit 1
 run=$((RANDOM * 32768 + RANDOM + 1))
+lttng enable-event -u -s "$session" -c chan 'accwatch:*' \
+	--filter "run == $run" >/dev/null || exit 1
+lttng start "$session" >/dev/null || exit 1
 expected=$(PYTHONPATH=$here/preload_torchdata_standin "$python" \
 	"$here/preload_torchdata.py" 2>&1)
 got=$(PYTHONPATH=$here/preload_torchdata_standin LTTNG_UST_ALLOW_BLOCKING=1 \
