@@ -225,20 +225,54 @@ end:
 	return accwatch_record_none();
 }
 
-static void accwatch_emit_batch_chunk(void *context, uint32_t offset,
-				      uint32_t total, uint32_t count,
-				      const uint32_t *narrow,
-				      const int64_t *wide)
-{
-	struct accwatch_batch_info *info = context;
+/* batch and worker_fetch walk their indices the same way, one event per
+ * chunk; only the event (and its info) differs. */
+struct accwatch_indices_event {
+	uint32_t *offset, *total, *count; /* fields of info */
+	void (*emit)(const void *info, const uint32_t *narrow,
+		     const int64_t *wide);
+	const void *info;
+};
 
-	info->offset = offset;
-	info->total = total;
-	info->count = count;
+static void accwatch_emit_chunk(void *context, uint32_t offset, uint32_t total,
+				uint32_t count, const uint32_t *narrow,
+				const int64_t *wide)
+{
+	const struct accwatch_indices_event *event = context;
+
+	*event->offset = offset;
+	*event->total = total;
+	*event->count = count;
+	event->emit(event->info, narrow, wide);
+}
+
+static void accwatch_walk_indices(accwatch_pyobject *indices,
+				  struct accwatch_indices_event *event,
+				  const char *what, uint32_t ordinal)
+{
+	if (accwatch_indices_walk(
+		accwatch_recorder.api, indices, ACCWATCH_CHUNK_MAX,
+		&accwatch_recorder.indices, accwatch_emit_chunk,
+		event) != ACCWATCH_INDICES_OK)
+		ACCWATCH_DEBUG("%s %u: indices not recorded", what, ordinal);
+}
+
+static void accwatch_emit_batch(const void *info, const uint32_t *narrow,
+				const int64_t *wide)
+{
 	if (narrow)
 		lttng_ust_tracepoint(accwatch, batch, info, narrow);
 	else
 		lttng_ust_tracepoint(accwatch, batch_wide, info, wide);
+}
+
+static void accwatch_emit_fetch(const void *info, const uint32_t *narrow,
+				const int64_t *wide)
+{
+	if (narrow)
+		lttng_ust_tracepoint(accwatch, worker_fetch, info, narrow);
+	else
+		lttng_ust_tracepoint(accwatch, worker_fetch_wide, info, wide);
 }
 
 /* (loader, iteration, batch, indices): the per-batch path. */
@@ -247,6 +281,8 @@ static accwatch_pyobject *accwatch_py_batch(accwatch_pyobject *self,
 					    ssize_t nargs)
 {
 	struct accwatch_batch_info info;
+	struct accwatch_indices_event event = {
+	    &info.offset, &info.total, &info.count, accwatch_emit_batch, &info};
 
 	(void)self;
 	if (!accwatch_args_ok("batch", nargs, 4))
@@ -259,12 +295,7 @@ static accwatch_pyobject *accwatch_py_batch(accwatch_pyobject *self,
 	info.loader = accwatch_arg_u32(args[0]);
 	info.iteration = accwatch_arg_u32(args[1]);
 	info.batch = accwatch_arg_u32(args[2]);
-	if (accwatch_indices_walk(
-		accwatch_recorder.api, args[3], ACCWATCH_CHUNK_MAX,
-		&accwatch_recorder.indices, accwatch_emit_batch_chunk,
-		&info) != ACCWATCH_INDICES_OK)
-		ACCWATCH_DEBUG("batch %u of loader %u: indices not recorded",
-			       info.batch, info.loader);
+	accwatch_walk_indices(args[3], &event, "batch", info.batch);
 end:
 	return accwatch_record_none();
 }
@@ -287,28 +318,14 @@ end:
 	return accwatch_record_none();
 }
 
-static void accwatch_emit_fetch_chunk(void *context, uint32_t offset,
-				      uint32_t total, uint32_t count,
-				      const uint32_t *narrow,
-				      const int64_t *wide)
-{
-	struct accwatch_fetch_info *info = context;
-
-	info->offset = offset;
-	info->total = total;
-	info->count = count;
-	if (narrow)
-		lttng_ust_tracepoint(accwatch, worker_fetch, info, narrow);
-	else
-		lttng_ust_tracepoint(accwatch, worker_fetch_wide, info, wide);
-}
-
 /* (worker_id, loader, iteration, fetch ordinal, indices) */
 static accwatch_pyobject *
 accwatch_py_worker_fetch(accwatch_pyobject *self,
 			 accwatch_pyobject *const *args, ssize_t nargs)
 {
 	struct accwatch_fetch_info info;
+	struct accwatch_indices_event event = {
+	    &info.offset, &info.total, &info.count, accwatch_emit_fetch, &info};
 
 	(void)self;
 	if (!accwatch_args_ok("worker_fetch", nargs, 5))
@@ -322,12 +339,7 @@ accwatch_py_worker_fetch(accwatch_pyobject *self,
 	info.loader = accwatch_arg_u32(args[1]);
 	info.iteration = accwatch_arg_u32(args[2]);
 	info.batch = accwatch_arg_u32(args[3]);
-	if (accwatch_indices_walk(
-		accwatch_recorder.api, args[4], ACCWATCH_CHUNK_MAX,
-		&accwatch_recorder.indices, accwatch_emit_fetch_chunk,
-		&info) != ACCWATCH_INDICES_OK)
-		ACCWATCH_DEBUG("fetch %u of worker %d: indices not recorded",
-			       info.batch, info.worker_id);
+	accwatch_walk_indices(args[4], &event, "worker fetch", info.batch);
 end:
 	return accwatch_record_none();
 }
