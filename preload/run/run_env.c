@@ -19,7 +19,8 @@
  * every loaded library in every traced process (and again in each forked
  * worker) when a session starts: ~47,000 read/lseek calls and 60-100 ms of
  * CPU for a torch process, for events accwatch does not use (native stacks
- * are symbolised in-process). Off unless the caller asks for it. */
+ * are symbolised in-process). A caller's own setting is passed unchanged
+ * (LTTng-UST reads only whether the variable is present). */
 static const char *const accwatch_run_env_defaults[] = {
     "LTTNG_UST_WITHOUT_BADDR_STATEDUMP=1",
     "LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP=1",
