@@ -38,8 +38,9 @@ static int accwatch_indices_value(const struct accwatch_capi *api,
 
 /* Converts items [offset, offset + count) into buffer->wide; returns 1 when
  * all of them fit uint32_t (then buffer->narrow holds them too), 0 when not,
- * -1 when an item is not an integer. Items are read in place until Python
- * code has run (it may resize the list), then through get_item. */
+ * -1 when an item is not an integer. Leading small ints go straight to
+ * narrow; items are read in place until Python code has run (it may resize
+ * the list), then through get_item. */
 static int accwatch_indices_convert(const struct accwatch_capi *api,
 				    accwatch_pyobject *sequence,
 				    accwatch_get_item_fn get_item,
@@ -49,9 +50,18 @@ static int accwatch_indices_convert(const struct accwatch_capi *api,
 	accwatch_pyobject *const *items =
 	    accwatch_pylayout_items(&accwatch_indices_layout, sequence);
 	int narrow = 1, ran_python = 0;
-	uint32_t i;
+	uint32_t i, done = 0;
 
-	for (i = 0; i < count; i++) {
+	if (items) {
+		done = accwatch_pylayout_small(&accwatch_indices_layout,
+					       items + offset, count,
+					       buffer->narrow);
+		if (done == count)
+			goto end;
+		for (i = 0; i < done; i++)
+			buffer->wide[i] = buffer->narrow[i];
+	}
+	for (i = done; i < count; i++) {
 		ssize_t at = (ssize_t)offset + i;
 		accwatch_pyobject *item =
 		    items && !ran_python ? items[at] : get_item(sequence, at);
@@ -67,7 +77,7 @@ static int accwatch_indices_convert(const struct accwatch_capi *api,
 			narrow = 0;
 	}
 	if (narrow) {
-		for (i = 0; i < count; i++)
+		for (i = done; i < count; i++)
 			buffer->narrow[i] = (uint32_t)buffer->wide[i];
 	}
 end:

@@ -101,6 +101,42 @@ static inline int accwatch_pylayout_long(const struct accwatch_pylayout *layout,
 	return accwatch_pylayout_decode(layout->longs, object, value);
 }
 
+/* The batch of almost every DataLoader in one tight pass: how many leading
+ * items of items[0, count) are exact ints in [0, 2^30) (zero or one digit),
+ * their values stored in out. */
+static inline uint32_t
+accwatch_pylayout_small(const struct accwatch_pylayout *layout,
+			accwatch_pyobject *const *items, uint32_t count,
+			uint32_t *out)
+{
+	uint64_t zero = layout->longs == ACCWATCH_LONG_SIZE ? 0 : 1;
+	uint64_t one = layout->longs == ACCWATCH_LONG_SIZE ? 1 : 1 << 3;
+	uint32_t i;
+
+	if (layout->longs == ACCWATCH_LONG_UNKNOWN)
+		return 0;
+	for (i = 0; i < count; i++) {
+		const void *item = items[i];
+		uint64_t head;
+
+		if (accwatch_pylayout_type(item) != layout->long_type)
+			break;
+		memcpy(&head,
+		       accwatch_pylayout_field(item, ACCWATCH_OFFSET_SIZE),
+		       sizeof(head));
+		if (head == one)
+			memcpy(&out[i],
+			       accwatch_pylayout_field(item,
+						       ACCWATCH_OFFSET_ITEMS),
+			       sizeof(out[i]));
+		else if (head == zero)
+			out[i] = 0;
+		else
+			break;
+	}
+	return i;
+}
+
 /* The items of an exact list or tuple, or NULL. Valid until Python code
  * runs (a list may be resized). */
 static inline accwatch_pyobject *const *

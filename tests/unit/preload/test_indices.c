@@ -428,3 +428,39 @@ Test(pylayout, unprobed_layout_reads_nothing_in_place)
 	cr_assert_null(
 	    accwatch_pylayout_items(&layout, (accwatch_pyobject *)&memory));
 }
+
+Test(pylayout, small_ints_are_read_until_the_first_other_item)
+{
+	static char long_type, other_type;
+	struct fake_long_memory zero = {.type = &long_type, .head = 0};
+	struct fake_long_memory seven = {
+	    .type = &long_type, .head = 1, .digit = {7, 0}};
+	struct fake_long_memory big = {
+	    .type = &long_type, .head = 2, .digit = {1, 1}};
+	struct fake_long_memory other = {
+	    .type = &other_type, .head = 1, .digit = {3, 0}};
+	accwatch_pyobject *items[] = {
+	    (accwatch_pyobject *)&seven, (accwatch_pyobject *)&zero,
+	    (accwatch_pyobject *)&big, (accwatch_pyobject *)&seven};
+	accwatch_pyobject *others[] = {(accwatch_pyobject *)&other};
+	struct accwatch_pylayout layout = {.sequences = 1,
+					   .longs = ACCWATCH_LONG_SIZE,
+					   .long_type =
+					       (accwatch_pyobject *)&long_type};
+	uint32_t out[4] = {0};
+
+	cr_assert_eq(accwatch_pylayout_small(&layout, items, 4, out), 2);
+	cr_assert_eq(out[0], 7);
+	cr_assert_eq(out[1], 0);
+	cr_assert_eq(accwatch_pylayout_small(&layout, others, 1, out), 0);
+	/* 3.12+: zero is tag 1, one positive digit tag 8. */
+	layout.longs = ACCWATCH_LONG_TAG;
+	zero.head = 1;
+	seven.head = 1 << 3;
+	big.head = 2 << 3;
+	cr_assert_eq(accwatch_pylayout_small(&layout, items, 4, out), 2);
+	cr_assert_eq(out[0], 7);
+	cr_assert_eq(out[1], 0);
+	layout.longs = ACCWATCH_LONG_UNKNOWN;
+	cr_assert_eq(accwatch_pylayout_small(&layout, items, 4, out), 0);
+}
