@@ -89,7 +89,11 @@ _samplers = sys.modules.get("torch.utils.data.sampler")
 _pid = os.getpid()
 _next_loader = 0
 _loaders = {}  # id(DataLoader) -> _Loader
-_iters = {}  # id(_BaseDataLoaderIter) -> _Iteration
+# Iterators are keyed by object.__hash__ (the address, rotated: unique among
+# live objects, like id()), not id(): id() raises the audit event
+# builtins.id, which every audit hook of the process would see twice a batch.
+_iter_key = object.__hash__
+_iters = {}  # _iter_key(_BaseDataLoaderIter) -> _Iteration
 _initing = set()  # id(DataLoader) inside DataLoader.__init__
 _lens = set()  # (loader, value, site) already emitted
 _len_depth = threading.local()  # len() calls of loaders in progress
@@ -439,7 +443,7 @@ def _iterator_gone(key):
 
 
 def _bind(iterator, rec):
-    key = id(iterator)
+    key = _iter_key(iterator)
     known = key in _iters
     _iters[key] = rec
     if not known:
@@ -552,7 +556,7 @@ def _wrap_loader_iter(original):
             raise
         _starting.rec = saved
         try:
-            if (rec is not None and id(iterator) not in _iters
+            if (rec is not None and _iter_key(iterator) not in _iters
                     and isinstance(iterator, _dl._BaseDataLoaderIter)):
                 _bind(iterator, rec)
         except Exception:
@@ -612,7 +616,7 @@ def _wrap_iterator_init(original):
 def _wrap_next_index(original):
     # The per-batch path: locals, not globals; installed by _switch only.
     @functools.wraps(original)
-    def _next_index(self, _get=_iters.get, _id=id, _batch=_aw_batch):
+    def _next_index(self, _get=_iters.get, _id=_iter_key, _batch=_aw_batch):
         index = original(self)
         try:
             rec = _get(_id(self))
@@ -633,7 +637,7 @@ def _wrap_next_index(original):
 
 def _wrap_next(original):
     @functools.wraps(original)
-    def __next__(self, _get=_iters.get, _id=id):
+    def __next__(self, _get=_iters.get, _id=_iter_key):
         try:
             data = original(self)
         except StopIteration:

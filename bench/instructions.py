@@ -1,0 +1,108 @@
+"""Instructions per batch, counted by callgrind: a load-independent measure of
+what recording adds to a DataLoader loop (batch 64, num_workers 0, tensor rows,
+default collate). Only the measured loop is instrumented (callgrind_control
+turns instrumentation on and off around it), so start-up does not count.
+
+  a  untraced (no preload)
+  c  recorded by accwatch-run
+  c0 recorded by accwatch-run, torch's own _next_index/__next__ put back for
+     the measured epoch (the control for c: same process, nothing per batch)
+  d  untraced + the hand-written Python tracer of bench/pytracer.py
+
+Instruction counts are not time: cache misses and the consumer daemon on the
+other core are not in them (overhead.py and inprocess.py measure time). Needs
+valgrind."""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(HERE)
+PYTHON = "/usr/bin/python3"
+
+
+def child(mode, batches):
+    import torch
+    from torch.utils.data import DataLoader
+    from torch.utils.data import dataloader as dl
+
+    sys.path.insert(0, HERE)
+    from loop import RowDataset
+
+    torch.set_num_threads(1)
+    loader = DataLoader(RowDataset(64 * batches, 8), batch_size=64, shuffle=True)
+    if mode == "d":
+        import pytracer
+        pytracer.install()
+    for _ in loader:  # warm up: first-epoch costs stay out of the count
+        pass
+    iterator = iter(loader)
+    if mode == "c0":
+        base = dl._BaseDataLoaderIter
+        for name in ("_next_index", "__next__"):
+            method = base.__dict__[name]
+            if not hasattr(method, "__wrapped__"):
+                raise SystemExit("instructions: accwatch's wrappers are not installed")
+            setattr(base, name, method.__wrapped__)
+    control = ["callgrind_control", "-i"]
+    subprocess.run(control + ["on", str(os.getpid())], check=True, capture_output=True)
+    for _ in iterator:
+        pass
+    subprocess.run(control + ["off", str(os.getpid())], check=True, capture_output=True)
+
+
+def count(opts, mode, work):
+    out = os.path.join(work, f"callgrind.{mode}")
+    cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
+           PYTHON, os.path.abspath(__file__), "--child", mode, "--batches", str(opts.batches)]
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    if mode in ("c", "c0"):
+        cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "--force", "-o",
+               os.path.join(work, f"trace.{mode}"), "--"] + cmd
+    else:
+        env["BENCH_PYTRACER_DIR"] = work
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(out) as f:
+        totals = re.search(r"^totals:\s*(\d+)", f.read(), re.M)
+    if not totals:
+        raise SystemExit(f"instructions: no totals in {out}")
+    return int(totals.group(1))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
+    parser.add_argument("--batches", type=int, default=500, help="batches in the measured epoch")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    opts = parser.parse_args()
+    if opts.child:
+        child(opts.child, opts.batches)
+        return
+    if not shutil.which("valgrind"):
+        raise SystemExit("instructions: valgrind is needed (apt-get install valgrind)")
+    work = tempfile.mkdtemp(prefix="accwatch-bench-")
+    try:
+        ir = {mode: count(opts, mode, work) / opts.batches for mode in ("a", "c", "c0", "d")}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"# instructions per batch (callgrind), batch 64, num_workers 0, {opts.batches} batches; "
+          "added = against the mode named")
+    print(f"{'mode':<32} {'instr/batch':>12} {'added':>10} {'ratio':>7}")
+    rows = (("a untraced", "a", None), ("c0 control (accwatch-run, off)", "c0", "a"),
+            ("c recorded by accwatch-run", "c", "c0"), ("d python tracer", "d", "a"))
+    for name, mode, against in rows:
+        added = ir[mode] - ir[against] if against else 0
+        ratio = ir[mode] / ir[against] if against else 1
+        print(f"{name:<32} {ir[mode]:>12,.0f} {added:>10,.0f} {ratio:>7.4f}  (vs {against or '-'})")
+    accwatch, python = ir["c"] - ir["c0"], ir["d"] - ir["a"]
+    if accwatch > 0:
+        print(f"# the python tracer adds {python / accwatch:.1f}x the instructions accwatch adds per batch")
+
+
+if __name__ == "__main__":
+    main()
