@@ -61,6 +61,8 @@ static const struct aw_check aw_checks[] = {
     {"fork", AW_CHECK_TRACE, aw_check_forks},
     {"worker-respawn", AW_CHECK_TRACE, aw_check_worker_respawn},
     {"worker-died", AW_CHECK_TRACE, aw_check_worker_died},
+    {"worker-stuck", AW_CHECK_TRACE, aw_check_worker_stuck},
+    {"rank-died", AW_CHECK_TRACE, aw_check_rank_died},
     {"trace-incomplete", AW_CHECK_TRACE, aw_check_trace_incomplete},
 };
 

@@ -32,7 +32,18 @@
  *                    of one loader started in >= 2 epochs
  *   worker-died      a worker's exit: signal > 0 other than SIGTERM, SIGINT,
  *                    SIGHUP (how launchers and the DataLoader stop them),
- *                    or status > 0
+ *                    or status > 0; says whether its last fetch was open
+ *   worker-stuck     a worker's last worker_fetch has no worker_fetch_end
+ *                    (the trace's recorder has that event), the worker did
+ *                    not crash (that is worker-died) and the fetch was open
+ *                    >= 2 s until its exit or the end of the trace (when
+ *                    the trace has a clock); none when events were lost
+ *   rank-died        a rank (not a worker, rank >= 0) exited by a signal or
+ *                    with status > 0 while a pass of its had no iter_end
+ *                    (its exit is known only when its parent is traced);
+ *                    ranks stopped by SIGTERM, SIGINT or SIGHUP are
+ *                    evidence of the first crashed rank's finding, or
+ *                    without one share a single finding
  *   trace-incomplete discarded events or packets, a read error, or a pass
  *                    without iter_end whose process has no exit
  * Dispatched loaders are judged on the ranks' shares rebuilt from rank 0's

@@ -30,6 +30,9 @@ const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
 const char *aw_short_class(const char *name);
 /* "rank 1" or "the ranks 0-3" for a sorted list. */
 void aw_format_ranks(const int32_t *ranks, size_t n, char *buf, size_t size);
+/* The global loader a DataLoader worker served, AW_NONE. */
+uint32_t aw_worker_global(const struct aw_model *model,
+			  const struct aw_process *w);
 
 /* checks_sharding.c: per loader and epoch. */
 void aw_check_unsharded(const struct aw_check_input *in,
@@ -53,8 +56,14 @@ void aw_check_len(const struct aw_check_input *in, struct aw_findings *out);
 void aw_check_forks(const struct aw_check_input *in, struct aw_findings *out);
 void aw_check_worker_respawn(const struct aw_check_input *in,
 			     struct aw_findings *out);
+
+/* checks_exit.c: workers and ranks that died or hung. */
 void aw_check_worker_died(const struct aw_check_input *in,
 			  struct aw_findings *out);
+void aw_check_worker_stuck(const struct aw_check_input *in,
+			   struct aw_findings *out);
+void aw_check_rank_died(const struct aw_check_input *in,
+			struct aw_findings *out);
 
 /* checks_trace.c: item fingerprints and the trace itself. */
 void aw_check_iterable_duplicate(const struct aw_check_input *in,

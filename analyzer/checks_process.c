@@ -1,9 +1,8 @@
 /* The process checks: forks while other threads ran or CUDA was mapped
- * (fork-threads, fork-cuda), workers forked anew every epoch
- * (worker-respawn) and workers that died (worker-died). */
+ * (fork-threads, fork-cuda) and workers forked anew every epoch
+ * (worker-respawn). How processes ended is checks_exit.c's. */
 #define _GNU_SOURCE /* memmem */
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,23 +21,6 @@ static uint32_t aw_process_by_pid(const struct aw_model *model, uint32_t space,
 {
 	return aw_index_map_get(&model->process_index,
 				aw_key2(space, (uint32_t)pid));
-}
-
-/* The global loader a worker served, AW_NONE. */
-static uint32_t aw_worker_global(const struct aw_model *model,
-				 const struct aw_process *w)
-{
-	uint32_t id =
-	    w->worker_loader != ACCWATCH_UNKNOWN
-		? w->worker_loader
-		: (w->any_fetch ? w->last_fetch_loader : ACCWATCH_UNKNOWN);
-	uint32_t owner = w->owner;
-	if (id == ACCWATCH_UNKNOWN || owner == AW_NONE)
-		return AW_NONE;
-	uint32_t loader = aw_model_find_loader(model, owner, id);
-	if (loader == AW_NONE)
-		return AW_NONE;
-	return model->loaders[aw_model_iterated_loader(model, loader)].global;
 }
 
 /* --- fork-threads, fork-cuda --------------------------------------------- */
@@ -432,140 +414,4 @@ void aw_check_worker_respawn(const struct aw_check_input *in,
 			aw_finding_add_rank(f, p->rank);
 	}
 	free(by_global);
-}
-
-/* --- worker-died ---------------------------------------------------------- */
-
-static const char *aw_signal_name(int32_t sig)
-{
-	switch (sig) {
-	case SIGKILL:
-		return "SIGKILL";
-	case SIGSEGV:
-		return "SIGSEGV";
-	case SIGBUS:
-		return "SIGBUS";
-	case SIGABRT:
-		return "SIGABRT";
-	case SIGILL:
-		return "SIGILL";
-	case SIGFPE:
-		return "SIGFPE";
-	case SIGTERM:
-		return "SIGTERM";
-	case SIGINT:
-		return "SIGINT";
-	case SIGHUP:
-		return "SIGHUP";
-	case SIGPIPE:
-		return "SIGPIPE";
-	default:
-		return "a signal";
-	}
-}
-
-/* How a worker ended, if that is a death: a signal other than the ones
- * launchers and the DataLoader itself use to stop workers (SIGTERM, SIGINT,
- * SIGHUP), or a non-zero exit status. */
-static bool aw_worker_death(const struct aw_process *w)
-{
-	if (!w->is_worker || !w->exited)
-		return false;
-	if (w->exit_signal > 0)
-		return w->exit_signal != SIGTERM && w->exit_signal != SIGINT &&
-		       w->exit_signal != SIGHUP;
-	return w->exit_status > 0;
-}
-
-static const char *aw_death_fix(const struct aw_process *w)
-{
-	switch (w->exit_signal) {
-	case SIGKILL:
-		return "SIGKILL is most often the kernel's out-of-memory "
-		       "killer "
-		       "(check `dmesg`): lower num_workers or prefetch_factor, "
-		       "or the memory each worker holds (a dataset of Python "
-		       "objects is copied page by page on access)";
-	case SIGBUS:
-		return "a SIGBUS in a worker is most often /dev/shm too small "
-		       "for the batches it hands over (docker: --shm-size); "
-		       "else a crash in native code of the dataset";
-	case SIGSEGV:
-	case SIGABRT:
-	case SIGILL:
-	case SIGFPE:
-		return "a crash in native code the dataset calls (a decoder, a "
-		       "library not fork-safe): reproduce with num_workers=0 "
-		       "and the indices of its last fetch";
-	default:
-		return "the worker exited with an error: look for its "
-		       "exception "
-		       "in the rank's stderr and reproduce with num_workers=0 "
-		       "and the indices of its last fetch";
-	}
-}
-
-void aw_check_worker_died(const struct aw_check_input *in,
-			  struct aw_findings *out)
-{
-	const struct aw_model *model = in->model;
-	for (size_t i = 0; i < model->n_processes; i++) {
-		const struct aw_process *w = &model->processes[i];
-		if (!aw_worker_death(w))
-			continue;
-		uint32_t global = aw_worker_global(model, w);
-		uint32_t epoch = w->any_fetch ? w->last_fetch_iteration
-					      : w->worker_iteration;
-		struct aw_finding *f = aw_findings_add(
-		    out, "worker-died", AW_SEVERITY_ERROR, global,
-		    epoch == ACCWATCH_UNKNOWN ? -1 : (int64_t)epoch);
-		if (w->rank >= 0)
-			aw_finding_add_rank(f, w->rank);
-		aw_finding_add_integer(f, "pid", w->pid);
-		aw_finding_add_integer(f, "worker_id", w->worker_id);
-		char how[64], which[128] = "";
-		if (w->exit_signal > 0) {
-			snprintf(how, sizeof(how),
-				 "was killed by signal %d (%s)", w->exit_signal,
-				 aw_signal_name(w->exit_signal));
-			aw_finding_add_integer(f, "signal", w->exit_signal);
-		} else {
-			snprintf(how, sizeof(how), "exited with status %d",
-				 w->exit_status);
-			aw_finding_add_integer(f, "status", w->exit_status);
-		}
-		if (global != AW_NONE)
-			snprintf(which, sizeof(which), " of %s (%s)",
-				 model->loaders_global[global].id,
-				 model->loaders_global[global].site);
-		if (epoch == ACCWATCH_UNKNOWN)
-			aw_finding_set_message(
-			    f, "DataLoader worker %d%s of rank %d (pid %d) %s",
-			    w->worker_id, which, w->rank, w->pid, how);
-		else
-			aw_finding_set_message(
-			    f,
-			    "DataLoader worker %d%s of rank %d (pid %d) %s "
-			    "in epoch %u: the rank's loop got an error or "
-			    "waited for its batches",
-			    w->worker_id, which, w->rank, w->pid, how, epoch);
-		if (w->any_fetch && w->last_fetch_first >= 0)
-			aw_finding_add_evidence(
-			    f,
-			    "its last fetch: #%u of epoch %u, %u indices "
-			    "starting at %" PRId64
-			    " (sent before reading them: one of them was "
-			    "being read when it died)",
-			    w->last_fetch_batch, w->last_fetch_iteration,
-			    w->last_fetch_count, w->last_fetch_first);
-		else if (w->any_fetch)
-			aw_finding_add_evidence(
-			    f, "its last fetch: #%u of epoch %u, %u items",
-			    w->last_fetch_batch, w->last_fetch_iteration,
-			    w->last_fetch_count);
-		else
-			aw_finding_add_evidence(f, "it fetched nothing that "
-						   "the trace saw");
-		aw_finding_set_fix(f, "%s", aw_death_fix(w));
-	}
 }

@@ -98,6 +98,85 @@ void aw_check_iterable_duplicate(const struct aw_check_input *in,
 /* --- trace-incomplete ------------------------------------------------------
  */
 
+/* A pass whose process vanished: no iter_end, and no exit of a rank. */
+static bool aw_vanished(const struct aw_model *model,
+			const struct aw_iteration *it)
+{
+	const struct aw_process *p =
+	    &model->processes[model->loaders[it->loader].process];
+	return !it->ended && !p->exited && !p->is_worker;
+}
+
+/* "rank 1: L0 epoch 0, last batch #5" for each vanished pass (the first
+ * few), so that the message itself says which ranks to look at. */
+static void aw_vanished_list(const struct aw_model *model, char *buf,
+			     size_t size)
+{
+	enum { AW_NAMED = 4 };
+	size_t used = 0, named = 0, more = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < model->n_iterations && used < size; i++) {
+		const struct aw_iteration *it = &model->iterations[i];
+		if (!aw_vanished(model, it))
+			continue;
+		if (named == AW_NAMED) {
+			more++;
+			continue;
+		}
+		const struct aw_loader *l = &model->loaders[it->loader];
+		const struct aw_process *p = &model->processes[l->process];
+		const char *id = l->global < model->n_loaders_global
+				     ? model->loaders_global[l->global].id
+				     : "?";
+		used += (size_t)snprintf(
+		    buf + used, size - used, "%srank %d: %s epoch %" PRIu32,
+		    named ? "; " : "", p->rank, id, it->ordinal);
+		if (it->last_drawn.any && used < size)
+			used += (size_t)snprintf(buf + used, size - used,
+						 ", last batch #%" PRIu32,
+						 it->last_drawn.ordinal);
+		named++;
+	}
+	if (more && used < size)
+		snprintf(buf + used, size - used, "; %zu more", more);
+}
+
+/* One line per vanished pass: the rank, the loader, and the last batch it
+ * drew, which is what it was reading when it disappeared. */
+static void aw_evidence_vanished(struct aw_finding *f,
+				 const struct aw_model *model)
+{
+	size_t shown = 0;
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		const struct aw_iteration *it = &model->iterations[i];
+		if (!aw_vanished(model, it))
+			continue;
+		const struct aw_process *p =
+		    &model->processes[model->loaders[it->loader].process];
+		if (p->rank >= 0)
+			aw_finding_add_rank(f, p->rank);
+		if (shown++ >= AW_EVIDENCE_RANKS)
+			continue;
+		char name[96], last[256] = "";
+		if (it->last_drawn.any) {
+			char list[192];
+			aw_index_head_format(&it->last_drawn, list,
+					     sizeof(list));
+			snprintf(last, sizeof(last),
+				 "; the last batch it drew: #%" PRIu32
+				 ", indices %s",
+				 it->last_drawn.ordinal, list);
+		}
+		aw_finding_add_evidence(
+		    f,
+		    "rank %d (pid %d): epoch %u of %s ends after %u batches "
+		    "in the trace, with no end of epoch and no exit%s",
+		    p->rank, p->pid, it->ordinal,
+		    aw_loader_name(model, it->loader, name, sizeof(name)),
+		    aw_iteration_batches(it), last);
+	}
+}
+
 void aw_check_trace_incomplete(const struct aw_check_input *in,
 			       struct aw_findings *out)
 {
@@ -106,12 +185,8 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	bool discards = s->discarded_events || s->discarded_events_messages ||
 			s->discarded_packets;
 	uint32_t vanished = 0;
-	for (size_t i = 0; i < model->n_iterations; i++) {
-		const struct aw_iteration *it = &model->iterations[i];
-		const struct aw_process *p =
-		    &model->processes[model->loaders[it->loader].process];
-		vanished += !it->ended && !p->exited && !p->is_worker;
-	}
+	for (size_t i = 0; i < model->n_iterations; i++)
+		vanished += aw_vanished(model, &model->iterations[i]);
 	if (!discards && !vanished && !s->read_error)
 		return;
 	struct aw_finding *f = aw_findings_add(
@@ -121,7 +196,7 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "discarded_packets",
 			       (int64_t)s->discarded_packets);
 	aw_finding_add_integer(f, "vanished_iterations", vanished);
-	char parts[3][160];
+	char parts[3][512];
 	size_t n_parts = 0;
 	if (discards)
 		snprintf(
@@ -132,11 +207,15 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 		    s->discarded_events_messages,
 		    s->discarded_events_messages == 1 ? "" : "s",
 		    s->discarded_packets, s->discarded_packets == 1 ? "" : "s");
-	if (vanished)
+	if (vanished) {
+		char which[384];
+		aw_vanished_list(model, which, sizeof(which));
 		snprintf(parts[n_parts++], sizeof(parts[0]),
 			 "%u pass%s over a loader stopped mid-epoch with "
-			 "neither an end of epoch nor an exit of the process",
-			 vanished, vanished == 1 ? "" : "es");
+			 "neither an end of epoch nor an exit of the process "
+			 "(%s)",
+			 vanished, vanished == 1 ? "" : "es", which);
+	}
 	if (s->read_error)
 		snprintf(parts[n_parts++], sizeof(parts[0]),
 			 "reading the trace stopped early");
@@ -150,32 +229,16 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 		aw_finding_add_evidence(
 		    f, "stream %s: at least %" PRIu64 " events discarded",
 		    s->discards[i].stream, s->discards[i].events);
-	size_t shown = 0;
-	for (size_t i = 0; i < model->n_iterations; i++) {
-		const struct aw_iteration *it = &model->iterations[i];
-		const struct aw_loader *l = &model->loaders[it->loader];
-		const struct aw_process *p = &model->processes[l->process];
-		if (it->ended || p->exited || p->is_worker)
-			continue;
-		if (p->rank >= 0)
-			aw_finding_add_rank(f, p->rank);
-		if (shown++ >= AW_EVIDENCE_RANKS)
-			continue;
-		char name[96];
-		aw_finding_add_evidence(
-		    f,
-		    "rank %d (pid %d): epoch %u of %s ends after %u batches "
-		    "in the trace, with no end of epoch and no exit",
-		    p->rank, p->pid, it->ordinal,
-		    aw_loader_name(model, it->loader, name, sizeof(name)),
-		    aw_iteration_batches(it));
-	}
+	aw_evidence_vanished(f, model);
 	if (s->read_error)
 		aw_finding_add_evidence(f, "read error: %s",
 					s->read_error_message);
 	aw_finding_set_fix(
 	    f, "record again with blocking or larger buffers (accwatch-run "
 	       "blocks rather than discards by default) and let every "
-	       "process end normally (no kill -9 of the ranks); until then "
+	       "process end normally (no kill -9 of the ranks); a rank that "
+	       "vanished was killed or crashed while reading its last batch "
+	       "(start the ranks from a launcher that imports torch, like "
+	       "torchrun, and the trace records how they ended); until then "
 	       "read the counts as lower bounds");
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "accwatch_events.h"
 #include "checks_private.h"
 #include "util.h"
 
@@ -112,4 +113,20 @@ void aw_format_ranks(const int32_t *ranks, size_t n, char *buf, size_t size)
 						 ranks[j]);
 		i = j + 1;
 	}
+}
+
+uint32_t aw_worker_global(const struct aw_model *model,
+			  const struct aw_process *w)
+{
+	uint32_t id =
+	    w->worker_loader != ACCWATCH_UNKNOWN
+		? w->worker_loader
+		: (w->any_fetch ? w->last_fetch_loader : ACCWATCH_UNKNOWN);
+	uint32_t owner = w->owner;
+	if (id == ACCWATCH_UNKNOWN || owner == AW_NONE)
+		return AW_NONE;
+	uint32_t loader = aw_model_find_loader(model, owner, id);
+	if (loader == AW_NONE)
+		return AW_NONE;
+	return model->loaders[aw_model_iterated_loader(model, loader)].global;
 }

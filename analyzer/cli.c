@@ -149,12 +149,38 @@ static bool aw_apply_loader(struct aw_options *opts, const char *value,
 	return true;
 }
 
+/* --run ID (again for more) or --run all. */
+static bool aw_apply_run(struct aw_options *opts, const char *value,
+			 char *error, size_t error_size)
+{
+	uint64_t n;
+	struct aw_query *q = &opts->query;
+	if (strcmp(value, "all") == 0) {
+		q->all_runs = true;
+		return true;
+	}
+	if (!aw_parse_count(value, UINT32_MAX, &n))
+		return aw_cli_fail(error, error_size,
+				   "--run takes a run id (0 to %" PRIu32
+				   ") or all, not '%s'",
+				   UINT32_MAX, value);
+	if (aw_query_names_run(q, (uint32_t)n))
+		return true;
+	if (q->n_runs == AW_QUERY_RUNS_MAX)
+		return aw_cli_fail(error, error_size,
+				   "--run given more than %d times",
+				   AW_QUERY_RUNS_MAX);
+	q->runs[q->n_runs++] = (uint32_t)n;
+	return true;
+}
+
 static const struct aw_cli_option aw_cli_options[] = {
     {"format", 0, true, aw_apply_format},
     {"sample", 0, true, aw_apply_sample},
     {"rank", 0, true, aw_apply_rank},
     {"epoch", 0, true, aw_apply_epoch},
     {"loader", 0, true, aw_apply_loader},
+    {"run", 0, true, aw_apply_run},
     {"fail-on", 0, true, aw_apply_fail_on},
     {"output", 'o', true, aw_apply_output},
     {"help", 'h', false, aw_apply_help},
@@ -168,8 +194,9 @@ void aw_cli_usage(FILE *out)
 	fputs(
 	    "usage: accwatch-report [--format text|json] [--fail-on "
 	    "error|warning] [-o FILE]\n"
-	    "                       [--loader ID] [--sample N] [--rank R "
-	    "--epoch E] PATH...\n"
+	    "                       [--run ID|all] [--loader ID] [--sample N] "
+	    "[--rank R --epoch E]\n"
+	    "                       PATH...\n"
 	    "\n"
 	    "Reads the LTTng traces that accwatch-run recorded under each "
 	    "PATH (every\n"
@@ -182,9 +209,10 @@ void aw_cli_usage(FILE *out)
 	    "batches, stale len(), loaders prepare() returned but nobody "
 	    "iterated, the same\n"
 	    "order every epoch, forks with threads or CUDA, workers "
-	    "re-forked or dead,\n"
-	    "replicated IterableDatasets, indices out of range, holes in "
-	    "the trace.\n"
+	    "re-forked, dead or\n"
+	    "stuck in __getitem__, ranks that died mid-epoch, replicated "
+	    "IterableDatasets,\n"
+	    "indices out of range, holes in the trace.\n"
 	    "\n"
 	    "  --format text|json      text for people (default), JSON "
 	    "(accwatch-report/1)\n"
@@ -192,6 +220,14 @@ void aw_cli_usage(FILE *out)
 	    "warnings too\n"
 	    "  -o, --output FILE       write the report to FILE instead of "
 	    "stdout\n"
+	    "  --run ID|all            the events of one recording only: "
+	    "its run id (a trace\n"
+	    "                          holding several runs needs it; the "
+	    "error lists them;\n"
+	    "                          0: a session of your own without "
+	    "accwatch-run); again\n"
+	    "                          for more runs, `all` for every run "
+	    "together\n"
 	    "  --loader ID             one loader only: its id (L1) or "
 	    "creation site\n"
 	    "                          (train.py:31)\n"
@@ -212,9 +248,9 @@ void aw_cli_usage(FILE *out)
 	    "  ACCWATCH_REPORT_NO_METADATA_CHECK=1  skip the metadata "
 	    "framing check\n"
 	    "\n"
-	    "Exit status: 0 no error found, 1 errors found, 2 usage error or "
+	    "Exit status: 0 no error found, 1 errors found, 2 usage error, "
 	    "no readable\n"
-	    "trace.\n",
+	    "trace, or a trace of several runs without --run.\n",
 	    out);
 }
 

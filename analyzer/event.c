@@ -20,6 +20,7 @@ static const char *const aw_event_names[AW_EVENT_KIND_COUNT] = {
     [AW_EVENT_WORKER_FETCH] = "worker_fetch",
     [AW_EVENT_WORKER_FETCH_WIDE] = "worker_fetch_wide",
     [AW_EVENT_ITEM_FETCH] = "item_fetch",
+    [AW_EVENT_WORKER_FETCH_END] = "worker_fetch_end",
 };
 
 const char *aw_event_kind_name(enum aw_event_kind kind)

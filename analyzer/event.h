@@ -6,7 +6,10 @@
 
 #include <stdint.h>
 
-/* One kind per event of tracepoints/accwatch_tp.h, in its order. */
+/* One kind per event of tracepoints/accwatch_tp.h, in its order, except
+ * that kinds added later go last: the kind is the tag of an event record of
+ * the event stream (event_codec.h), and recorded streams (the fuzz seeds)
+ * must keep their meaning. */
 enum aw_event_kind {
 	AW_EVENT_PROCESS,
 	AW_EVENT_DIST_INIT,
@@ -24,6 +27,7 @@ enum aw_event_kind {
 	AW_EVENT_WORKER_FETCH,
 	AW_EVENT_WORKER_FETCH_WIDE,
 	AW_EVENT_ITEM_FETCH,
+	AW_EVENT_WORKER_FETCH_END,
 	AW_EVENT_KIND_COUNT
 };
 
@@ -108,6 +112,13 @@ struct aw_event_worker_start {
 	int32_t loader_pid;
 };
 
+/* A worker's fetch (its worker_fetch events) returned (ok 1) or raised. */
+struct aw_event_worker_fetch_end {
+	int32_t worker_id;
+	uint32_t loader, iteration, batch;
+	uint8_t ok;
+};
+
 struct aw_event {
 	enum aw_event_kind kind;
 	/* Whose pid namespace `pid` is in: the reader numbers the hosts of the
@@ -129,6 +140,7 @@ struct aw_event {
 		struct aw_event_chunk chunk;
 		struct aw_event_iter_end iter_end;
 		struct aw_event_worker_start worker_start;
+		struct aw_event_worker_fetch_end fetch_end;
 	} u;
 	/* The integer sequence of the chunk events: u32 for batch and
 	 * worker_fetch, i64 for the _wide ones, u64 (hashes) for item_fetch. */

@@ -161,6 +161,25 @@ void aw_encode_discards(struct aw_encoder *enc, const char *stream,
 	aw_put_byte(enc, count_known ? 1 : 0);
 }
 
+void aw_encode_clock(struct aw_encoder *enc, int64_t ns)
+{
+	aw_put_byte(enc, AW_RECORD_CLOCK);
+	aw_put_svarint(enc, ns);
+}
+
+void aw_encode_declared(struct aw_encoder *enc, uint32_t kinds)
+{
+	aw_put_byte(enc, AW_RECORD_DECLARED);
+	aw_put_uvarint(enc, kinds);
+}
+
+void aw_encode_trace_run(struct aw_encoder *enc, uint32_t dir, uint32_t run)
+{
+	aw_put_byte(enc, AW_RECORD_TRACE_RUN);
+	aw_put_uvarint(enc, dir);
+	aw_put_uvarint(enc, run);
+}
+
 void aw_decoder_init(struct aw_decoder *dec)
 {
 	memset(dec, 0, sizeof(*dec));
@@ -396,6 +415,22 @@ enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
 		record->count_known = known == 1;
 		if (aw_cursor_ok(&c))
 			record->stream = dec->strings + offset;
+	} else if (tag == AW_RECORD_CLOCK) {
+		record->type = AW_RECORD_TYPE_CLOCK;
+		record->clock_ns = aw_get_svarint(&c);
+	} else if (tag == AW_RECORD_DECLARED) {
+		record->type = AW_RECORD_TYPE_DECLARED;
+		uint64_t kinds = aw_get_uvarint(&c);
+		if (aw_cursor_ok(&c) && kinds >> AW_EVENT_KIND_COUNT)
+			c.status = AW_DECODE_MALFORMED;
+		record->declared = (uint32_t)kinds;
+	} else if (tag == AW_RECORD_TRACE_RUN) {
+		record->type = AW_RECORD_TYPE_TRACE_RUN;
+		record->dir = aw_get_dir(&c);
+		uint64_t run = aw_get_uvarint(&c);
+		if (aw_cursor_ok(&c) && run > UINT32_MAX)
+			c.status = AW_DECODE_MALFORMED;
+		record->run = (uint32_t)run;
 	} else {
 		return AW_DECODE_MALFORMED;
 	}

@@ -10,6 +10,12 @@
  *   end     AW_RECORD_END, how reading ended, the trace, a message
  *   discard AW_RECORD_DISCARDS, events one stream lost (a discarded-events
  *           message): the stream's name, the count, whether it was known
+ *   clock   AW_RECORD_CLOCK, the trace clock (ns from its origin) the
+ *           events after it happened at, to a millisecond
+ *   declared AW_RECORD_DECLARED, the event kinds a trace's metadata
+ *           declares (a bit per kind): what its recorder could emit
+ *   run     AW_RECORD_TRACE_RUN, a trace directory holds events of a run
+ *           (sent once per directory and run)
  *
  * Integers are LEB128 varints (signed ones zigzag-encoded), strings and
  * arrays are prefixed with their length. Nothing in a record is trusted:
@@ -29,6 +35,9 @@ enum aw_record_tag {
 	AW_RECORD_PHASE = 0x41,
 	AW_RECORD_END = 0x42,
 	AW_RECORD_DISCARDS = 0x43,
+	AW_RECORD_CLOCK = 0x44,
+	AW_RECORD_DECLARED = 0x45,
+	AW_RECORD_TRACE_RUN = 0x46,
 };
 
 enum aw_record_type {
@@ -37,6 +46,9 @@ enum aw_record_type {
 	AW_RECORD_TYPE_PHASE,
 	AW_RECORD_TYPE_END,
 	AW_RECORD_TYPE_DISCARDS,
+	AW_RECORD_TYPE_CLOCK,
+	AW_RECORD_TYPE_DECLARED,
+	AW_RECORD_TYPE_TRACE_RUN,
 };
 
 enum aw_reader_phase {
@@ -67,13 +79,17 @@ struct aw_record {
 	struct aw_read_counts counts; /* STATS */
 	enum aw_reader_phase phase;   /* PHASE */
 	enum aw_read_end end;         /* END */
-	uint32_t dir; /* PHASE, END: index of the trace, AW_RECORD_NO_DIR */
+	uint32_t dir;        /* PHASE, END, TRACE_RUN: index of the trace,
+			      * AW_RECORD_NO_DIR */
 	const char *message; /* END: borrowed, "" when none */
 	/* DISCARDS: the stream (borrowed), the events it lost (0 when the
 	 * trace does not say: count_known false). */
 	const char *stream;
 	uint64_t discarded;
 	bool count_known;
+	int64_t clock_ns;  /* CLOCK */
+	uint32_t declared; /* DECLARED: bit k for event kind k */
+	uint32_t run;      /* TRACE_RUN */
 };
 
 /* A growing byte buffer that records are appended to. */
@@ -93,6 +109,9 @@ void aw_encode_end(struct aw_encoder *enc, enum aw_read_end end, uint32_t dir,
 		   const char *message);
 void aw_encode_discards(struct aw_encoder *enc, const char *stream,
 			uint64_t discarded, bool count_known);
+void aw_encode_clock(struct aw_encoder *enc, int64_t ns);
+void aw_encode_declared(struct aw_encoder *enc, uint32_t kinds);
+void aw_encode_trace_run(struct aw_encoder *enc, uint32_t dir, uint32_t run);
 
 /* Owns the memory decoded records borrow: valid until the next decode. */
 struct aw_decoder {

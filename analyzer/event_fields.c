@@ -129,6 +129,14 @@ static const struct aw_member_spec aw_worker_start_members[] = {
     AW_M(worker_start, loader_pid, AW_SLOT_I32, -1),
 };
 
+static const struct aw_member_spec aw_fetch_end_members[] = {
+    AW_M(fetch_end, worker_id, AW_SLOT_I32, -1),
+    AW_M(fetch_end, loader, AW_SLOT_U32, AW_UNKNOWN_U32),
+    AW_M(fetch_end, iteration, AW_SLOT_U32, AW_UNKNOWN_U32),
+    AW_M(fetch_end, batch, AW_SLOT_U32, AW_UNKNOWN_U32),
+    AW_M(fetch_end, ok, AW_SLOT_U8, 1),
+};
+
 /* Indexed by kind: a kind of event.h without its line here has a NULL name
  * and is treated as unknown. */
 #define AW_SPEC(name, kind, members, array, array_kind)                        \
@@ -166,6 +174,8 @@ static const struct aw_event_spec aw_event_specs[AW_EVENT_KIND_COUNT] = {
 	    "indices", AW_ARRAY_I64),
     AW_SPEC("item_fetch", AW_EVENT_ITEM_FETCH, aw_chunk_members, "hashes",
 	    AW_ARRAY_U64),
+    AW_SPEC("worker_fetch_end", AW_EVENT_WORKER_FETCH_END, aw_fetch_end_members,
+	    NULL, AW_ARRAY_NONE),
 };
 
 const struct aw_event_spec *aw_event_spec_by_kind(enum aw_event_kind kind)

@@ -1,5 +1,6 @@
-/* Record by record: events to aw_model_add_event, counts into the model's
- * stats, phase and end records kept for the reader to judge the outcome. */
+/* Record by record: events to aw_model_add_event, counts, declared kinds,
+ * the runs of each trace and the clock into the model, phase and end
+ * records kept for the reader to judge the outcome. */
 #include "ingest.h"
 
 #include <stdio.h>
@@ -81,6 +82,17 @@ enum aw_ingest_status aw_ingest_feed(struct aw_ingest *ingest,
 			break;
 		case AW_RECORD_TYPE_DISCARDS:
 			aw_discards_apply(&record, &ingest->model->stats);
+			break;
+		case AW_RECORD_TYPE_CLOCK:
+			aw_model_set_clock(ingest->model, record.clock_ns);
+			break;
+		case AW_RECORD_TYPE_DECLARED:
+			ingest->model->stats.declared_kinds |= record.declared;
+			break;
+		case AW_RECORD_TYPE_TRACE_RUN:
+			aw_model_note_trace_run(
+			    ingest->model,
+			    aw_ingest_dir_name(ingest, record.dir), record.run);
 			break;
 		}
 	}

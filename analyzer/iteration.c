@@ -296,6 +296,10 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 	uint32_t ordinal = aw_iteration_resolve_ordinal(it, chunk);
 	it->last_ordinal = ordinal;
 	it->any_batch = true;
+	if (!it->last_drawn.any || ordinal > it->last_drawn.ordinal)
+		aw_index_head_start(&it->last_drawn, ordinal);
+	if (ordinal == it->last_drawn.ordinal)
+		aw_index_head_add(&it->last_drawn, chunk, u32, i64, count);
 
 	struct aw_pending_batch *batch = aw_iteration_find_pending(it, ordinal);
 	if (!batch && it->folded_any && ordinal <= it->folded_max_ordinal &&

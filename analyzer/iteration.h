@@ -12,6 +12,7 @@
 
 #include "dispatch.h"
 #include "event.h"
+#include "index_head.h"
 #include "query.h"
 #include "sample_set.h"
 
@@ -46,6 +47,9 @@ struct aw_iteration {
 	uint64_t lost_samples; /* of consumed batches, chunks never seen */
 	uint64_t bad_chunks;   /* chunks that did not fit their batch */
 	uint32_t over_counted_batches; /* folded early, then beyond `yielded` */
+	/* The newest batch drawn: what a process that died mid-epoch was
+	 * about to read (without workers) or had queued last (with them). */
+	struct aw_index_head last_drawn;
 
 	/* xxh64 of the consumed indices in the order consumed. */
 	XXH64_state_t order;

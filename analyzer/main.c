@@ -11,6 +11,7 @@
 #include "model.h"
 #include "reader.h"
 #include "render.h"
+#include "runs.h"
 
 #ifndef ACCWATCH_VERSION
 #define ACCWATCH_VERSION "unknown"
@@ -28,6 +29,10 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 
 	if (aw_reader_read(opts->paths, opts->n_paths, model, error,
 			   sizeof(error)) != AW_READER_OK) {
+		fprintf(stderr, "accwatch-report: %s\n", error);
+		goto end;
+	}
+	if (aw_runs_check(model, error, sizeof(error)) != AW_RUNS_OK) {
 		fprintf(stderr, "accwatch-report: %s\n", error);
 		goto end;
 	}

@@ -17,6 +17,7 @@ struct aw_model *aw_model_create(void)
 	aw_index_map_init(&model->iteration_index);
 	aw_item_streams_init(&model->items);
 	model->world_size = -1;
+	model->clock_ns = -1;
 	return model;
 }
 
@@ -85,6 +86,9 @@ void aw_model_destroy(struct aw_model *model)
 	for (size_t i = 0; i < model->stats.n_discards; i++)
 		free(model->stats.discards[i].stream);
 	free(model->stats.discards);
+	for (size_t i = 0; i < model->stats.n_trace_runs; i++)
+		free(model->stats.trace_runs[i].dir);
+	free(model->stats.trace_runs);
 	free(model->ranks);
 	free(model->runs);
 	aw_index_map_fini(&model->space_index);
@@ -147,7 +151,8 @@ static uint32_t aw_model_process(struct aw_model *model, uint32_t source,
 	p->worker_loader_pid = -1;
 	p->worker_count = -1;
 	p->owner = AW_NONE;
-	p->last_fetch_first = -1;
+	p->last_fetch_ok = -1;
+	p->fetch_start_ns = p->exit_ns = -1;
 	aw_index_map_put(&model->process_index, key, index);
 	return index;
 }
@@ -395,31 +400,33 @@ static void aw_model_on_chunk(struct aw_model *model, uint32_t process,
 				       event->count);
 }
 
-/* worker_fetch and item_fetch: what the process read last, and reads of the
- * sample --sample asks about. */
-static void aw_model_on_fetch(struct aw_model *model, uint32_t process,
-			      const struct aw_event *event)
+/* Whether a fetch chunk starts a new fetch rather than continuing the one
+ * kept: another fetch, or its first chunk again. */
+static bool aw_fetch_starts(const struct aw_process *p,
+			    const struct aw_event *event)
 {
-	struct aw_process *p = &model->processes[process];
 	const struct aw_event_chunk *c = &event->u.chunk;
-	p->any_fetch = true;
-	p->last_fetch_loader = c->loader;
-	p->last_fetch_iteration = c->iteration;
-	p->last_fetch_batch = c->batch;
-	p->last_fetch_count = c->total ? c->total : event->count;
-	if (event->kind == AW_EVENT_ITEM_FETCH || event->count == 0)
-		p->last_fetch_first = -1;
-	else if (c->offset == 0)
-		p->last_fetch_first = event->kind == AW_EVENT_WORKER_FETCH
-					  ? (int64_t)event->values.u32[0]
-					  : event->values.i64[0];
-	if (!model->query.by_sample || event->kind == AW_EVENT_ITEM_FETCH)
-		return;
+	return !p->any_fetch || c->offset == 0 ||
+	       p->last_fetch_items != (event->kind == AW_EVENT_ITEM_FETCH) ||
+	       p->last_fetch_loader != c->loader ||
+	       p->last_fetch_iteration != c->iteration ||
+	       p->last_fetch.ordinal != c->batch;
+}
+
+static int64_t aw_fetch_index(const struct aw_event *event, uint32_t i)
+{
+	return event->kind == AW_EVENT_WORKER_FETCH
+		   ? (int64_t)event->values.u32[i]
+		   : event->values.i64[i];
+}
+
+/* --sample: the reads of the watched sample in one fetch chunk. */
+static void aw_model_watch_fetch(struct aw_model *model, uint32_t process,
+				 const struct aw_event *event)
+{
+	const struct aw_event_chunk *c = &event->u.chunk;
 	for (uint32_t i = 0; i < event->count; i++) {
-		int64_t index = event->kind == AW_EVENT_WORKER_FETCH
-				    ? (int64_t)event->values.u32[i]
-				    : event->values.i64[i];
-		if (index != (int64_t)model->query.sample)
+		if (aw_fetch_index(event, i) != (int64_t)model->query.sample)
 			continue;
 		struct aw_hit hit = {.kind = AW_HIT_FETCHED,
 				     .process = process,
@@ -434,6 +441,47 @@ static void aw_model_on_fetch(struct aw_model *model, uint32_t process,
 	}
 }
 
+/* worker_fetch and item_fetch: what the process read last, whether that
+ * fetch is still open, and reads of the sample --sample asks about. */
+static void aw_model_on_fetch(struct aw_model *model, uint32_t process,
+			      const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	const struct aw_event_chunk *c = &event->u.chunk;
+	bool items = event->kind == AW_EVENT_ITEM_FETCH;
+	if (aw_fetch_starts(p, event)) {
+		aw_index_head_start(&p->last_fetch, c->batch);
+		p->fetch_start_ns = model->clock_ns;
+		p->last_fetch_ok = -1;
+	}
+	p->any_fetch = true;
+	p->last_fetch_items = items;
+	p->last_fetch_loader = c->loader;
+	p->last_fetch_iteration = c->iteration;
+	/* item_fetch comes after the items were made: nothing stays open. */
+	p->fetch_open = !items;
+	aw_index_head_add(
+	    &p->last_fetch, c,
+	    event->kind == AW_EVENT_WORKER_FETCH ? event->values.u32 : NULL,
+	    event->kind == AW_EVENT_WORKER_FETCH_WIDE ? event->values.i64
+						      : NULL,
+	    event->count);
+	if (model->query.by_sample && !items)
+		aw_model_watch_fetch(model, process, event);
+}
+
+static void aw_model_on_fetch_end(struct aw_process *p,
+				  const struct aw_event_worker_fetch_end *e)
+{
+	if (!p->any_fetch || p->last_fetch_items)
+		return;
+	p->fetch_open = false;
+	bool same = p->last_fetch_loader == e->loader &&
+		    p->last_fetch_iteration == e->iteration &&
+		    p->last_fetch.ordinal == e->batch;
+	p->last_fetch_ok = same ? (e->ok ? 1 : 0) : -1;
+}
+
 void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 {
 	if ((unsigned)event->kind >= AW_EVENT_KIND_COUNT) {
@@ -442,6 +490,10 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 	}
 	if (event->count && !event->values.u32) {
 		model->bad_events++;
+		return;
+	}
+	if (!aw_query_keeps_run(&model->query, event->run)) {
+		model->stats.other_run_events++;
 		return;
 	}
 	model->stats.by_kind[event->kind]++;
@@ -472,6 +524,8 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		uint32_t exited = aw_model_process(model, event->source,
 						   event->run, exited_pid);
 		struct aw_process *q = &model->processes[exited];
+		if (!q->exited)
+			q->exit_ns = model->clock_ns;
 		q->exited = true;
 		aw_set_known(&q->exit_status, event->u.exit.status);
 		aw_set_known(&q->exit_signal, event->u.exit.signal);
@@ -547,9 +601,42 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		    event->u.chunk.iteration, event->u.chunk.worker_id,
 		    event->values.u64, event->count);
 		break;
+	case AW_EVENT_WORKER_FETCH_END:
+		aw_set_known(&p->worker_id, event->u.fetch_end.worker_id);
+		aw_model_on_fetch_end(p, &event->u.fetch_end);
+		break;
 	case AW_EVENT_KIND_COUNT:
 		break;
 	}
+}
+
+void aw_model_note_trace_run(struct aw_model *model, const char *dir,
+			     uint32_t run)
+{
+	struct aw_trace_stats *s = &model->stats;
+	dir = dir ? dir : "";
+	for (size_t i = 0; i < s->n_trace_runs; i++)
+		if (s->trace_runs[i].run == run &&
+		    strcmp(s->trace_runs[i].dir, dir) == 0)
+			return;
+	AW_GROW(s->trace_runs, s->trace_runs_cap, s->n_trace_runs + 1);
+	s->trace_runs[s->n_trace_runs].dir = aw_xstrdup(dir);
+	s->trace_runs[s->n_trace_runs++].run = run;
+}
+
+void aw_model_set_clock(struct aw_model *model, int64_t ns)
+{
+	/* The muxer orders events by time; a clock going back (another
+	 * trace's skewed clock) must not make durations negative. */
+	if (ns > model->clock_ns)
+		model->clock_ns = ns;
+}
+
+bool aw_model_knows_fetch_ends(const struct aw_model *model)
+{
+	return (model->stats.declared_kinds &
+		(1u << AW_EVENT_WORKER_FETCH_END)) ||
+	       model->stats.by_kind[AW_EVENT_WORKER_FETCH_END] > 0;
 }
 
 uint64_t aw_model_accwatch_events(const struct aw_model *model)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "index_head.h"
 #include "index_map.h"
 #include "items.h"
 #include "iteration.h"
@@ -28,18 +29,26 @@ struct aw_process {
 	int32_t worker_id;
 	bool exited;
 	int32_t exit_status, exit_signal;
-	bool execed; /* it called exec: a fork+exec child, not a worker */
+	int64_t exit_ns; /* trace clock at its first exit event, -1 unknown */
+	bool execed;     /* it called exec: a fork+exec child, not a worker */
 	uint64_t events, fetch_events, fetched_indices, item_events;
 	/* worker_start: the parent's loader and iteration at the fork
 	 * (ACCWATCH_UNKNOWN in spawn/forkserver workers). */
 	uint32_t worker_loader, worker_iteration;
 	int32_t worker_loader_pid; /* whose loader: -1 unknown (the parent) */
 	int32_t worker_count;      /* num_workers of its loader, -1 unknown */
-	/* The newest worker_fetch/item_fetch: what it was doing last. */
+	/* The newest worker_fetch/item_fetch: what it was doing last.
+	 * last_fetch.ordinal is the worker's fetch ordinal in that epoch. */
 	bool any_fetch;
-	uint32_t last_fetch_loader, last_fetch_iteration, last_fetch_batch;
-	uint32_t last_fetch_count;
-	int64_t last_fetch_first; /* first index of it, -1: items or none */
+	bool last_fetch_items; /* item_fetch: fingerprints, no indices */
+	uint32_t last_fetch_loader, last_fetch_iteration;
+	struct aw_index_head last_fetch;
+	/* A worker runs one fetch at a time, so a worker_fetch_end after the
+	 * newest worker_fetch is its end: until it comes, the fetch is open
+	 * (the worker is inside __getitem__ or collate_fn). */
+	bool fetch_open;
+	int8_t last_fetch_ok;   /* its end: 1 returned, 0 raised, -1 none */
+	int64_t fetch_start_ns; /* trace clock at its start, -1 unknown */
 
 	/* Resolved by aw_model_finish. */
 	uint32_t owner; /* a worker's rank process (loader_pid, else the
@@ -179,6 +188,12 @@ struct aw_stream_discards {
 	uint64_t events, messages;
 };
 
+/* One run whose events a trace directory holds. */
+struct aw_trace_run {
+	char *dir; /* the trace directory, "" when unknown */
+	uint32_t run;
+};
+
 /* What the reader saw besides the events it handed over. */
 struct aw_trace_stats {
 	uint64_t trace_dirs, streams, packets;
@@ -188,11 +203,19 @@ struct aw_trace_stats {
 	uint64_t discarded_packets;
 	uint64_t events, foreign_events, unknown_accwatch_events;
 	uint64_t by_kind[AW_EVENT_KIND_COUNT];
+	/* Bit k: the trace's metadata declares event kind k (the recorder
+	 * had it), whether or not any such event was recorded. */
+	uint32_t declared_kinds;
 	bool read_error; /* reading stopped before the end */
 	char read_error_message[512];
 	/* Per stream (per CPU with per-UID buffers, not per rank). */
 	struct aw_stream_discards *discards;
 	size_t n_discards, discards_cap;
+	/* The runs of each trace directory, by first appearance: a directory
+	 * with several holds unrelated programs (runs.h). */
+	struct aw_trace_run *trace_runs;
+	size_t n_trace_runs, trace_runs_cap;
+	uint64_t other_run_events; /* of runs --run did not select */
 };
 
 struct aw_model {
@@ -218,6 +241,10 @@ struct aw_model {
 
 	struct aw_trace_stats stats;
 	uint64_t bad_events; /* events that named nothing usable */
+	/* The trace clock (ns from its origin) at the events being added, as
+	 * the reader's clock records tell it; -1 until one came. Traces read
+	 * without them have no durations. */
+	int64_t clock_ns;
 
 	/* Resolved by aw_model_finish. */
 	bool finished;
@@ -241,7 +268,18 @@ void aw_model_destroy(struct aw_model *model);
  * event. */
 void aw_model_set_query(struct aw_model *model, const struct aw_query *query);
 
-/* Takes one event; strings and arrays in it are copied if kept. */
+/* The trace clock has reached ns (ns from origin): events added after this
+ * happened then (to the reader's clock record resolution). */
+void aw_model_set_clock(struct aw_model *model, int64_t ns);
+/* Whether the trace can say that a worker's fetch did not end: its
+ * recorder had worker_fetch_end (declared, or one was recorded). Older
+ * recorders leave every last fetch without an end. */
+bool aw_model_knows_fetch_ends(const struct aw_model *model);
+/* The trace directory dir ("" unknown) holds events of run. */
+void aw_model_note_trace_run(struct aw_model *model, const char *dir,
+			     uint32_t run);
+/* Takes one event (of a run the query keeps); strings and arrays in it
+ * are copied if kept. */
 void aw_model_add_event(struct aw_model *model, const struct aw_event *event);
 /* Ends open iterations, resolves ranks and workers, links loaders across
  * ranks and builds their epochs. Call once, after the last event. */

@@ -1,12 +1,16 @@
 /* The questions of a debugging session besides the report: who read sample N
  * (--sample), what one rank consumed in one epoch, in order (--rank/--epoch),
- * one loader only (--loader). The model keeps this data only when asked. */
+ * one loader only (--loader), one recording only (--run). The model keeps
+ * this data only when asked. */
 #ifndef AW_QUERY_H
 #define AW_QUERY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* Runs --run may name. */
+#define AW_QUERY_RUNS_MAX 64
 
 struct aw_query {
 	bool by_sample; /* --sample */
@@ -15,6 +19,11 @@ struct aw_query {
 	int32_t rank;
 	uint32_t epoch;
 	const char *loader; /* --loader: "L1" or a site ("train.py:31") */
+	/* --run: the runs (accwatch-run's run ids, 0 for a session of one's
+	 * own) whose events are read; none given: every run. */
+	bool all_runs; /* --run all: every run, read together */
+	uint32_t runs[AW_QUERY_RUNS_MAX];
+	size_t n_runs;
 };
 
 enum aw_hit_kind {
@@ -63,6 +72,12 @@ void aw_query_results_add(struct aw_query_results *results,
 void aw_sequence_fini(struct aw_sequence *sequence);
 void aw_sequence_add_batch(struct aw_sequence *sequence,
 			   const uint32_t *indices, size_t count);
+
+/* Whether the events of run are read: no --run, --run all, or one of the
+ * runs given. */
+bool aw_query_keeps_run(const struct aw_query *query, uint32_t run);
+/* Whether --run named this run (not "all"). */
+bool aw_query_names_run(const struct aw_query *query, uint32_t run);
 
 /* Whether a loader answers to --loader: its id ("L1") or a site ending in
  * the text given ("train.py:31" matches "/home/u/train.py:31"). */

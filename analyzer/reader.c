@@ -214,7 +214,8 @@ aw_read_outcome(struct aw_ingest *ingest, const struct aw_trace_dirs *dirs,
 {
 	struct aw_model *model = ingest->model;
 	struct aw_trace_stats *stats = &model->stats;
-	bool have_events = aw_model_accwatch_events(model) > 0;
+	bool have_events =
+	    aw_model_accwatch_events(model) + stats->other_run_events > 0;
 	if (ingest->ended && !outcome->malformed) {
 		const char *dir = aw_ingest_dir_name(ingest, ingest->end_dir);
 		switch (ingest->end) {
@@ -256,9 +257,9 @@ aw_read_outcome(struct aw_ingest *ingest, const struct aw_trace_dirs *dirs,
 			 sizeof(stats->read_error_message), "%s%s%s",
 			 dir ? dir : "", dir ? ": " : "", what);
 		/* The last counts sent may predate the last events. */
-		uint64_t seen = aw_model_accwatch_events(model) +
-				stats->foreign_events +
-				stats->unknown_accwatch_events;
+		uint64_t seen =
+		    aw_model_accwatch_events(model) + stats->other_run_events +
+		    stats->foreign_events + stats->unknown_accwatch_events;
 		if (stats->events < seen)
 			stats->events = seen;
 		return AW_READER_OK;
@@ -395,7 +396,9 @@ enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 			 sizeof(model->stats.read_error_message),
 			 "%s (copied while being written, or truncated)", cut);
 	}
-	if (aw_model_accwatch_events(model) == 0) {
+	/* Events of runs --run left out are events: runs.h names the runs. */
+	if (aw_model_accwatch_events(model) + model->stats.other_run_events ==
+	    0) {
 		status = AW_READER_NO_EVENTS;
 		if (n_paths == 1)
 			snprintf(error, error_size,

@@ -29,6 +29,9 @@
 #define AW_CLOCK_CHECK_MESSAGES 4096u
 
 #define AW_MAX_MEMBERS 32
+/* Clock records are sent when the trace clock moved this far: durations
+ * in findings need no more, and a busy trace gets at most 1000 a second. */
+#define AW_CLOCK_RESOLUTION_NS 1000000
 
 /* How to read one member of one event class. */
 struct aw_member_read {
@@ -68,7 +71,20 @@ struct aw_bt_reader {
 	 */
 	struct aw_index_map stream_source;
 	const bt_stream *last_stream;
-	uint32_t last_source;
+	uint32_t last_source, last_dir;
+	/* The trace directory of each stream (src.ctf.fs names a stream by
+	 * its file's path), told apart by the directories' real paths. */
+	struct aw_index_map stream_dir;
+	char **real_dirs;
+	/* (directory, run) pairs already sent, the last one cached. */
+	struct aw_index_map dir_runs;
+	bool run_sent;
+	uint32_t run_dir, run;
+	/* Stream classes whose declared accwatch events were sent. */
+	struct aw_index_map declared_classes;
+	/* The clock last sent, once one was. */
+	bool clock_sent;
+	int64_t clock_ns;
 	char **hosts;
 	size_t n_hosts, hosts_cap;
 	/* Index sequences of the current event: reused, never freed per event.
@@ -262,13 +278,30 @@ static uint32_t aw_reader_host(struct aw_bt_reader *reader, const char *host)
 	return (uint32_t)reader->n_hosts++;
 }
 
-/* The event's source: its trace's host, numbered in order of appearance. */
-static uint32_t aw_reader_source(struct aw_bt_reader *reader,
-				 const bt_event *event)
+/* The trace directory of a stream, AW_RECORD_NO_DIR when no directory
+ * matches the path of its file. */
+static uint32_t aw_reader_stream_dir(const struct aw_bt_reader *reader,
+				     const bt_stream *stream)
+{
+	const char *name = bt_stream_get_name(stream);
+	const char *slash = name ? strrchr(name, '/') : NULL;
+	if (!slash)
+		return AW_RECORD_NO_DIR;
+	size_t len = (size_t)(slash - name);
+	for (size_t i = 0; i < reader->dirs->n; i++)
+		if (strlen(reader->real_dirs[i]) == len &&
+		    strncmp(reader->real_dirs[i], name, len) == 0)
+			return (uint32_t)i;
+	return AW_RECORD_NO_DIR;
+}
+
+/* The event's source (its trace's host, numbered in order of appearance)
+ * and trace directory, in reader->last_source and last_dir. */
+static void aw_reader_locate(struct aw_bt_reader *reader, const bt_event *event)
 {
 	const bt_stream *stream = bt_event_borrow_stream_const(event);
 	if (stream == reader->last_stream)
-		return reader->last_source;
+		return;
 	uint64_t key = (uint64_t)(uintptr_t)stream;
 	uint32_t source = aw_index_map_get(&reader->stream_source, key);
 	if (source == AW_NONE) {
@@ -280,10 +313,81 @@ static uint32_t aw_reader_source(struct aw_bt_reader *reader,
 				       : "";
 		source = aw_reader_host(reader, host);
 		aw_index_map_put(&reader->stream_source, key, source);
+		aw_index_map_put(&reader->stream_dir, key,
+				 aw_reader_stream_dir(reader, stream));
 	}
 	reader->last_stream = stream;
 	reader->last_source = source;
-	return source;
+	reader->last_dir = aw_index_map_get(&reader->stream_dir, key);
+}
+
+/* A trace-run record the first time a directory shows a run: a directory
+ * holding several runs mixes unrelated programs. */
+static void aw_reader_note_run(struct aw_bt_reader *reader, uint32_t dir,
+			       uint32_t run)
+{
+	if (reader->run_sent && reader->run_dir == dir && reader->run == run)
+		return;
+	reader->run_sent = true;
+	reader->run_dir = dir;
+	reader->run = run;
+	uint64_t key = aw_key2(dir, run);
+	if (aw_index_map_get(&reader->dir_runs, key) != AW_NONE)
+		return;
+	aw_index_map_put(&reader->dir_runs, key, 0);
+	aw_encode_trace_run(&reader->enc, dir, run);
+}
+
+/* A clock record when the event's time moved past the last one sent by the
+ * resolution: the events that follow happened at about that time. */
+static void aw_reader_clock(struct aw_bt_reader *reader,
+			    const bt_message *message)
+{
+	int64_t ns;
+	if (!bt_message_event_borrow_stream_class_default_clock_class_const(
+		message))
+		return;
+	const bt_clock_snapshot *snapshot =
+	    bt_message_event_borrow_default_clock_snapshot_const(message);
+	if (bt_clock_snapshot_get_ns_from_origin(snapshot, &ns) !=
+	    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+		return;
+	if (reader->clock_sent &&
+	    ns - reader->clock_ns < AW_CLOCK_RESOLUTION_NS)
+		return;
+	aw_encode_clock(&reader->enc, ns);
+	reader->clock_sent = true;
+	reader->clock_ns = ns;
+}
+
+/* The accwatch events a stream's class declares, sent once per class: the
+ * trace's metadata says what its recorder could emit, which tells an event
+ * that never happened from one the recorder did not have. */
+static void aw_reader_declared(struct aw_bt_reader *reader,
+			       const bt_message *message)
+{
+	const bt_stream_class *stream_class = bt_stream_borrow_class_const(
+	    bt_message_stream_beginning_borrow_stream_const(message));
+	uint64_t key = (uint64_t)(uintptr_t)stream_class;
+	if (aw_index_map_get(&reader->declared_classes, key) != AW_NONE)
+		return;
+	aw_index_map_put(&reader->declared_classes, key, 0);
+	uint32_t kinds = 0;
+	uint64_t n = bt_stream_class_get_event_class_count(stream_class);
+	for (uint64_t i = 0; i < n; i++) {
+		const char *name = bt_event_class_get_name(
+		    bt_stream_class_borrow_event_class_by_index_const(
+			stream_class, i));
+		if (!name || strncmp(name, AW_PROVIDER_PREFIX,
+				     strlen(AW_PROVIDER_PREFIX)) != 0)
+			continue;
+		const struct aw_event_spec *spec =
+		    aw_event_spec_by_name(name + strlen(AW_PROVIDER_PREFIX));
+		if (spec)
+			kinds |= 1u << spec->kind;
+	}
+	if (kinds)
+		aw_encode_declared(&reader->enc, kinds);
 }
 
 static void aw_reader_on_event(struct aw_bt_reader *reader,
@@ -303,7 +407,8 @@ static void aw_reader_on_event(struct aw_bt_reader *reader,
 	}
 
 	struct aw_event event = entry->template;
-	event.source = aw_reader_source(reader, bt_event);
+	aw_reader_locate(reader, bt_event);
+	event.source = reader->last_source;
 	const bt_field *payload = bt_event_borrow_payload_field_const(bt_event);
 	if (!payload)
 		return;
@@ -331,6 +436,8 @@ static void aw_reader_on_event(struct aw_bt_reader *reader,
 	}
 	if (entry->has_array)
 		aw_reader_read_array(reader, entry, payload, &event);
+	aw_reader_clock(reader, message);
+	aw_reader_note_run(reader, reader->last_dir, event.run);
 	aw_encode_event(&reader->enc, &event);
 }
 
@@ -384,6 +491,7 @@ static void aw_reader_on_message(struct aw_bt_reader *reader,
 		break;
 	case BT_MESSAGE_TYPE_STREAM_BEGINNING:
 		stats->streams++;
+		aw_reader_declared(reader, message);
 		break;
 	default:
 		break;
@@ -681,6 +789,16 @@ enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 	aw_encoder_init(&reader.enc);
 	aw_index_map_init(&reader.class_index);
 	aw_index_map_init(&reader.stream_source);
+	aw_index_map_init(&reader.declared_classes);
+	aw_index_map_init(&reader.stream_dir);
+	aw_index_map_init(&reader.dir_runs);
+	reader.real_dirs =
+	    aw_xcalloc(dirs->n ? dirs->n : 1, sizeof(*reader.real_dirs));
+	for (size_t i = 0; i < dirs->n; i++) {
+		reader.real_dirs[i] = realpath(dirs->dirs[i], NULL);
+		if (!reader.real_dirs[i])
+			reader.real_dirs[i] = aw_xstrdup(dirs->dirs[i]);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &reader.last_flush);
 	if (!aw_log_level_debug())
 		bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
@@ -700,6 +818,12 @@ enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 	free(reader.u64);
 	aw_index_map_fini(&reader.class_index);
 	aw_index_map_fini(&reader.stream_source);
+	aw_index_map_fini(&reader.declared_classes);
+	aw_index_map_fini(&reader.stream_dir);
+	aw_index_map_fini(&reader.dir_runs);
+	for (size_t i = 0; i < dirs->n; i++)
+		free(reader.real_dirs[i]);
+	free(reader.real_dirs);
 	for (size_t i = 0; i < reader.n_hosts; i++)
 		free(reader.hosts[i]);
 	free(reader.hosts);

@@ -396,6 +396,8 @@ static json_t *aw_json_trace(const struct aw_model *model)
 	for (size_t i = 0; i < model->n_runs; i++)
 		json_array_append_new(runs, json_integer(model->runs[i]));
 	json_object_set_new(trace, "runs", runs);
+	json_object_set_new(trace, "other_run_events",
+			    json_integer((json_int_t)s->other_run_events));
 	json_t *streams = json_array();
 	for (size_t i = 0; i < s->n_discards; i++) {
 		json_t *d = json_object();

@@ -91,10 +91,16 @@ static void aw_print_notes(FILE *out, const struct aw_model *model)
 {
 	if (model->n_runs > 1)
 		fprintf(out,
-			"note: the trace holds %zu runs (it was not recorded "
-			"with accwatch-run's run filter): their processes are "
-			"analysed together\n",
+			"note: %zu runs (recordings) are read together: "
+			"their processes are told apart, their loaders "
+			"joined by creation site\n",
 			model->n_runs);
+	if (model->stats.other_run_events)
+		fprintf(out,
+			"note: %" PRIu64 " event%s of other runs left out "
+			"(--run)\n",
+			model->stats.other_run_events,
+			aw_plural(model->stats.other_run_events));
 	if (model->ranks_inferred)
 		fputs("note: no process carried a rank (RANK, "
 		      "torch.distributed): each process that iterated a "

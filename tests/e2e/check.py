@@ -16,7 +16,14 @@ Checked:
     answers are among the loader's len_reported;
   - no report loader has epoch rows that no truth loader accounts for;
   - a worker the truth saw die is named (rank, and worker id or pid) by a
-    worker-died finding;
+    worker-died finding that quotes the index whose read killed it, inside
+    the fetch it was in the middle of;
+  - a worker the truth saw hang is named by a worker-stuck finding of its
+    rank that quotes exactly the indices of the fetch it hung in;
+  - a rank that killed itself is named by a rank-died finding (a launcher
+    that records how ranks end, --launcher-torch) or the trace-incomplete
+    evidence (one that does not), with the ordinal and the exact indices of
+    the last batch its loop got;
   - with --workers, worker_fetch/item_fetch events carry worker pids.
 All problems are listed, not just the first. The work directory (trace,
 truth, report.json, report.txt) is kept on failure.
@@ -75,9 +82,16 @@ def run_env(opts):
     return env
 
 
+# The launcher run by a Python that imported torch first, as torchrun and
+# accelerate launch are: the preload then records the ranks' ends it reaps.
+LAUNCH_WITH_TORCH = ("import runpy, sys, torch.utils.data; sys.argv = sys.argv[1:]; "
+                     "runpy.run_path(sys.argv[0], run_name='__main__')")
+
+
 def rank_command(opts, truth):
-    return [PYTHON, os.path.join(SOURCE, "examples", "launch.py"), "--nproc", str(opts.nproc),
-            os.path.join(HERE, "ranks.py"), "--case", opts.case, "--truth", truth]
+    launcher = [PYTHON, "-c", LAUNCH_WITH_TORCH] if opts.launcher_torch else [PYTHON]
+    return launcher + [os.path.join(SOURCE, "examples", "launch.py"), "--nproc", str(opts.nproc),
+                       os.path.join(HERE, "ranks.py"), "--case", opts.case, "--truth", truth]
 
 
 def record(opts, work):
@@ -91,7 +105,8 @@ def record(opts, work):
     except subprocess.TimeoutExpired:
         raise Failure(f"the {'plain' if opts.plain else 'recorded'} run took more than {opts.timeout} s "
                       f"(a rank hanging?): {' '.join(cmd)}")
-    expect(run.returncode == 0, f"{'plain' if opts.plain else 'recorded'} run exited {run.returncode}: {' '.join(cmd)}")
+    expect(run.returncode == opts.status, f"{'plain' if opts.plain else 'recorded'} run exited {run.returncode} "
+           f"(expected {opts.status}): {' '.join(cmd)}")
     return trace, truth
 
 
@@ -220,6 +235,16 @@ def check_counts(doc, truths, problems):
                             f"{[e['epoch'] for e in loader['epochs']]} no rank's truth accounts for")
 
 
+QUOTED_BATCH = re.compile(r"#(\d+)(?: of epoch \d+)?(?:, | with | \()indices \[([-0-9, ]*?)(, \.\.\.)?\]")
+
+
+def quoted_batches(finding):
+    """(ordinal, [indices], cut) of every batch or fetch a finding quotes:
+    '#2 of epoch 0 (indices [17, 19])', 'the last #3 with indices [...]'."""
+    return [(int(m.group(1)), [int(i) for i in m.group(2).split(", ") if i], bool(m.group(3)))
+            for m in QUOTED_BATCH.finditer(finding_text(finding))]
+
+
 def check_died_workers(doc, truths, problems):
     died = [f for f in doc["findings"] if f["id"] == "worker-died"]
     for truth in truths:
@@ -231,6 +256,38 @@ def check_died_workers(doc, truths, problems):
                             f"was killed: no worker-died finding names rank {truth['rank']} and "
                             f"{' or '.join(repr(n) for n in names)}"
                             + "".join("\n  " + describe(f) for f in died))
+            if "index" in worker and ok:
+                inside = [f for f in ok if "in the middle of its fetch" in f["message"]
+                          and any(worker["index"] in b for _, b, _ in quoted_batches(f))]
+                problems.expect(inside, f"rank {truth['rank']}'s worker {worker['worker_id']} died reading "
+                                f"index {worker['index']}: its worker-died finding does not say it was in the "
+                                f"middle of a fetch of that index" + "".join("\n  " + describe(f) for f in ok))
+
+
+def check_stuck_workers(doc, truths, problems):
+    stuck = [f for f in doc["findings"] if f["id"] == "worker-stuck"]
+    for truth in truths:
+        for worker in truth.get("stuck_workers", []):
+            ok = [f for f in stuck if truth["rank"] in (f.get("ranks") or [])
+                  and any(b == worker["indices"] and not cut for _, b, cut in quoted_batches(f))]
+            problems.expect(ok, f"a worker of rank {truth['rank']} hung reading index {worker['index']}: no "
+                            f"worker-stuck finding of rank {truth['rank']} quotes exactly the indices "
+                            f"{worker['indices']} of its fetch" + "".join("\n  " + describe(f) for f in stuck))
+
+
+def check_killed_rank(doc, truths, problems):
+    """A rank that killed itself: rank-died (its end recorded) or the
+    trace-incomplete evidence (vanished) names it and its last batch."""
+    said = [f for f in doc["findings"] if f["id"] in ("rank-died", "trace-incomplete")]
+    for truth in truths:
+        killed = truth.get("killed")
+        if not killed:
+            continue
+        want = (killed["batch"], killed["indices"], False)
+        ok = [f for f in said if truth["rank"] in (f.get("ranks") or []) and want in quoted_batches(f)]
+        problems.expect(ok, f"rank {truth['rank']} was killed after its loop got batch #{killed['batch']} "
+                        f"{killed['indices']}: no rank-died or trace-incomplete finding names the rank and "
+                        f"quotes that batch" + "".join("\n  " + describe(f) for f in said))
 
 
 def check_worker_pids(trace, truth_dir, truths, problems):
@@ -261,6 +318,11 @@ def main():
     parser.add_argument("--mention", action="append", default=[], metavar="ID=TEXT",
                         help="some finding with this id has TEXT in its message, evidence or fix")
     parser.add_argument("--timeout", type=int, default=300, help="seconds the run may take")
+    parser.add_argument("--status", type=int, default=0,
+                        help="the run's exit status (the launcher's: 128 + signal when a rank was killed)")
+    parser.add_argument("--launcher-torch", action="store_true",
+                        help="run the launcher in a Python that imported torch (as torchrun is): the trace "
+                        "then records how the ranks ended")
     parser.add_argument("--plain", action="store_true", help="run the rank program without accwatch, check its truth only")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     opts = parser.parse_args()
@@ -280,6 +342,8 @@ def main():
             check_findings(opts, status, doc, problems)
             check_counts(doc, truths, problems)
             check_died_workers(doc, truths, problems)
+            check_stuck_workers(doc, truths, problems)
+            check_killed_rank(doc, truths, problems)
             if opts.workers:
                 check_worker_pids(trace, truth_dir, truths, problems)
             problems.fatal()

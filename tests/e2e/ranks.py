@@ -21,7 +21,12 @@ Truth format (rank-<r>.json):
                 "epochs": [{"epoch": i,         iteration ordinal of the loader
                             "batches": [[item, ...], ...],   what the loop got
                             "exhausted": bool}]}],           the loop ran to the end
-   "died_workers": [{"worker_id", "pid"}]}      workers this rank saw die
+   "died_workers": [{"worker_id", "pid",        workers this rank saw die, and the
+                     "index"}],                 index whose read killed it
+   "stuck_workers": [{"index",                  a worker of this rank hung reading
+                      "indices"}],              index, in the fetch of these indices
+   "killed": {"batch", "indices"}}              this rank killed itself after the
+                                                loop got batch #batch (these indices)
 Items are the dataset index (IndexDataset) or the value the IterableDataset
 produced; with accelerate's dispatcher they are the slice this rank received."""
 import argparse
@@ -31,6 +36,7 @@ import json
 import os
 import signal
 import threading
+import time
 
 import torch
 import torch.distributed as dist
@@ -71,8 +77,23 @@ class KillingDataset(IndexDataset):
         info = get_worker_info()
         if info is not None and self.rank == self.kill_rank and index == self.kill_index:
             with open(os.path.join(os.environ[TRUTH_ENV], f"died-{os.getpid()}"), "w") as f:
-                f.write(f"{self.rank} {info.id}\n")
+                f.write(f"{self.rank} {info.id} {index}\n")
             os.kill(os.getpid(), signal.SIGKILL)
+        return index
+
+
+class HangingDataset(IndexDataset):
+    """Item i is the int i; in a DataLoader worker of rank `hang_rank`,
+    reading `hang_index` blocks forever (like a read without a timeout, or a
+    lock that a thread held at the fork)."""
+
+    def __init__(self, length, rank, hang_rank, hang_index):
+        super().__init__(length)
+        self.rank, self.hang_rank, self.hang_index = rank, hang_rank, hang_index
+
+    def __getitem__(self, index):
+        if get_worker_info() is not None and self.rank == self.hang_rank and index == self.hang_index:
+            threading.Event().wait()
         return index
 
 
@@ -145,15 +166,30 @@ class Truth:
     def __init__(self):
         self.loaders = []
         self.died_workers = []
+        self.stuck_workers = []
+        self.killed = None
+
+    def doc(self, rank, world):
+        doc = {"rank": rank, "world": world, "pid": os.getpid(), "loaders": self.loaders,
+               "died_workers": self.died_workers, "stuck_workers": self.stuck_workers}
+        if self.killed is not None:
+            doc["killed"] = self.killed
+        return doc
+
+    def write(self, truth_dir, rank, world):
+        with open(os.path.join(truth_dir, f"rank-{rank}.json"), "w") as f:
+            json.dump(self.doc(rank, world), f)
 
     def loader(self, site, ordinal=0):
         entry = {"site": site, "ordinal": ordinal, "iterated": False, "len": [], "epochs": []}
         self.loaders.append(entry)
         return entry
 
-    def read(self, entry, loader, limit=None, tolerate_worker_death=False):
+    def read(self, entry, loader, limit=None, tolerate=None):
         """One pass of `for batch in loader`, stopped after `limit` batches
-        when given; records the batches the loop body got."""
+        when given; records the batches the loop body got. A RuntimeError
+        whose message holds `tolerate` ends the pass early instead of the
+        rank."""
         entry["iterated"] = True
         batches, exhausted = [], True
         try:
@@ -163,7 +199,7 @@ class Truth:
                     exhausted = False
                     break
         except RuntimeError as e:
-            if not tolerate_worker_death or "DataLoader worker" not in str(e):
+            if not tolerate or tolerate not in str(e):
                 raise
             exhausted = False
             print(f"rank {os.environ.get('RANK')}: loop stopped after {len(batches)} batches: {e}", flush=True)
@@ -416,15 +452,92 @@ def case_worker_killed(truth, rank, world):
     sampler = DistributedSampler(dataset, shuffle=False)
     site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler, num_workers=2, worker_init_fn=note_worker_pid, collate_fn=collate_list)
     entry = truth.loader(site)
-    done = truth.read(entry, loader, tolerate_worker_death=True)
+    done = truth.read(entry, loader, tolerate="DataLoader worker")
     assert done == (rank != KILL_RANK), f"rank {rank}: loop exhausted={done}"
     truth_dir = os.environ[TRUTH_ENV]
     for name in os.listdir(truth_dir):
         if name.startswith("died-"):
             with open(os.path.join(truth_dir, name)) as f:
-                died_rank, worker_id = map(int, f.read().split())
+                died_rank, worker_id, index = map(int, f.read().split())
             if died_rank == rank:
-                truth.died_workers.append({"worker_id": worker_id, "pid": int(name.split("-")[1])})
+                truth.died_workers.append({"worker_id": worker_id, "pid": int(name.split("-")[1]),
+                                           "index": index})
+
+
+# A worker stuck in __getitem__; the loader's timeout= gives up on it.
+HANG_RANK = 1
+
+
+def case_worker_stuck(truth, rank, world):
+    # 64 samples, 2 ranks, no shuffle: rank 1 reads 1, 3, 5, ... in batches
+    # of 4, its batch 2 is [17, 19, 21, 23] (worker 0's second fetch), and
+    # reading 19 blocks forever. After 3 s without a batch the DataLoader
+    # raises "DataLoader timed out"; dropping the iterator shuts the workers
+    # down, the stuck one by SIGTERM after a join timeout (shortened here
+    # from 5 s so that the scenario stays short), which torch's worker
+    # answers with _exit(0). Its fetch was open for >= 3.5 s.
+    from torch.utils.data import _utils
+    dataset = HangingDataset(64, rank, hang_rank=HANG_RANK, hang_index=19)
+    sampler = DistributedSampler(dataset, shuffle=False)
+    site = here(); loader = DataLoader(dataset, batch_size=4, sampler=sampler, num_workers=2, timeout=3, worker_init_fn=note_worker_pid, collate_fn=collate_list)
+    join_timeout, _utils.MP_STATUS_CHECK_INTERVAL = _utils.MP_STATUS_CHECK_INTERVAL, 0.5
+    try:
+        done = truth.read(truth.loader(site), loader, tolerate="DataLoader timed out")
+    finally:
+        _utils.MP_STATUS_CHECK_INTERVAL = join_timeout
+    assert done == (rank != HANG_RANK), f"rank {rank}: loop exhausted={done}"
+    if rank == HANG_RANK:
+        batches = [list(sampler)[i:i + 4] for i in range(0, len(sampler), 4)]
+        truth.stuck_workers.append({"index": 19, "indices": next(b for b in batches if 19 in b)})
+
+
+# A rank SIGKILLed mid-epoch.
+KILLED_RANK = 1
+
+
+def wait_gone(pid, seconds=60):
+    """Until process pid has ended (exited, or a zombie its parent has not
+    reaped yet)."""
+    for _ in range(int(seconds / 0.05)):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"rank: process {pid} did not end in {seconds} s")
+
+
+def case_rank_killed(truth, rank, world):
+    # 64 samples, 2 ranks, no shuffle, no workers (the last batch drawn is
+    # the one the loop got): rank 0 reads its 8 batches; rank 1 reads
+    # 1, 3, 5, ... and, once its loop got batch 3 ([25, 27, 29, 31]), meets
+    # rank 0 at the barrier main() would have run, writes its truth, waits
+    # for rank 0 to have exited (so that the launcher stops no one), and
+    # SIGKILLs itself inside the loop: no end of epoch, no exit of its own.
+    pids = [None] * world
+    dist.all_gather_object(pids, os.getpid())
+    dataset = IndexDataset(64)
+    sampler = DistributedSampler(dataset, shuffle=False)
+    site = here(); loader = DataLoader(dataset, batch_size=4, sampler=sampler)
+    entry = truth.loader(site)
+    if rank != KILLED_RANK:
+        truth.read(entry, loader)
+        return
+    entry["iterated"] = True
+    batches = []
+    entry["epochs"].append({"epoch": 0, "batches": batches, "exhausted": False})
+    for batch in loader:
+        batches.append(items(batch))
+        if len(batches) == 4:
+            truth.killed = {"batch": len(batches) - 1, "indices": batches[-1]}
+            dist.barrier()
+            truth.write(os.environ[TRUTH_ENV], rank, world)
+            for other, pid in enumerate(pids):
+                if other != rank:
+                    wait_gone(pid)
+            os.kill(os.getpid(), signal.SIGKILL)
 
 
 # An index >= len(dataset).
@@ -484,10 +597,7 @@ def main():
     CASES[opts.case](truth, rank, world)
     dist.barrier()
 
-    doc = {"rank": rank, "world": world, "pid": os.getpid(), "loaders": truth.loaders,
-           "died_workers": truth.died_workers}
-    with open(os.path.join(opts.truth, f"rank-{rank}.json"), "w") as f:
-        json.dump(doc, f)
+    truth.write(opts.truth, rank, world)
     dist.destroy_process_group()
 
 

@@ -1,10 +1,11 @@
 /* libFuzzer harness on the analyzer past babeltrace2: the input is an event
  * stream (analyzer/event_codec.h), the bytes the reader's child writes. It
- * is fed to the model, which is finished, checked and rendered both ways,
- * then everything is freed, as accwatch-report does. The input's last bytes
- * also choose the questions of a debugging session (--sample, --rank and
- * --epoch, --loader). A JSON report missing a key of the
- * accwatch-report/1 contract counts as a crash. */
+ * is fed to the model, whose runs are checked (--run), which is finished,
+ * checked and rendered both ways, then everything is freed, as
+ * accwatch-report does. The input's last bytes also choose the questions
+ * of a debugging session (--sample, --rank and --epoch, --loader). A JSON
+ * report missing a key of the accwatch-report/1 contract counts as a
+ * crash. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "ingest.h"
 #include "model.h"
 #include "render.h"
+#include "runs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -120,6 +122,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	aw_ingest_init(&ingest, model, NULL);
 	aw_ingest_feed(&ingest, data, size, &used);
 	aw_ingest_fini(&ingest);
+	/* main.c stops here on mixed runs; the rest must hold anyway. */
+	char runs_error[512];
+	aw_runs_check(model, runs_error, sizeof(runs_error));
 
 	aw_model_finish(model);
 	aw_findings_init(&findings);

@@ -18,6 +18,7 @@ set -u
 
 work=${AW_WORK:?} report=${AW_REPORT:?} run=${AW_RUN:?} gen=${AW_GEN:?}
 damage=${AW_DAMAGE:?}
+report_opts=""
 traces=$work/traces
 # Bounds of every accwatch-report run: seconds, and bytes of address space.
 limit_s=${AW_LIMIT_S:-60}
@@ -156,8 +157,8 @@ largest_stream() {
 	basename "$best"
 }
 
-# report EXPECT PATH [ENV=VALUE...]: runs accwatch-report on PATH under the
-# limits and checks its answer. EXPECT: error (status 2, one line naming
+# report EXPECT PATH [ENV=VALUE...]: runs accwatch-report (with the options
+# in $report_opts) on PATH under the limits and checks its answer. EXPECT: error (status 2, one line naming
 # PATH), report (status 0 or 1, a JSON report), incomplete (a report that
 # says it is incomplete), either (error or incomplete), any (error or any
 # report: bytes changed inside a value or a string leave a trace that is
@@ -173,9 +174,9 @@ report() {
 		limit="prlimit --as=$limit_as"
 	fi
 	start=$(date +%s)
-	# shellcheck disable=SC2086 # limit is a command prefix
+	# shellcheck disable=SC2086 # limit is a command prefix, opts words
 	env "$@" timeout -k 5 "$limit_s" $limit "$report" --format json \
-		-o "$out" "$path" 2>"$err"
+		$report_opts -o "$out" "$path" 2>"$err"
 	status=$?
 	took=$(($(date +%s) - start))
 	case $status in
@@ -369,12 +370,35 @@ case_absurd_values() {
 
 case_two_runs() {
 	need_traces
-	# Two recordings under one directory, and two runs in one trace: both
-	# read; the runs are told apart (trace.runs).
+	# Two recordings under one directory, one run each (as one trace per
+	# node is): read together, the runs told apart (trace.runs).
 	report report "$traces/two_runs"
 	expect_json 'len(t["runs"]) == 2 and t["trace_dirs"] == 2' "two runs in two traces"
+	# Two runs in one trace (a session without the run filter): unrelated
+	# programs. No report without --run: one line naming the trace, both
+	# runs and the option. (The session also catches accwatch-run
+	# recordings of other tests running meanwhile: more runs, never fewer.)
+	report error "$traces/mixed_runs"
+	for word in 4343 4344 "--run ID"; do
+		grep -q -F -e "$word" "$err" || fail "the mixed-runs error does not say $word"
+	done
+	report_opts="--run 4344"
 	report report "$traces/mixed_runs"
-	expect_json 't["runs"] == [4343, 4344]' "two runs in one trace"
+	expect_json 't["runs"] == [4344] and t["other_run_events"] > 0' "--run 4344 read other runs"
+	expect_json '"unsharded" in findings' "run 4344 (unsharded) has no unsharded finding"
+	report_opts="--run 4343"
+	report report "$traces/mixed_runs"
+	expect_json 't["runs"] == [4343]' "--run 4343 read other runs"
+	expect_json 'not [f for f in findings if f != "padding"]' "findings on run 4343 (sharded)"
+	report_opts="--run all"
+	report report "$traces/mixed_runs"
+	expect_json '{4343, 4344} <= set(t["runs"]) and t["other_run_events"] == 0' "--run all"
+	report_opts="--run 4345"
+	report error "$traces/mixed_runs"
+	for word in "no run 4345 in" 4343 4344; do
+		grep -q -F -e "$word" "$err" || fail "the unknown run's error does not say $word"
+	done
+	report_opts=""
 }
 
 case_discards() {

@@ -187,6 +187,26 @@ void s_worker_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 		fetch, indices, count);
 }
 
+void s_worker_fetch_end(struct aw_model *m, int32_t pid, int32_t worker_id,
+			uint32_t loader, uint32_t iteration, uint32_t fetch,
+			bool ok)
+{
+	struct aw_event e = s_event(AW_EVENT_WORKER_FETCH_END, pid);
+	e.u.fetch_end = (struct aw_event_worker_fetch_end){
+	    .worker_id = worker_id,
+	    .loader = loader,
+	    .iteration = iteration,
+	    .batch = fetch,
+	    .ok = ok,
+	};
+	aw_model_add_event(m, &e);
+}
+
+void s_clock(struct aw_model *m, double seconds)
+{
+	aw_model_set_clock(m, (int64_t)(seconds * 1e9));
+}
+
 void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 		  uint32_t loader, uint32_t iteration, uint32_t fetch,
 		  const uint64_t *hashes, uint32_t count)

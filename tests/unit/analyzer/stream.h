@@ -53,6 +53,12 @@ void s_worker(struct aw_model *m, int32_t pid, int32_t worker_id,
 void s_worker_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 		    uint32_t loader, uint32_t iteration, uint32_t fetch,
 		    const uint32_t *indices, uint32_t count);
+/* The end of a worker's fetch (ok 0: it raised). */
+void s_worker_fetch_end(struct aw_model *m, int32_t pid, int32_t worker_id,
+			uint32_t loader, uint32_t iteration, uint32_t fetch,
+			bool ok);
+/* The trace clock reaches `seconds` (a clock record of the reader). */
+void s_clock(struct aw_model *m, double seconds);
 void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 		  uint32_t loader, uint32_t iteration, uint32_t fetch,
 		  const uint64_t *hashes, uint32_t count);

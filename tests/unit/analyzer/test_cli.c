@@ -1,5 +1,7 @@
 /* accwatch-report's argument parsing and exit status. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -100,6 +102,45 @@ Test(cli, help_and_version_need_no_path)
 	aw_options_fini(&o);
 }
 
+Test(cli, run_selection)
+{
+	struct aw_options o;
+	char error[256] = "";
+	cr_assert_eq(PARSE(&o, error, "t"), AW_CLI_OK);
+	cr_expect_eq(o.query.n_runs, 0);
+	cr_expect(!o.query.all_runs);
+	cr_expect(aw_query_keeps_run(&o.query, 5), "no --run: every run");
+	aw_options_fini(&o);
+
+	cr_assert_eq(
+	    PARSE(&o, error, "--run", "4343", "t", "--run=0", "--run", "4343"),
+	    AW_CLI_OK, "%s", error);
+	cr_assert_eq(o.query.n_runs, 2, "a run named twice counts once");
+	cr_expect_eq(o.query.runs[0], 4343);
+	cr_expect_eq(o.query.runs[1], 0);
+	cr_expect(aw_query_keeps_run(&o.query, 0));
+	cr_expect(!aw_query_keeps_run(&o.query, 4344));
+	aw_options_fini(&o);
+
+	cr_assert_eq(PARSE(&o, error, "--run", "all", "--run", "7", "t"),
+		     AW_CLI_OK);
+	cr_expect(o.query.all_runs);
+	cr_expect(aw_query_keeps_run(&o.query, 8), "all wins");
+	aw_options_fini(&o);
+
+	/* --help documents it, and the exit status it leads to. */
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	cr_assert(out);
+	aw_cli_usage(out);
+	fclose(out);
+	cr_expect(strstr(text, "--run ID|all"), "%s", text);
+	cr_expect(strstr(text, "a trace of several runs without --run"), "%s",
+		  text);
+	free(text);
+}
+
 Test(cli, usage_errors)
 {
 	struct aw_options o;
@@ -134,6 +175,13 @@ Test(cli, usage_errors)
 	     ARGS("--rank", "x", "--epoch", "1", "t"), "takes a rank"},
 	    {COUNT("--loader=", "t"), ARGS("--loader=", "t"),
 	     "takes a loader id"},
+	    {COUNT("--run", "-1", "t"), ARGS("--run", "-1", "t"),
+	     "--run takes a run id (0 to 4294967295) or all, not '-1'"},
+	    {COUNT("--run", "4294967296", "t"),
+	     ARGS("--run", "4294967296", "t"), "--run takes a run id"},
+	    {COUNT("--run", "ALL", "t"), ARGS("--run", "ALL", "t"),
+	     "--run takes a run id"},
+	    {COUNT("t", "--run"), ARGS("t", "--run"), "--run needs a value"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		error[0] = '\0';

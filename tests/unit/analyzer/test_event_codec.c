@@ -1,7 +1,8 @@
 /* The event stream between the reader's babeltrace2 process and the
  * analyzer: every member of every kind survives the trip, a record cut
  * anywhere asks for more bytes, nonsense is refused, strings come out as
- * clean UTF-8, and the intake applies counts, discards and the end. */
+ * clean UTF-8, and the intake applies counts, discards, the clock, the
+ * declared kinds, the runs of each trace and the end. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -125,6 +126,21 @@ Test(event_codec, every_kind_round_trips_and_cuts_ask_for_more)
 	}
 }
 
+Test(event_codec, kinds_keep_their_tags)
+{
+	/* A kind is the tag of its records: the seeds and regressions of
+	 * tests/fuzz were recorded with these, so new kinds go last. */
+	cr_expect_eq(AW_EVENT_PROCESS, 0);
+	cr_expect_eq(AW_EVENT_BATCH, 9);
+	cr_expect_eq(AW_EVENT_WORKER_FETCH, 13);
+	cr_expect_eq(AW_EVENT_ITEM_FETCH, 15);
+	cr_expect_eq(AW_EVENT_WORKER_FETCH_END, 16);
+	cr_expect_str_eq(aw_event_kind_name(AW_EVENT_WORKER_FETCH_END),
+			 "worker_fetch_end");
+	cr_expect_eq(aw_event_spec_by_name("worker_fetch_end")->kind,
+		     AW_EVENT_WORKER_FETCH_END);
+}
+
 Test(event_codec, reader_records_round_trip)
 {
 	struct aw_encoder enc;
@@ -139,6 +155,10 @@ Test(event_codec, reader_records_round_trip)
 	aw_encode_end(&enc, AW_READ_END_STOPPED, AW_RECORD_NO_DIR,
 		      "bad packet");
 	aw_encode_discards(&enc, "/t/ust/uid/0/64-bit/accwatch_1", 42, true);
+	aw_encode_clock(&enc, 1700000000123456789);
+	aw_encode_declared(&enc, 1u << AW_EVENT_WORKER_FETCH_END |
+				     1u << AW_EVENT_PROCESS);
+	aw_encode_trace_run(&enc, 2, UINT32_MAX);
 
 	cr_assert_eq(aw_decode_record(&dec, enc.data, enc.len, &used, &r),
 		     AW_DECODE_OK);
@@ -164,6 +184,25 @@ Test(event_codec, reader_records_round_trip)
 	cr_expect(r.type == AW_RECORD_TYPE_DISCARDS && r.discarded == 42 &&
 		  r.count_known);
 	cr_expect_str_eq(r.stream, "/t/ust/uid/0/64-bit/accwatch_1");
+	at += used;
+	cr_assert_eq(
+	    aw_decode_record(&dec, enc.data + at, enc.len - at, &used, &r),
+	    AW_DECODE_OK);
+	cr_expect(r.type == AW_RECORD_TYPE_CLOCK &&
+		  r.clock_ns == 1700000000123456789);
+	at += used;
+	cr_assert_eq(
+	    aw_decode_record(&dec, enc.data + at, enc.len - at, &used, &r),
+	    AW_DECODE_OK);
+	cr_expect(r.type == AW_RECORD_TYPE_DECLARED &&
+		  r.declared == (1u << AW_EVENT_WORKER_FETCH_END |
+				 1u << AW_EVENT_PROCESS));
+	at += used;
+	cr_assert_eq(
+	    aw_decode_record(&dec, enc.data + at, enc.len - at, &used, &r),
+	    AW_DECODE_OK);
+	cr_expect(r.type == AW_RECORD_TYPE_TRACE_RUN && r.dir == 2 &&
+		  r.run == UINT32_MAX);
 	cr_expect_eq(at + used, enc.len);
 	aw_decoder_fini(&dec);
 	aw_encoder_fini(&enc);
@@ -188,6 +227,16 @@ Test(event_codec, nonsense_is_refused)
 	/* A phase that does not exist. */
 	const unsigned char phase[] = {AW_RECORD_PHASE, 9, 0};
 	cr_expect_eq(aw_decode_record(&dec, phase, sizeof(phase), &used, &r),
+		     AW_DECODE_MALFORMED);
+	/* A run that does not fit 32 bits. */
+	const unsigned char run[] = {
+	    AW_RECORD_TRACE_RUN, 0, 0x80, 0x80, 0x80, 0x80, 0x10};
+	cr_expect_eq(aw_decode_record(&dec, run, sizeof(run), &used, &r),
+		     AW_DECODE_MALFORMED);
+	/* A declared kind that does not exist. */
+	const unsigned char kinds[] = {
+	    AW_RECORD_DECLARED, 0x80, 0x80, 0x80, 0x80, 0x01};
+	cr_expect_eq(aw_decode_record(&dec, kinds, sizeof(kinds), &used, &r),
 		     AW_DECODE_MALFORMED);
 	/* A sequence claiming 2^32 elements. */
 	const unsigned char seq[] = {9, 0,    0,    0,    0,    0,    0, 0, 0,
@@ -242,8 +291,15 @@ Test(ingest, counts_discards_and_a_stop)
 	aw_encode_discards(&enc, "s1", 7, true);
 	struct aw_read_counts counts = {.events = 1, .discarded_events = 12};
 	aw_encode_counts(&enc, &counts);
+	aw_encode_clock(&enc, 5000000000);
+	aw_encode_declared(&enc, 1u << AW_EVENT_WORKER_FETCH_END);
+	aw_encode_clock(&enc, 4000000000); /* a skewed clock going back */
+	aw_encode_trace_run(&enc, 0, 4343);
+	aw_encode_trace_run(&enc, AW_RECORD_NO_DIR, 4344);
 	aw_encode_end(&enc, AW_READ_END_STOPPED, 0, "a corrupt packet");
 
+	cr_expect_eq(m->clock_ns, -1, "no clock before a clock record");
+	cr_expect(!aw_model_knows_fetch_ends(m));
 	aw_ingest_init(&in, m, NULL);
 	/* Fed byte by byte: records cut anywhere wait for their rest. */
 	size_t fed = 0, taken = 0;
@@ -265,6 +321,11 @@ Test(ingest, counts_discards_and_a_stop)
 	cr_expect(in.ended && in.end == AW_READ_END_STOPPED);
 	cr_expect(m->stats.read_error);
 	cr_expect(strstr(m->stats.read_error_message, "a corrupt packet"));
+	cr_expect_eq(m->clock_ns, 5000000000);
+	cr_expect(aw_model_knows_fetch_ends(m));
+	cr_assert_eq(m->stats.n_trace_runs, 2);
+	cr_expect_eq(m->stats.trace_runs[0].run, 4343);
+	cr_expect_str_eq(m->stats.trace_runs[1].dir, "", "no directory known");
 
 	const unsigned char junk[] = {0x99};
 	cr_expect_eq(aw_ingest_feed(&in, junk, 1, &used), AW_INGEST_MALFORMED);

@@ -1,10 +1,12 @@
 /* The model on hand-built event streams: batch assembly, consumed vs drawn,
- * ranks and workers, loaders linked across ranks. */
+ * ranks and workers, loaders linked across ranks, the runs a report
+ * covers. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "accwatch_events.h"
+#include "runs.h"
 #include "stream.h"
 
 static const struct s_loader_opts plain = {.dataset_len = 100,
@@ -116,6 +118,118 @@ Test(model, missing_iter_end_counts_all_drawn)
 	cr_expect(!c->complete);
 	cr_expect(!c->exhausted);
 	cr_expect_eq(m->incomplete_iterations, 1);
+	aw_model_destroy(m);
+}
+
+Test(model, last_batch_drawn_is_kept_for_an_open_pass)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	uint32_t indices[35];
+	s_range(indices, 50, 35, 1);
+	struct s_epoch e = {
+	    .indices = indices, .count = 35, .batch_size = 10, .end = false};
+	s_epoch(m, 100, 0, 0, &e);
+	/* A late chunk of an older batch does not replace the newest. */
+	s_batch(m, 100, 0, 0, 1, 0, 10, indices, 10);
+	aw_model_finish(m);
+	const struct aw_iteration *it = &m->iterations[0];
+	cr_assert(it->last_drawn.any);
+	cr_expect_eq(it->last_drawn.ordinal, 3);
+	cr_expect_eq(it->last_drawn.total, 5);
+	cr_expect_eq(it->last_drawn.n, 5);
+	cr_expect_eq(it->last_drawn.head[0], 80);
+	char text[128];
+	aw_index_head_format(&it->last_drawn, text, sizeof(text));
+	cr_expect_str_eq(text, "[80, 81, 82, 83, 84]");
+	aw_model_destroy(m);
+}
+
+Test(model, index_head_quotes_long_and_unknown_batches)
+{
+	struct aw_index_head h;
+	struct aw_event_chunk first = {.offset = 0, .total = 20};
+	struct aw_event_chunk rest = {.offset = 10, .total = 20};
+	uint32_t idx[10];
+	char text[128];
+	s_range(idx, 100, 10, 2);
+	aw_index_head_start(&h, 4);
+	aw_index_head_add(&h, &rest, idx, NULL, 10);
+	aw_index_head_format(&h, text, sizeof(text));
+	cr_expect_str_eq(text, "[?]", "the first chunk was lost");
+	aw_index_head_add(&h, &first, idx, NULL, 10);
+	aw_index_head_format(&h, text, sizeof(text));
+	cr_expect_str_eq(
+	    text, "[100, 102, 104, 106, 108, 110, 112, 114, ...] (20 indices)");
+	int64_t wide[2] = {-1, 1ll << 40};
+	struct aw_event_chunk two = {.offset = 0, .total = 2};
+	aw_index_head_start(&h, 5);
+	aw_index_head_add(&h, &two, NULL, wide, 2);
+	aw_index_head_format(&h, text, sizeof(text));
+	cr_expect_str_eq(text, "[-1, 1099511627776]");
+	aw_index_head_format(&h, text, 6);
+	cr_expect_eq(strlen(text), 5, "cut to the buffer");
+}
+
+/* A worker's fetches: the newest is open until an end comes; chunks of
+ * one fetch continue it; a persistent worker's next epoch starts anew. */
+Test(model, worker_fetch_ends_close_the_last_fetch)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 1, &plain);
+	s_process(m, 200, 100, 0, 1, "worker");
+	s_worker(m, 200, 0, 0, 0);
+	uint32_t idx[12];
+	s_range(idx, 40, 12, 1);
+	s_clock(m, 1.0);
+	struct aw_event e;
+	memset(&e, 0, sizeof(e));
+	e.kind = AW_EVENT_WORKER_FETCH;
+	e.run = 7;
+	e.pid = 200;
+	e.u.chunk = (struct aw_event_chunk){.worker_id = 0, .total = 12};
+	e.values.u32 = idx;
+	e.count = 8;
+	aw_model_add_event(m, &e);
+	s_clock(m, 1.5);
+	e.u.chunk.offset = 8;
+	e.values.u32 = idx + 8;
+	e.count = 4;
+	aw_model_add_event(m, &e);
+	const struct aw_process *w = &m->processes[2];
+	cr_assert_eq(w->pid, 200);
+	cr_expect(w->fetch_open);
+	cr_expect_eq(w->last_fetch.total, 12);
+	cr_expect_eq(w->last_fetch.n, 8);
+	cr_expect_eq(w->last_fetch.head[7], 47);
+	cr_expect_eq(w->fetch_start_ns, 1000000000, "the first chunk's time");
+	cr_expect_eq(w->last_fetch_ok, -1);
+	s_worker_fetch_end(m, 200, 0, 0, 0, 0, true);
+	cr_expect(!w->fetch_open);
+	cr_expect_eq(w->last_fetch_ok, 1);
+
+	/* Next epoch of a persistent worker: fetch #0 again, a new fetch. */
+	int64_t wide[2] = {-3, 7};
+	e.kind = AW_EVENT_WORKER_FETCH_WIDE;
+	e.u.chunk =
+	    (struct aw_event_chunk){.worker_id = 0, .iteration = 1, .total = 2};
+	e.values.i64 = wide;
+	e.count = 2;
+	s_clock(m, 2.0);
+	aw_model_add_event(m, &e);
+	cr_expect(w->fetch_open);
+	cr_expect_eq(w->last_fetch_iteration, 1);
+	cr_expect_eq(w->last_fetch.head[0], -3);
+	cr_expect_eq(w->fetch_start_ns, 2000000000);
+	s_worker_fetch_end(m, 200, 0, 0, 1, 0, false);
+	cr_expect_eq(w->last_fetch_ok, 0, "it raised");
+
+	/* An end whose start was lost still closes: one fetch at a time. */
+	s_worker_fetch(m, 200, 0, 0, 1, 1, idx, 4);
+	s_worker_fetch_end(m, 200, 0, 0, 1, 2, true);
+	cr_expect(!w->fetch_open);
+	cr_expect_eq(w->last_fetch_ok, -1, "not this fetch's end");
+	cr_expect(aw_model_knows_fetch_ends(m));
 	aw_model_destroy(m);
 }
 
@@ -442,5 +556,84 @@ Test(model, equal_pids_on_two_hosts_stay_apart)
 		if (m->processes[i].pid == 200)
 			cr_expect_eq(m->processes[i].rank,
 				     (int32_t)m->processes[i].source);
+	aw_model_destroy(m);
+}
+
+/* --- runs ------------------------------------------------------------------
+ */
+
+static enum aw_runs_status check_runs(struct aw_model *m, char *error)
+{
+	error[0] = '\0';
+	return aw_runs_check(m, error, 512);
+}
+
+Test(runs, run_filter_leaves_other_runs_out)
+{
+	struct aw_model *m = aw_model_create();
+	struct aw_query q = {.n_runs = 1, .runs = {7}}; /* stream.c's run */
+	aw_model_set_query(m, &q);
+	s_ranks(m, 2, &plain);
+	s_rank_reads(m, 0, 0, 0, 50, 10);
+	struct aw_event e;
+	memset(&e, 0, sizeof(e));
+	e.kind = AW_EVENT_ITER_BEGIN;
+	e.run = 8;
+	e.pid = 100; /* the same pid in another run: another program */
+	aw_model_add_event(m, &e);
+	cr_expect_eq(m->stats.other_run_events, 1);
+	cr_expect_eq(m->stats.by_kind[AW_EVENT_ITER_BEGIN], 1);
+	aw_model_finish(m);
+	cr_expect_eq(m->n_runs, 1);
+	cr_expect_eq(m->runs[0], 7);
+	aw_model_destroy(m);
+}
+
+Test(runs, a_trace_of_several_runs_needs_run)
+{
+	char error[512];
+	struct aw_model *m = aw_model_create();
+	aw_model_note_trace_run(m, "/t/a/ust/uid/0/64-bit", 11);
+	aw_model_note_trace_run(m, "/t/a/ust/uid/0/64-bit", 22);
+	aw_model_note_trace_run(m, "/t/a/ust/uid/0/64-bit", 11);
+	aw_model_note_trace_run(m, "/t/b", 33);
+	cr_expect_eq(m->stats.n_trace_runs, 3, "each pair once");
+	cr_expect_eq(check_runs(m, error), AW_RUNS_MIXED);
+	cr_expect(strstr(error, "the trace in /t/a/ust/uid/0/64-bit holds 2 "
+				"runs (11, 22)"),
+		  "%s", error);
+	cr_expect(strstr(error, "pass --run ID"), "%s", error);
+	cr_expect_null(strchr(error, '\n'), "one line");
+
+	m->query.n_runs = 1;
+	m->query.runs[0] = 22;
+	cr_expect_eq(check_runs(m, error), AW_RUNS_OK);
+	m->query.runs[0] = 44;
+	cr_expect_eq(check_runs(m, error), AW_RUNS_NOT_FOUND);
+	cr_expect(strstr(error, "no run 44 in /t/a/ust/uid/0/64-bit and 1 "
+				"other trace (it holds runs 11, 22, 33)"),
+		  "%s", error);
+	m->query.n_runs = 0;
+	m->query.all_runs = true;
+	cr_expect_eq(check_runs(m, error), AW_RUNS_OK);
+	aw_model_destroy(m);
+}
+
+Test(runs, one_run_per_trace_is_read_together_and_run_0_counts)
+{
+	char error[512];
+	/* One trace per node, each of its own accwatch-run. */
+	struct aw_model *m = aw_model_create();
+	aw_model_note_trace_run(m, "/t/node0", 11);
+	aw_model_note_trace_run(m, "/t/node1", 22);
+	cr_expect_eq(check_runs(m, error), AW_RUNS_OK, "%s", error);
+	aw_model_destroy(m);
+
+	/* A session of one's own (run 0) that also caught an accwatch-run. */
+	m = aw_model_create();
+	aw_model_note_trace_run(m, "/t/mine", 0);
+	aw_model_note_trace_run(m, "/t/mine", 5);
+	cr_expect_eq(check_runs(m, error), AW_RUNS_MIXED);
+	cr_expect(strstr(error, "2 runs (0, 5)"), "%s", error);
 	aw_model_destroy(m);
 }
