@@ -365,3 +365,14 @@ size_t s_count(const struct aw_findings *f, const char *id)
 		n += strcmp(f->items[i].id, id) == 0;
 	return n;
 }
+
+void s_finish(struct s_run *r)
+{
+	s_analyze(r->model, &r->findings);
+}
+
+void s_done(struct s_run *r)
+{
+	aw_findings_fini(&r->findings);
+	aw_model_destroy(r->model);
+}

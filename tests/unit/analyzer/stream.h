@@ -101,6 +101,17 @@ void s_rank_reads(struct aw_model *m, int rank, uint32_t iteration,
 
 /* Finishes the model and runs the checks into out (initialized here). */
 void s_analyze(struct aw_model *m, struct aw_findings *out);
+
+/* A model under test and the findings of its analysis. */
+struct s_run {
+	struct aw_model *model;
+	struct aw_findings findings;
+};
+
+/* s_analyze of the run's model into its findings. */
+void s_finish(struct s_run *r);
+/* Frees the findings and the model. */
+void s_done(struct s_run *r);
 size_t s_count(const struct aw_findings *f, const char *id);
 /* The model's index of loader `id` of process `pid`, AW_NONE. */
 uint32_t s_loader_of(const struct aw_model *m, int32_t pid, uint32_t id);

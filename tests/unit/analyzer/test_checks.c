@@ -15,22 +15,6 @@ static const struct s_loader_opts base = {.dataset_len = 100,
 					  .sampler_replicas = -1,
 					  .sampler = "RandomSampler"};
 
-struct run {
-	struct aw_model *model;
-	struct aw_findings findings;
-};
-
-static void finish(struct run *r)
-{
-	s_analyze(r->model, &r->findings);
-}
-
-static void done(struct run *r)
-{
-	aw_findings_fini(&r->findings);
-	aw_model_destroy(r->model);
-}
-
 static void expect_only(const struct aw_findings *f, const char *id)
 {
 	for (size_t i = 0; i < f->n; i++)
@@ -63,22 +47,22 @@ static int64_t number(const struct aw_finding *f, const char *name)
 
 Test(checks, sharded_ranks_are_clean)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, unsharded)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 4, &base);
 	for (int rank = 0; rank < 4; rank++)
 		s_rank_reads(r.model, rank, 0, 0, 100, 10);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "unsharded");
 	const struct aw_finding *f = aw_findings_find(&r.findings, "unsharded");
 	cr_assert(f);
@@ -90,7 +74,7 @@ Test(checks, unsharded)
 	cr_expect(strstr(
 	    f->fix, "DistributedSampler(dataset, num_replicas=4, rank=r)"));
 	cr_expect(strstr(f->fix, "accelerator.prepare()"));
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, unsharded_at_ninety_percent)
@@ -98,38 +82,38 @@ Test(checks, unsharded_at_ninety_percent)
 	/* Rank 1 reads exactly 90% of the union: still unsharded; 89%: overlap.
 	 */
 	for (int variant = 0; variant < 2; variant++) {
-		struct run r = {.model = aw_model_create()};
+		struct s_run r = {.model = aw_model_create()};
 		s_ranks(r.model, 2, &base);
 		s_rank_reads(r.model, 0, 0, 0, 100, 10);
 		s_rank_reads(r.model, 1, 0, variant ? 11 : 10, 100,
 			     9); /* 10 batches too */
-		finish(&r);
+		s_finish(&r);
 		expect_only(&r.findings, variant ? "overlap" : "unsharded");
-		done(&r);
+		s_done(&r);
 	}
 }
 
 Test(checks, single_rank_is_never_unsharded)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &base);
 	s_rank_reads(r.model, 0, 0, 0, 100, 10);
 	s_rank_reads(r.model, 0, 1, 0, 100, 10);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, padding_at_allowance_then_overlap_one_past)
 {
 	/* W = 2, B = 10: allowance W*B - 1 = 19 cross-rank duplicates. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 60, 10);   /* 60 */
 	s_rank_reads(r.model, 1, 0, 41, 100, 10); /* 59: 41..59 shared, 19 */
 	s_rank_reads(r.model, 0, 1, 0, 60, 10);
 	s_rank_reads(r.model, 1, 1, 40, 100, 10); /* 40..59 shared, 20 */
-	finish(&r);
+	s_finish(&r);
 	cr_expect_eq(r.findings.n, 2);
 	const struct aw_finding *padding =
 	    aw_findings_find(&r.findings, "padding");
@@ -148,7 +132,7 @@ Test(checks, padding_at_allowance_then_overlap_one_past)
 	cr_expect_eq(padding->n_ranks, 2);
 	/* Errors sort before infos. */
 	cr_expect_str_eq(r.findings.items[0].id, "overlap");
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, padding_of_a_tiny_dataset_is_not_unsharded)
@@ -157,22 +141,22 @@ Test(checks, padding_of_a_tiny_dataset_is_not_unsharded)
 	struct s_loader_opts o = base;
 	o.dataset_len = 1;
 	o.batch_size = 1;
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &o);
 	s_rank_reads(r.model, 0, 0, 0, 1, 1);
 	s_rank_reads(r.model, 1, 0, 0, 1, 1);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "padding");
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, padding_only_exits_clean)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 55, 11);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "padding");
 	struct aw_options opts = {.fail_on = AW_FAIL_ON_ERROR};
 	cr_expect_eq(aw_cli_exit_status(
@@ -180,23 +164,23 @@ Test(checks, padding_only_exits_clean)
 			 aw_findings_count(&r.findings, AW_SEVERITY_ERROR),
 			 aw_findings_count(&r.findings, AW_SEVERITY_WARNING)),
 		     AW_EXIT_CLEAN);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, missing_with_coverage)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 25, 5);
 	s_rank_reads(r.model, 1, 0, 25, 50, 5);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "missing");
 	const struct aw_finding *f = aw_findings_find(&r.findings, "missing");
 	expect_well_formed(f);
 	cr_expect_eq(number(f, "missing"), 50);
 	cr_expect_eq(number(f, "drop_allowance"), 0);
 	cr_expect(strstr(f->message, "coverage 50.0%"), "%s", f->message);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, missing_explained_by_drop_last)
@@ -205,7 +189,7 @@ Test(checks, missing_explained_by_drop_last)
 	struct s_loader_opts o = base;
 	o.batch_size = 8;
 	o.drop_last = 1;
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &o);
 	s_rank_reads(r.model, 0, 0, 0, 48, 8); /* epoch 0: 96 read, 4 missing */
 	s_rank_reads(r.model, 1, 0, 50, 98, 8);
@@ -215,14 +199,14 @@ Test(checks, missing_explained_by_drop_last)
 	s_rank_reads(r.model, 0, 2, 0, 40,
 		     8); /* epoch 2: 84 read, 16 missing */
 	s_rank_reads(r.model, 1, 2, 50, 94, 9);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "missing");
 	cr_assert_eq(r.findings.n, 1);
 	const struct aw_finding *f = &r.findings.items[0];
 	cr_expect_eq(f->epoch, 2);
 	cr_expect_eq(number(f, "missing"), 16);
 	cr_expect_eq(number(f, "drop_allowance"), 15);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, missing_allowance_of_distributed_sampler_drop_last)
@@ -233,19 +217,19 @@ Test(checks, missing_allowance_of_distributed_sampler_drop_last)
 	o.sampler_replicas = 2;
 	o.sampler = "DistributedSampler";
 	for (uint32_t missing = 1; missing <= 2; missing++) {
-		struct run r = {.model = aw_model_create()};
+		struct s_run r = {.model = aw_model_create()};
 		s_ranks(r.model, 2, &o);
 		s_rank_reads(r.model, 0, 0, 0, 50, 10);
 		s_rank_reads(r.model, 1, 0, 50, 100 - missing, 10);
-		finish(&r);
+		s_finish(&r);
 		expect_only(&r.findings, missing == 1 ? NULL : "missing");
-		done(&r);
+		s_done(&r);
 	}
 }
 
 Test(checks, missing_skipped_when_a_loop_left_early)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	uint32_t idx[20];
 	s_range(idx, 0, 20, 1);
@@ -257,40 +241,40 @@ Test(checks, missing_skipped_when_a_loop_left_early)
 	s_epoch(r.model, 100, 0, 0, &e);
 	s_range(idx, 50, 20, 1);
 	s_epoch(r.model, 101, 0, 0, &e);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, missing_skipped_for_subset_samplers_and_unknown_len)
 {
 	struct s_loader_opts o = base;
 	o.sampler = "SubsetRandomSampler";
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &o);
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 
 	o = base;
 	o.dataset_len = -1;
 	r.model = aw_model_create();
 	s_ranks(r.model, 1, &o);
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, uneven_batches)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 3, &base);
 	s_rank_reads(r.model, 0, 0, 0, 34, 10); /* 4 batches */
 	s_rank_reads(r.model, 1, 0, 34, 67, 10);
 	s_rank_reads(r.model, 2, 0, 67, 97, 10); /* 3 batches */
-	finish(&r);
+	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "uneven-batches"), 1);
 	const struct aw_finding *f =
 	    aw_findings_find(&r.findings, "uneven-batches");
@@ -299,13 +283,13 @@ Test(checks, uneven_batches)
 	cr_expect_eq(number(f, "fewest_batches"), 3);
 	cr_expect_eq(number(f, "most_batches"), 4);
 	cr_expect_eq(f->n_ranks, 3);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, uneven_batches_not_claimed_without_iter_end)
 {
 	/* Rank 1 died mid-epoch: its counts are those of a crash. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	uint32_t idx[20];
@@ -313,18 +297,18 @@ Test(checks, uneven_batches_not_claimed_without_iter_end)
 	struct s_epoch e = {
 	    .indices = idx, .count = 20, .batch_size = 10, .end = false};
 	s_epoch(r.model, 101, 0, 0, &e);
-	finish(&r);
+	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "uneven-batches"), 0);
 	cr_expect_eq(s_count(&r.findings, "missing"), 0);
 	cr_expect_eq(r.model->incomplete_iterations, 1);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, prefetched_batches_are_not_consumed)
 {
 	/* Each rank's workers drew 4 batches past the end of its loop, from the
 	 * other rank's shard: no overlap, no padding. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	for (int rank = 0; rank < 2; rank++) {
 		uint32_t idx[50];
@@ -337,14 +321,14 @@ Test(checks, prefetched_batches_are_not_consumed)
 				    .end = true};
 		s_epoch(r.model, 100 + rank, 0, 0, &e);
 	}
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, chunked_batches_count_once)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	for (int rank = 0; rank < 2; rank++) {
 		int32_t pid = 100 + rank;
@@ -357,27 +341,27 @@ Test(checks, chunked_batches_count_once)
 		}
 		s_iter_end(r.model, pid, 0, 0, 5, 5, 1);
 	}
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
 	const struct aw_epoch *e = &r.model->loaders_global[0].epochs[0];
 	cr_expect_eq(e->samples, 100);
 	cr_expect_eq(e->union_count, 100);
 	cr_expect_eq(e->cells[0].batches, 5);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, empty_epoch)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	for (int rank = 0; rank < 2; rank++) {
 		s_iter_begin(r.model, 100 + rank, 0, 0);
 		s_iter_end(r.model, 100 + rank, 0, 0, 0, 0, 1);
 	}
-	finish(&r);
+	s_finish(&r);
 	/* Nothing read at all of 100 samples: missing, nothing else. */
 	expect_only(&r.findings, "missing");
-	done(&r);
+	s_done(&r);
 
 	struct s_loader_opts o = base;
 	o.dataset_len = 0;
@@ -387,19 +371,19 @@ Test(checks, empty_epoch)
 		s_iter_begin(r.model, 100 + rank, 0, 0);
 		s_iter_end(r.model, 100 + rank, 0, 0, 0, 0, 1);
 	}
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, never_iterated_loader_has_no_epochs)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
 	cr_expect_eq(r.model->loaders_global[0].n_epochs, 0);
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, padding_allowance_and_drop_allowance_formulas)
@@ -423,7 +407,7 @@ Test(checks, padding_allowance_and_drop_allowance_formulas)
 
 Test(checks, findings_sorted_by_severity_then_loader_id_epoch)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 60, 10); /* epoch 0: padding */
 	s_rank_reads(r.model, 1, 0, 41, 100, 10);
@@ -432,14 +416,14 @@ Test(checks, findings_sorted_by_severity_then_loader_id_epoch)
 		s_rank_reads(r.model, 0, epoch, 0, 100, 10);
 		s_rank_reads(r.model, 1, epoch, 0, 100, 10);
 	}
-	finish(&r);
+	s_finish(&r);
 	cr_assert_eq(r.findings.n, 3);
 	cr_expect_str_eq(r.findings.items[0].id, "unsharded");
 	cr_expect_eq(r.findings.items[0].epoch, 1);
 	cr_expect_str_eq(r.findings.items[1].id, "unsharded");
 	cr_expect_eq(r.findings.items[1].epoch, 2);
 	cr_expect_str_eq(r.findings.items[2].id, "padding");
-	done(&r);
+	s_done(&r);
 }
 
 Test(checks, same_sampler_rank_everywhere_is_named)
@@ -448,16 +432,16 @@ Test(checks, same_sampler_rank_everywhere_is_named)
 	struct s_loader_opts o = base;
 	o.sampler_replicas = 2;
 	o.sampler = "DistributedSampler";
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &o);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 0, 50, 10);
-	finish(&r);
+	s_finish(&r);
 	const struct aw_finding *f = aw_findings_find(&r.findings, "unsharded");
 	cr_assert(f);
 	cr_expect(strstr(f->evidence, "num_replicas=2, rank=0: the same shard"),
 		  "%s", f->evidence);
 	/* Half the data is never read, too. */
 	cr_expect_eq(s_count(&r.findings, "missing"), 1);
-	done(&r);
+	s_done(&r);
 }

@@ -17,22 +17,6 @@ static const struct s_loader_opts base = {.dataset_len = 100,
 					  .sampler_replicas = -1,
 					  .sampler = "RandomSampler"};
 
-struct run {
-	struct aw_model *model;
-	struct aw_findings findings;
-};
-
-static void finish(struct run *r)
-{
-	s_analyze(r->model, &r->findings);
-}
-
-static void done(struct run *r)
-{
-	aw_findings_fini(&r->findings);
-	aw_model_destroy(r->model);
-}
-
 /* Every error and warning is `id` (infos are free); NULL: none at all. */
 static void expect_only(const struct aw_findings *f, const char *id)
 {
@@ -45,7 +29,7 @@ static void expect_only(const struct aw_findings *f, const char *id)
 		cr_expect_gt(s_count(f, id), 0, "no %s finding", id);
 }
 
-static const struct aw_finding *get(const struct run *r, const char *id)
+static const struct aw_finding *get(const struct s_run *r, const char *id)
 {
 	const struct aw_finding *f = aw_findings_find(&r->findings, id);
 	cr_assert(f, "no %s finding", id);
@@ -99,7 +83,7 @@ Test(rules, padding_of_distributed_sampler_is_explained)
 	o.batch_size = 8;
 	o.sampler = "torch.utils.data.distributed.DistributedSampler";
 	o.sampler_replicas = 4;
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 4, &o);
 	uint32_t idx[101];
 	for (int rank = 0; rank < 4; rank++) {
@@ -107,7 +91,7 @@ Test(rules, padding_of_distributed_sampler_is_explained)
 			idx[i] = ((uint32_t)rank + 4 * i) % 402;
 		reads_in_order(r.model, rank, 0, 0, idx, 101, 8);
 	}
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
 	const struct aw_finding *f = get(&r, "padding");
 	cr_expect_eq(number(f, "cross_rank_duplicates"), 2);
@@ -115,7 +99,7 @@ Test(rules, padding_of_distributed_sampler_is_explained)
 	cr_expect(says(f, "DistributedSampler(drop_last=False)"), "%s",
 		  f->message);
 	cr_expect(says(f, "(2 here, for N=402, W=4)"), "%s", f->message);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, padding_of_even_batches_is_explained)
@@ -125,7 +109,7 @@ Test(rules, padding_of_even_batches_is_explained)
 	struct s_loader_opts o = base;
 	o.batch_size = -1;
 	o.batch_sampler = "accelerate.data_loader.BatchSamplerShard";
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &o);
 	struct s_loader_opts outer = o;
 	outer.loader_class = "accelerate.data_loader.DataLoaderShard";
@@ -140,31 +124,31 @@ Test(rules, padding_of_even_batches_is_explained)
 	s_range(idx, 50, 45, 1);
 	s_range(idx + 45, 0, 5, 1);
 	reads_in_order(r.model, 1, 0, 0, idx, 50, 10);
-	finish(&r);
+	s_finish(&r);
 	const struct aw_finding *f = get(&r, "padding");
 	cr_expect(says(f, "even_batches=True"), "%s", f->message);
 	cr_expect_eq(number(f, "cross_rank_duplicates"), 5);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, uneven_batches_when_samplers_ran_out_differently)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);  /* 5 batches */
 	s_rank_reads(r.model, 1, 0, 50, 90, 10); /* 4 batches */
-	finish(&r);
+	s_finish(&r);
 	const struct aw_finding *f = get(&r, "uneven-batches");
 	cr_expect_eq(number(f, "fewest_batches"), 4);
 	cr_expect_eq(number(f, "most_batches"), 5);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, a_rank_that_left_early_is_partial_not_uneven)
 {
 	/* Rank 1's loop broke after 2 batches (exhausted = 0): a partial
 	 * epoch, counts as read, neither uneven-batches nor missing. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	uint32_t idx[20];
@@ -177,7 +161,7 @@ Test(rules, a_rank_that_left_early_is_partial_not_uneven)
 			    .end = true,
 			    .abandoned = true};
 	s_epoch(r.model, 101, 0, 0, &e);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
 	const struct aw_epoch *ep = &r.model->loaders_global[0].epochs[0];
 	cr_expect_not(ep->exhausted);
@@ -185,14 +169,14 @@ Test(rules, a_rank_that_left_early_is_partial_not_uneven)
 	cr_expect_eq(ep->cells[1].batches, 2);
 	cr_expect_eq(ep->cells[1].samples, 20);
 	cr_expect_not(ep->cells[1].exhausted);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, a_rank_still_going_past_another_ranks_end_is_uneven)
 {
 	/* Rank 0's sampler ran out after 4 batches; rank 1 consumed 5 and
 	 * never ended its epoch (it hung in a collective and was killed). */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 40, 10);
 	uint32_t idx[50];
@@ -201,23 +185,23 @@ Test(rules, a_rank_still_going_past_another_ranks_end_is_uneven)
 	    .indices = idx, .count = 50, .batch_size = 10, .end = false};
 	s_epoch(r.model, 101, 0, 0, &e);
 	s_exit(r.model, 101, 101, -1, SIGKILL);
-	finish(&r);
+	s_finish(&r);
 	const struct aw_finding *f = get(&r, "uneven-batches");
 	cr_expect_eq(number(f, "most_batches"), 5);
 	cr_expect_eq(s_count(&r.findings, "trace-incomplete"), 0,
 		     "the process's end is known");
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, single_rank_has_no_padding_or_uneven)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &base);
 	s_rank_reads(r.model, 0, 0, 0, 100, 10);
 	s_rank_reads(r.model, 0, 1, 0, 100, 10);
-	finish(&r);
+	s_finish(&r);
 	cr_expect_eq(r.findings.n, 0);
-	done(&r);
+	s_done(&r);
 }
 
 /* --- index-range ------------------------------------------------------------
@@ -225,11 +209,11 @@ Test(rules, single_rank_has_no_padding_or_uneven)
 
 Test(rules, index_range_at_n_and_negative)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 50, 101, 11); /* 100 = N is out */
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "index-range");
 	const struct aw_finding *f = get(&r, "index-range");
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
@@ -237,7 +221,7 @@ Test(rules, index_range_at_n_and_negative)
 	cr_expect(has_rank(f, 1) && !has_rank(f, 0));
 	cr_expect(says(f, "e.g. 100"), "%s", f->evidence);
 	cr_expect(says(f, "[0, 100)"), "%s", f->message);
-	done(&r);
+	s_done(&r);
 
 	/* N - 1 is fine; -1 (batch_wide) is not. */
 	r.model = aw_model_create();
@@ -246,12 +230,12 @@ Test(rules, index_range_at_n_and_negative)
 	int64_t wide[3] = {99, -1, 5};
 	s_batch_wide(r.model, 100, 0, 0, 0, 0, 3, wide, 3);
 	s_iter_end(r.model, 100, 0, 0, 1, 1, 1);
-	finish(&r);
+	s_finish(&r);
 	f = get(&r, "index-range");
 	cr_expect_eq(number(f, "out_of_range"), 0);
 	cr_expect_eq(number(f, "unrepresentable"), 1);
 	cr_expect(says(f, "-1"), "%s", f->evidence);
-	done(&r);
+	s_done(&r);
 }
 
 /* --- same-order -------------------------------------------------------------
@@ -263,7 +247,7 @@ Test(rules, same_order_when_a_shuffling_sampler_repeats)
 	o.shuffle = 1;
 	o.sampler = "torch.utils.data.distributed.DistributedSampler";
 	o.sampler_replicas = 2;
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &o);
 	uint32_t order[50];
 	for (int rank = 0; rank < 2; rank++) {
@@ -272,7 +256,7 @@ Test(rules, same_order_when_a_shuffling_sampler_repeats)
 		for (uint32_t epoch = 0; epoch < 3; epoch++)
 			reads_in_order(r.model, rank, 0, epoch, order, 50, 10);
 	}
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "same-order");
 	cr_expect_eq(s_count(&r.findings, "same-order"), 1);
 	const struct aw_finding *f = get(&r, "same-order");
@@ -283,7 +267,7 @@ Test(rules, same_order_when_a_shuffling_sampler_repeats)
 	cr_expect(says(f, "set_epoch"), "%s", f->fix);
 	/* s_iter_begin reports sampler_epoch = iteration: it changed. */
 	cr_expect_not(says(f, "was not called"));
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, same_order_needs_shuffle_the_same_sequence_and_two_samples)
@@ -294,22 +278,22 @@ Test(rules, same_order_needs_shuffle_the_same_sequence_and_two_samples)
 		b[i] = 9 - i; /* the same set, another order */
 	struct s_loader_opts o = base;
 	o.shuffle = 1;
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &o);
 	reads_in_order(r.model, 0, 0, 0, a, 10, 5);
 	reads_in_order(r.model, 0, 0, 1, b, 10, 5);
-	finish(&r);
+	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "same-order"), 0);
-	done(&r);
+	s_done(&r);
 
 	o.shuffle = 0; /* a sequential sampler repeats by design */
 	r.model = aw_model_create();
 	s_ranks(r.model, 1, &o);
 	reads_in_order(r.model, 0, 0, 0, a, 10, 5);
 	reads_in_order(r.model, 0, 0, 1, a, 10, 5);
-	finish(&r);
+	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "same-order"), 0);
-	done(&r);
+	s_done(&r);
 
 	o.shuffle = 1; /* one sample: no order to speak of */
 	o.dataset_len = 1;
@@ -320,16 +304,16 @@ Test(rules, same_order_needs_shuffle_the_same_sequence_and_two_samples)
 	/* empty epochs neither */
 	reads_in_order(r.model, 0, 0, 2, a, 0, 1);
 	reads_in_order(r.model, 0, 0, 3, a, 0, 1);
-	finish(&r);
+	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "same-order"), 0);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, same_order_names_a_sampler_epoch_that_did_not_move)
 {
 	struct s_loader_opts o = base;
 	o.shuffle = 1;
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &o);
 	uint32_t idx[10];
 	s_range(idx, 0, 10, 1);
@@ -345,10 +329,10 @@ Test(rules, same_order_names_a_sampler_epoch_that_did_not_move)
 		s_batch(r.model, 100, 0, epoch, 0, 0, 10, idx, 10);
 		s_iter_end(r.model, 100, 0, epoch, 1, 1, 1);
 	}
-	finish(&r);
+	s_finish(&r);
 	const struct aw_finding *f = get(&r, "same-order");
 	cr_expect(says(f, "set_epoch() was not called"), "%s", f->evidence);
-	done(&r);
+	s_done(&r);
 }
 
 /* --- unused-prepared, stale-len, len-mismatch --------------------------------
@@ -387,11 +371,11 @@ static void read_loader(struct aw_model *m, int rank, uint32_t loader,
 
 Test(rules, unused_prepared_when_the_users_loader_is_iterated)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++)
 		read_loader(r.model, rank, 0, 0, 0, 100);
-	finish(&r);
+	s_finish(&r);
 	const struct aw_finding *f = get(&r, "unused-prepared");
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	cr_expect_eq(f->n_ranks, 2);
@@ -405,16 +389,16 @@ Test(rules, unused_prepared_when_the_users_loader_is_iterated)
 	cr_expect_eq(s_count(&r.findings, "unused-prepared"), 1,
 		     "the inner and outer loader are one finding");
 	cr_expect_eq(s_count(&r.findings, "unsharded"), 1);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, no_unused_prepared_when_the_prepared_loader_is_iterated)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	prepared_loaders(r.model, 2);
 	read_loader(r.model, 0, 1, 0, 0, 50);
 	read_loader(r.model, 1, 1, 0, 50, 100);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
 	/* Lineage: the inner loader was built from the user's. */
 	const struct aw_loader *inner =
@@ -423,18 +407,18 @@ Test(rules, no_unused_prepared_when_the_prepared_loader_is_iterated)
 	cr_expect_eq(inner->built_from, s_loader_of(r.model, 100, 0));
 	cr_expect(inner->sharded);
 	cr_expect_not(r.model->loaders[s_loader_of(r.model, 100, 0)].sharded);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, unused_prepared_needs_the_users_loader_iterated)
 {
 	/* Neither iterated (a rank that only prepared), or the user's loader
 	 * shards itself (DistributedSampler): no finding. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	prepared_loaders(r.model, 2);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 
 	struct s_loader_opts plain = base;
 	struct s_loader_opts ds = base;
@@ -447,18 +431,18 @@ Test(rules, unused_prepared_needs_the_users_loader_iterated)
 		s_loader(r.model, 100 + rank, 1, &ds);
 		read_loader(r.model, rank, 0, 0, 0, 100);
 	}
-	finish(&r);
+	s_finish(&r);
 	/* The user built a sharded loader over the same dataset, iterated the
 	 * plain one: the same error, worded for plain torch. */
 	const struct aw_finding *f = get(&r, "unused-prepared");
 	cr_expect(says(f, "a sharded loader over the same dataset"), "%s",
 		  f->message);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, stale_len_of_the_loader_before_prepare)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++) {
 		s_loader_len(r.model, 100 + rank, 0, 10); /* the user's */
@@ -467,7 +451,7 @@ Test(rules, stale_len_of_the_loader_before_prepare)
 				    50 * (uint32_t)rank,
 				    50 * (uint32_t)rank + 50);
 	}
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "stale-len");
 	const struct aw_finding *f = get(&r, "stale-len");
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
@@ -477,44 +461,44 @@ Test(rules, stale_len_of_the_loader_before_prepare)
 	cr_expect_eq(f->loader, 0);
 	cr_expect(says(f, "never iterated"), "%s", f->message);
 	cr_expect(says(f, "after prepare()"), "%s", f->fix);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, no_stale_len_when_the_counts_agree_or_nothing_was_iterated)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++) {
 		s_loader_len(r.model, 100 + rank, 0, 5);
 		read_loader(r.model, rank, 1, 0, 50 * (uint32_t)rank,
 			    50 * (uint32_t)rank + 50);
 	}
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 
 	r.model = aw_model_create();
 	prepared_loaders(r.model, 2);
 	s_loader_len(r.model, 100, 0, 10);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, len_mismatch_in_a_full_epoch_only)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &base);
 	s_loader_len(r.model, 100, 0, 11);
 	s_rank_reads(r.model, 0, 0, 0, 100, 10);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "len-mismatch");
 	const struct aw_finding *f = get(&r, "len-mismatch");
 	cr_expect_eq(number(f, "len"), 11);
 	cr_expect_eq(number(f, "batches"), 10);
 	cr_expect_eq(f->epoch, 0);
 	cr_expect_not(says(f, "accelerate itself"));
-	done(&r);
+	s_done(&r);
 
 	/* The same len() with a loop that left early: nothing to compare. */
 	r.model = aw_model_create();
@@ -528,15 +512,15 @@ Test(rules, len_mismatch_in_a_full_epoch_only)
 			    .end = true,
 			    .abandoned = true};
 	s_epoch(r.model, 100, 0, 0, &e);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, len_mismatch_of_split_batches_without_even_batches)
 {
 	/* accelerate does this itself: still a warning, but it says so. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++) {
 		s_loader_wrap(r.model, 100 + rank, 2, 1, "shard", 1, 0, 2,
@@ -545,7 +529,7 @@ Test(rules, len_mismatch_of_split_batches_without_even_batches)
 		read_loader(r.model, rank, 1, 0, 50 * (uint32_t)rank,
 			    50 * (uint32_t)rank + 50);
 	}
-	finish(&r);
+	s_finish(&r);
 	const struct aw_finding *f = get(&r, "len-mismatch");
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect(says(f, "accelerate itself does this with "
@@ -553,7 +537,7 @@ Test(rules, len_mismatch_of_split_batches_without_even_batches)
 		  "%s", f->message);
 	cr_expect_eq(s_count(&r.findings, "stale-len"), 0,
 		     "len() of the outer loader counts for the inner one");
-	done(&r);
+	s_done(&r);
 }
 
 /* --- forks and workers ------------------------------------------------------
@@ -587,9 +571,9 @@ static void workers_over_epochs(struct aw_model *m, uint32_t epochs,
 
 Test(rules, fork_threads_names_the_threads_and_shows_the_stack)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	workers_over_epochs(r.model, 1, 1, "python3,python3,aw-heartbeat");
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "fork-threads");
 	const struct aw_finding *f = get(&r, "fork-threads");
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
@@ -599,17 +583,17 @@ Test(rules, fork_threads_names_the_threads_and_shows_the_stack)
 	cr_expect(says(f, "train.py:40 main"), "%s", f->evidence);
 	cr_expect(says(f, "library frames, down to"), "%s", f->evidence);
 	cr_expect(has_rank(f, 0));
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, no_fork_threads_for_unnamed_threads_one_thread_or_exec)
 {
 	/* gloo's threads carry the main thread's name: not listed. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	workers_over_epochs(r.model, 1, 1, "python3,python3,python3");
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 
 	r.model = aw_model_create();
 	s_ranks(r.model, 1, &base);
@@ -617,59 +601,59 @@ Test(rules, no_fork_threads_for_unnamed_threads_one_thread_or_exec)
 	/* fork + exec: nothing of the parent runs in the child */
 	s_fork(r.model, 100, 301, 4, "python3,aw-heartbeat", false);
 	s_exec(r.model, 301);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, fork_cuda_is_an_error)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &base);
 	s_fork(r.model, 100, 300, 1, "python3", true);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "fork-cuda");
 	const struct aw_finding *f = get(&r, "fork-cuda");
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	cr_expect(says(f, "multiprocessing_context"), "%s", f->fix);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, worker_respawn_without_persistent_workers)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	workers_over_epochs(r.model, 3, 0, "python3");
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "worker-respawn");
 	const struct aw_finding *f = get(&r, "worker-respawn");
 	cr_expect_eq(number(f, "epochs"), 3);
 	cr_expect_eq(number(f, "workers"), 6);
 	cr_expect(says(f, "persistent_workers=True"), "%s", f->fix);
-	done(&r);
+	s_done(&r);
 
 	/* Persistent workers, forked once; or a single epoch: nothing. */
 	r.model = aw_model_create();
 	workers_over_epochs(r.model, 3, 1, "python3");
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 	r.model = aw_model_create();
 	workers_over_epochs(r.model, 1, 0, "python3");
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, worker_died_names_rank_worker_pid_and_last_fetch)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	workers_over_epochs(r.model, 1, 1, "python3");
 	uint32_t idx[8];
 	s_range(idx, 161, 8, 4);
 	s_worker_fetch(r.model, 201, 1, 0, 0, 2, idx, 8);
 	s_exit(r.model, 100, 201, -1, SIGKILL); /* the parent saw it */
 	s_exit(r.model, 200, 200, 0, -1);       /* worker 0 ended well */
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "worker-died");
 	cr_expect_eq(s_count(&r.findings, "worker-died"), 1);
 	const struct aw_finding *f = get(&r, "worker-died");
@@ -689,21 +673,21 @@ Test(rules, worker_died_names_rank_worker_pid_and_last_fetch)
 	cr_expect(says(f, "does not record whether it ended"), "%s",
 		  f->evidence);
 	cr_expect(says(f, "out-of-memory"), "%s", f->fix);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, worker_died_by_status_but_not_by_sigterm)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	workers_over_epochs(r.model, 1, 1, "python3");
 	s_exit(r.model, 200, 200, 1, -1);
 	s_exit(r.model, 100, 201, -1, SIGTERM); /* the DataLoader's shutdown */
-	finish(&r);
+	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "worker-died"), 1);
 	const struct aw_finding *f = get(&r, "worker-died");
 	cr_expect_eq(number(f, "pid"), 200);
 	cr_expect_eq(number(f, "status"), 1);
-	done(&r);
+	s_done(&r);
 }
 
 /* --- worker-stuck ------------------------------------------------------------
@@ -731,11 +715,11 @@ static void worker_fetches(struct aw_model *m, bool end)
 Test(rules, worker_stuck_names_the_fetch_its_indices_and_how_long)
 {
 	/* DataLoader(timeout=...) expired; the shutdown SIGTERMed worker 1. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	worker_fetches(r.model, false);
 	s_exit(r.model, 100, 200, 0, -1);
 	s_exit(r.model, 100, 201, -1, SIGTERM);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "worker-stuck");
 	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 1);
 	const struct aw_finding *f = get(&r, "worker-stuck");
@@ -757,58 +741,58 @@ Test(rules, worker_stuck_names_the_fetch_its_indices_and_how_long)
 	cr_expect(says(f, "SIGTERM"), "%s", f->message);
 	cr_expect(says(f, "num_workers=0"), "%s", f->fix);
 	cr_expect(says(f, "py-spy dump --pid 201"), "%s", f->fix);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, worker_stuck_when_it_answered_the_sigterm_with_exit_0)
 {
 	/* torch's workers _exit(0) on their parent's SIGTERM: the worker's
 	 * own exit event says status 0. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	worker_fetches(r.model, false);
 	s_exit(r.model, 201, 201, 0, -1);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "worker-stuck");
 	const struct aw_finding *f = get(&r, "worker-stuck");
 	cr_expect_eq(number(f, "status"), 0);
 	cr_expect(says(f, "for 8.5 s, until it exited with status 0"), "%s",
 		  f->message);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, worker_stuck_when_the_trace_ended_inside_the_fetch)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	worker_fetches(r.model, false);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "worker-stuck");
 	const struct aw_finding *f = get(&r, "worker-stuck");
 	cr_expect(says(f, "still in it when the trace ended"), "%s",
 		  f->message);
 	cr_expect(says(f, "for 8.5 s"), "%s", f->message);
-	done(&r);
+	s_done(&r);
 
 	/* Without clock records: no duration, the rest the same. */
 	r.model = aw_model_create();
 	worker_fetches(r.model, false);
 	r.model->clock_ns = -1;
 	r.model->processes[3].fetch_start_ns = -1;
-	finish(&r);
+	s_finish(&r);
 	f = get(&r, "worker-stuck");
 	cr_expect(!says(f, " s, "), "%s", f->message);
 	cr_expect(says(f, "[17, 19, 21, 23]"), "%s", f->message);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, no_worker_stuck_when_the_fetch_ended)
 {
 	/* The fetch ended, then the shutdown SIGTERMed the idle worker. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	worker_fetches(r.model, true);
 	s_exit(r.model, 100, 201, -1, SIGTERM);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 
 	/* Terminated 0.5 s into an ordinary fetch (at interpreter exit):
 	 * too short for a hang. */
@@ -816,17 +800,17 @@ Test(rules, no_worker_stuck_when_the_fetch_ended)
 	worker_fetches(r.model, false);
 	r.model->clock_ns = 1500000000;
 	s_exit(r.model, 100, 201, -1, SIGTERM);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 
 	/* Events were lost: the end may be one of them. */
 	r.model = aw_model_create();
 	worker_fetches(r.model, false);
 	r.model->stats.discarded_events = 3;
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "trace-incomplete");
-	done(&r);
+	s_done(&r);
 
 	/* A recorder without worker_fetch_end: every fetch looks open. */
 	r.model = aw_model_create();
@@ -834,33 +818,33 @@ Test(rules, no_worker_stuck_when_the_fetch_ended)
 	uint32_t idx[4] = {17, 19, 21, 23};
 	s_worker_fetch(r.model, 201, 1, 0, 0, 1, idx, 4);
 	s_exit(r.model, 100, 201, -1, SIGTERM);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, worker_stuck_on_its_first_fetch_when_the_trace_declares_ends)
 {
 	/* Every worker hangs on its first fetch (a fork deadlock): no end was
 	 * recorded, but the metadata says the recorder had the event. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	workers_over_epochs(r.model, 1, 1, "python3");
 	r.model->stats.declared_kinds = 1u << AW_EVENT_WORKER_FETCH_END;
 	uint32_t idx[2] = {0, 1};
 	s_worker_fetch(r.model, 200, 0, 0, 0, 0, idx, 2);
 	s_worker_fetch(r.model, 201, 1, 0, 0, 0, idx, 2);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "worker-stuck");
 	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 2);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, a_crashed_worker_is_worker_died_only_and_says_it_was_fetching)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	worker_fetches(r.model, false);
 	s_exit(r.model, 100, 201, -1, SIGSEGV);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "worker-died");
 	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 0);
 	const struct aw_finding *f = get(&r, "worker-died");
@@ -869,20 +853,20 @@ Test(rules, a_crashed_worker_is_worker_died_only_and_says_it_was_fetching)
 			  "[17, 19, 21, 23])"),
 		  "%s", f->message);
 	cr_expect(says(f, "was still in progress"), "%s", f->evidence);
-	done(&r);
+	s_done(&r);
 
 	/* Died between fetches: said so, with how the last one ended. */
 	r.model = aw_model_create();
 	worker_fetches(r.model, true);
 	s_exit(r.model, 100, 201, -1, SIGKILL);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "worker-died");
 	f = get(&r, "worker-died");
 	cr_expect_eq(number(f, "fetch_open"), 0);
 	cr_expect(says(f, "between fetches (its last, #1 of epoch 0, had "
 			  "returned)"),
 		  "%s", f->message);
-	done(&r);
+	s_done(&r);
 }
 
 /* --- rank-died ---------------------------------------------------------------
@@ -905,7 +889,7 @@ Test(rules, rank_died_names_the_rank_signal_epoch_and_last_batch)
 {
 	/* The launcher (torch imported, so traced) reaped rank 1, killed by
 	 * SIGKILL mid-epoch, then stopped rank 2 with SIGTERM. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 3, &base);
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
 	uint32_t idx[30];
@@ -918,7 +902,7 @@ Test(rules, rank_died_names_the_rank_signal_epoch_and_last_batch)
 	s_epoch(r.model, 102, 0, 0, &e);
 	s_exit(r.model, 99, 101, -1, SIGKILL);
 	s_exit(r.model, 99, 102, -1, SIGTERM);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "rank-died");
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 1,
 		     "rank 2 was stopped because rank 1 died");
@@ -943,20 +927,20 @@ Test(rules, rank_died_names_the_rank_signal_epoch_and_last_batch)
 			  "epoch 0 of L0 (train.py:10) after 2 batches"),
 		  "%s", f->evidence);
 	cr_expect(says(f, "out-of-memory"), "%s", f->fix);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, rank_died_by_sigterm_alone_or_by_status)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	rank_cut_short(r.model);
 	s_exit(r.model, 99, 101, -1, SIGTERM);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "rank-died");
 	const struct aw_finding *f = get(&r, "rank-died");
 	cr_expect(has_rank(f, 1));
 	cr_expect(says(f, "stopped from outside"), "%s", f->fix);
-	done(&r);
+	s_done(&r);
 
 	/* Rank 0 raised outside its loop (its pass had ended); the launcher
 	 * then stopped ranks 1 and 2 mid-epoch: one finding for both. */
@@ -972,7 +956,7 @@ Test(rules, rank_died_by_sigterm_alone_or_by_status)
 	s_exit(r.model, 99, 100, 1, -1);
 	s_exit(r.model, 99, 101, -1, SIGTERM);
 	s_exit(r.model, 99, 102, -1, SIGTERM);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "rank-died");
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 1);
 	f = get(&r, "rank-died");
@@ -982,38 +966,38 @@ Test(rules, rank_died_by_sigterm_alone_or_by_status)
 		  "%s", f->evidence);
 	cr_expect(says(f, "rank 2 (pid 102) was stopped by SIGTERM too"), "%s",
 		  f->evidence);
-	done(&r);
+	s_done(&r);
 
 	r.model = aw_model_create();
 	rank_cut_short(r.model);
 	s_exit(r.model, 101, 101, 3, -1); /* its own _exit(3) */
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "rank-died");
 	f = get(&r, "rank-died");
 	cr_expect_eq(number(f, "status"), 3);
 	cr_expect(says(f, "exited with status 3"), "%s", f->message);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, no_rank_died_after_its_epochs_or_for_a_clean_exit)
 {
 	/* Killed after its loop ended: not a data-loading death. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
 	s_exit(r.model, 99, 101, -1, SIGKILL);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 
 	/* os._exit(0) mid-epoch: it chose to; nothing to say. */
 	r.model = aw_model_create();
 	rank_cut_short(r.model);
 	s_exit(r.model, 101, 101, 0, -1);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 /* --- iterable-duplicate ------------------------------------------------------
@@ -1051,12 +1035,12 @@ static void iterable_epoch(struct aw_model *m, int world,
 Test(rules, iterable_duplicate_across_workers)
 {
 	/* Both workers of each rank replay the rank's 50 items. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	iterable_epoch(r.model, 2, "IndexStream");
 	for (int rank = 0; rank < 2; rank++)
 		for (int32_t w = 0; w < 2; w++)
 			items_of(r.model, rank, w, 100 * (uint64_t)rank, 50);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "iterable-duplicate");
 	const struct aw_finding *f = get(&r, "iterable-duplicate");
 	cr_expect_eq(number(f, "repeated_items"), 100);
@@ -1072,37 +1056,37 @@ Test(rules, iterable_duplicate_across_workers)
 	cr_expect(c->from_items);
 	cr_expect_eq(c->samples, 100);
 	cr_expect_eq(c->unique, 50);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, iterable_split_by_worker_and_rank_is_clean)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	iterable_epoch(r.model, 2, "IndexStream");
 	for (int rank = 0; rank < 2; rank++)
 		for (int32_t w = 0; w < 2; w++)
 			items_of(r.model, rank, w,
 				 100 * (uint64_t)rank + 50 * (uint64_t)w, 50);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
 	const struct aw_epoch *e = &r.model->loaders_global[0].epochs[0];
 	cr_expect_eq(e->union_count, 200);
 	cr_expect_eq(e->samples, 200);
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, iterable_dataset_shard_padding_is_allowed)
 {
 	/* accelerate's IterableDatasetShard pads the last buffer cyclically:
 	 * up to W*B-1 items on two ranks (here 3 of W*B = 20). */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	iterable_epoch(r.model, 2, "IterableDatasetShard");
 	items_of(r.model, 0, 0, 0, 50);
 	items_of(r.model, 1, 0, 50, 50);
 	items_of(r.model, 1, 1, 0, 3);
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, NULL);
-	done(&r);
+	s_done(&r);
 }
 
 /* --- trace-incomplete --------------------------------------------------------
@@ -1110,7 +1094,7 @@ Test(rules, iterable_dataset_shard_padding_is_allowed)
 
 Test(rules, trace_incomplete_discards_and_vanished_processes)
 {
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	uint32_t idx[20];
@@ -1120,7 +1104,7 @@ Test(rules, trace_incomplete_discards_and_vanished_processes)
 	s_epoch(r.model, 101, 0, 0, &e); /* rank 1 vanished */
 	r.model->stats.discarded_events = 40;
 	r.model->stats.discarded_events_messages = 2;
-	finish(&r);
+	s_finish(&r);
 	expect_only(&r.findings, "trace-incomplete");
 	const struct aw_finding *f = get(&r, "trace-incomplete");
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
@@ -1136,13 +1120,13 @@ Test(rules, trace_incomplete_discards_and_vanished_processes)
 	cr_expect(says(f, "(rank 1: L0 epoch 0, last batch #1)"), "%s",
 		  f->message);
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 0, "no exit seen");
-	done(&r);
+	s_done(&r);
 }
 
 Test(rules, no_trace_incomplete_when_the_end_is_known)
 {
 	/* The process exited (its end is known) or the trace is whole. */
-	struct run r = {.model = aw_model_create()};
+	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &base);
 	uint32_t idx[20];
 	s_range(idx, 0, 20, 1);
@@ -1150,16 +1134,16 @@ Test(rules, no_trace_incomplete_when_the_end_is_known)
 	    .indices = idx, .count = 20, .batch_size = 10, .end = false};
 	s_epoch(r.model, 100, 0, 0, &e);
 	s_exit(r.model, 100, 100, 1, -1);
-	finish(&r);
+	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "trace-incomplete"), 0);
-	done(&r);
+	s_done(&r);
 
 	r.model = aw_model_create();
 	s_ranks(r.model, 1, &base);
 	r.model->stats.read_error = true;
 	strcpy(r.model->stats.read_error_message, "packet 3 is cut short");
-	finish(&r);
+	s_finish(&r);
 	const struct aw_finding *f = get(&r, "trace-incomplete");
 	cr_expect(says(f, "packet 3 is cut short"), "%s", f->evidence);
-	done(&r);
+	s_done(&r);
 }
