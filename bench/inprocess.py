@@ -5,9 +5,9 @@ epochs with and without the extra work alternate in the same process, over the
 same DataLoader, and the added time per batch is the median of the pairs.
 
   accwatch: run under accwatch-run; "with" epochs are recorded as usual,
-            "without" epochs put torch's own _next_index/__next__ back on the
-            class for the epoch (the recorder's wrappers keep them in
-            __wrapped__), so nothing of accwatch runs per batch.
+            "without" epochs put torch's own _next_index/__next__ (taken from
+            the class before any iteration) back for the epoch, so nothing of
+            accwatch runs per batch.
   python tracer: no preload; "with" epochs install bench/pytracer.py (JSON
             lines to a file), "without" epochs remove it.
 
@@ -53,6 +53,9 @@ def child(opts):
     else:
         base = dl._BaseDataLoaderIter
         names = ("_next_index", "__next__")
+        # Before any iteration the class holds torch's own methods: accwatch
+        # puts its per-batch methods there only while a recorded one is open.
+        torch_methods = {name: base.__dict__[name] for name in names}
 
         def switch(on):
             pass
@@ -64,11 +67,11 @@ def child(opts):
         if opts.child == "accwatch" and not on:
             for name in names:
                 method = base.__dict__[name]
-                if hasattr(method, "__wrapped__"):
+                if method is not torch_methods[name]:
                     swapped[name] = method
-                    setattr(base, name, method.__wrapped__)
+                    setattr(base, name, torch_methods[name])
             if not swapped:
-                raise SystemExit("inprocess: accwatch's wrappers are not installed (not recording?)")
+                raise SystemExit("inprocess: accwatch's per-batch methods are not installed (not recording?)")
         batches = 0
         start = time.perf_counter()
         for _ in iterator:

@@ -6,7 +6,9 @@ turns instrumentation on and off around it), so start-up does not count.
   a  untraced (no preload)
   c  recorded by accwatch-run
   c0 recorded by accwatch-run, torch's own _next_index/__next__ put back for
-     the measured epoch (the control for c: same process, nothing per batch)
+     the measured epoch (the control for c: same process, nothing per batch;
+     the methods are taken from the class before any iteration, when
+     accwatch's are not on it)
   d  untraced + the hand-written Python tracer of bench/pytracer.py
 
 Instruction counts are not time: cache misses and the consumer daemon on the
@@ -35,6 +37,9 @@ def child(mode, batches):
 
     torch.set_num_threads(1)
     loader = DataLoader(RowDataset(64 * batches, 8), batch_size=64, shuffle=True)
+    base = dl._BaseDataLoaderIter
+    names = ("_next_index", "__next__")
+    torch_methods = {name: base.__dict__[name] for name in names}  # no iteration open yet
     if mode == "d":
         import pytracer
         pytracer.install()
@@ -42,12 +47,10 @@ def child(mode, batches):
         pass
     iterator = iter(loader)
     if mode == "c0":
-        base = dl._BaseDataLoaderIter
-        for name in ("_next_index", "__next__"):
-            method = base.__dict__[name]
-            if not hasattr(method, "__wrapped__"):
-                raise SystemExit("instructions: accwatch's wrappers are not installed")
-            setattr(base, name, method.__wrapped__)
+        for name in names:
+            if base.__dict__[name] is torch_methods[name]:
+                raise SystemExit("instructions: accwatch's per-batch methods are not installed")
+            setattr(base, name, torch_methods[name])
     control = ["callgrind_control", "-i"]
     subprocess.run(control + ["on", str(os.getpid())], check=True, capture_output=True)
     for _ in iterator:

@@ -89,11 +89,10 @@ _samplers = sys.modules.get("torch.utils.data.sampler")
 _pid = os.getpid()
 _next_loader = 0
 _loaders = {}  # id(DataLoader) -> _Loader
-# Iterators are keyed by object.__hash__ (the address, rotated: unique among
-# live objects, like id()), not id(): id() raises the audit event
-# builtins.id, which every audit hook of the process would see twice a batch.
-_iter_key = object.__hash__
-_iters = {}  # _iter_key(_BaseDataLoaderIter) -> _Iteration
+# Iterators are keyed by id(), the address: the C per-batch path
+# (accwatch_record_hot.c) looks them up by address too.
+_iter_key = id
+_iters = {}  # id(_BaseDataLoaderIter) -> _Iteration
 _initing = set()  # id(DataLoader) inside DataLoader.__init__
 _lens = set()  # (loader, value, site) already emitted
 _len_depth = threading.local()  # len() calls of loaders in progress
@@ -126,20 +125,29 @@ class _Loader(object):
         self.current = None
 
 
-class _Iteration(object):
-    __slots__ = ("loader", "iteration", "drawn", "yielded", "open", "pid",
-                 "indexed", "recorded", "counted")
+def _slot(index):
+    return property(lambda self: self[index],
+                    lambda self, value: self.__setitem__(index, value))
+
+
+class _Iteration(list):
+    """One pass over a loader. A list, so that the C per-batch path
+    (accwatch_record_hot.c: ACCWATCH_HOT_*) reads and counts its first six
+    slots without attribute lookups; Python uses the names."""
+    __slots__ = ()
+    loader = _slot(0)
+    iteration = _slot(1)
+    drawn = _slot(2)
+    yielded = _slot(3)
+    recorded = _slot(4)  # a session had our events on at its start
+    indexed = _slot(5)
+    open = _slot(6)
+    pid = _slot(7)
+    counted = _slot(8)  # holds the per-batch methods in place
 
     def __init__(self, loader, iteration, indexed, recorded):
-        self.loader = loader
-        self.iteration = iteration
-        self.drawn = 0
-        self.yielded = 0
-        self.open = True
-        self.pid = _pid
-        self.indexed = indexed
-        self.recorded = recorded  # a session had our events on at its start
-        self.counted = False  # holds the per-batch wrappers in place
+        list.__init__(self, (loader, iteration, 0, 0, bool(recorded),
+                             bool(indexed), True, _pid, False))
 
 
 class _Switch(object):
@@ -155,12 +163,10 @@ class _Switch(object):
         self.installed = False
         self.lock = threading.RLock()
 
-    def add(self, owner, name, make):
+    def add(self, owner, name, wrapper):
         original = owner.__dict__.get(name) if owner is not None else None
-        if original is None or getattr(original, "_accwatch_wrapper", False):
+        if original is None or wrapper is None:
             return
-        wrapper = make(original)
-        wrapper._accwatch_wrapper = True
         self.methods.append((owner, name, original, wrapper))
 
     def count(self, delta):
@@ -613,22 +619,53 @@ def _wrap_iterator_init(original):
     return __init__
 
 
+def _drawn_one(iterator, index, rec):
+    """A draw of iterator that returned index; rec: its _Iteration or None."""
+    if rec is None:  # an iterator older than our patches
+        rec = _Iteration(_UNKNOWN, _UNKNOWN, True, True)
+        _bind(iterator, rec)
+    if rec.recorded:
+        if rec.indexed:
+            _aw_batch(rec.loader, rec.iteration, rec.drawn, index)
+        else:
+            _drawn.rec = rec
+        rec.drawn += 1
+
+
+def _stopped(iterator):
+    """iterator's __next__ raised StopIteration: the epoch is over."""
+    try:
+        rec = _iters.get(_iter_key(iterator))
+        if rec is not None:
+            _end(rec, 1)
+    except Exception:
+        _debug("__next__ end")
+
+
+# The per-batch methods are C (accwatch_record_hot.c) where the interpreter
+# allows (3.9+); these callbacks take its rare cases. The Python wrappers
+# below serve otherwise. Either is on the class only while _switch says so.
+
+def _hot_unknown(iterator, index):
+    try:
+        _drawn_one(iterator, index, None)
+    except Exception:
+        _debug("_next_index")
+
+
+def _hot_unindexed(rec):
+    try:
+        _drawn.rec = rec
+    except Exception:
+        _debug("_next_index")
+
+
 def _wrap_next_index(original):
-    # The per-batch path: locals, not globals; installed by _switch only.
     @functools.wraps(original)
-    def _next_index(self, _get=_iters.get, _id=_iter_key, _batch=_aw_batch):
+    def _next_index(self, _get=_iters.get, _id=_iter_key):
         index = original(self)
         try:
-            rec = _get(_id(self))
-            if rec is None:  # an iterator older than our patches
-                rec = _Iteration(_UNKNOWN, _UNKNOWN, True, True)
-                _bind(self, rec)
-            if rec.recorded:
-                if rec.indexed:
-                    _batch(rec.loader, rec.iteration, rec.drawn, index)
-                else:
-                    _drawn.rec = rec
-                rec.drawn += 1
+            _drawn_one(self, index, _get(_id(self)))
         except Exception:
             _debug("_next_index")
         return index
@@ -641,18 +678,45 @@ def _wrap_next(original):
         try:
             data = original(self)
         except StopIteration:
-            try:
-                rec = _get(_id(self))
-                if rec is not None:
-                    _end(rec, 1)
-            except Exception:
-                _debug("__next__ end")
+            _stopped(self)
             raise
         rec = _get(_id(self))
         if rec is not None:
             rec.yielded += 1
         return data
     return __next__
+
+
+def _per_batch_methods(iterator):
+    """(_next_index, __next__) to put on _BaseDataLoaderIter while a
+    recorded iteration is open: C methods, else Python wrappers."""
+    names = ("_next_index", "__next__")
+    originals = [vars(iterator).get(name) for name in names]
+    if None in originals:
+        return None, None
+    try:
+        hot = _aw_hot_methods(iterator, _iters, originals[0], originals[1],
+                              _hot_unknown, _hot_unindexed, _stopped,
+                              iterator.__module__)
+        if hot is not None:
+            methods = []
+            for function, original in zip(hot, originals):
+                # partial: a C callable with a __dict__, so that
+                # inspect.signature and __qualname__ read torch's method
+                # through __wrapped__ (return annotation included).
+                wrapper = functools.update_wrapper(
+                    functools.partial(function), original)
+                methods.append(_aw_instancemethod(wrapper))
+            if None not in methods:
+                return tuple(methods)
+    except Exception:
+        _debug("C per-batch methods")
+    made = []
+    for original, make in zip(originals, (_wrap_next_index, _wrap_next)):
+        wrapper = make(original)
+        wrapper._accwatch_wrapper = True
+        made.append(wrapper)
+    return tuple(made)
 
 
 # --- workers -----------------------------------------------------------------
@@ -967,8 +1031,9 @@ def _install():
     except Exception:
         _debug("__init_subclass__")
     _patch(iterator, "__init__", _wrap_iterator_init)
-    _switch.add(iterator, "_next_index", _wrap_next_index)
-    _switch.add(iterator, "__next__", _wrap_next)
+    next_index, next_ = _per_batch_methods(iterator)
+    _switch.add(iterator, "_next_index", next_index)
+    _switch.add(iterator, "__next__", next_)
     _patch(iterator, "_reset", _wrap_reset)
     _patch(getattr(_fetch, "_BaseDatasetFetcher", None), "__init__",
            _wrap_fetcher_init)

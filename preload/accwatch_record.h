@@ -52,6 +52,19 @@ extern struct accwatch_recorder accwatch_recorder;
 extern const struct accwatch_py_method_def accwatch_record_methods[];
 extern const unsigned accwatch_record_method_count;
 
+/* The batch event of one draw (indices: the Python batch of indices). */
+void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
+			   accwatch_pyobject *indices);
+
+/* _aw_hot_methods and _aw_instancemethod (accwatch_record_hot.c): the
+ * per-batch methods in C. */
+accwatch_pyobject *accwatch_py_hot_methods(accwatch_pyobject *self,
+					   accwatch_pyobject *const *args,
+					   ssize_t nargs);
+accwatch_pyobject *accwatch_py_instancemethod(accwatch_pyobject *self,
+					      accwatch_pyobject *const *args,
+					      ssize_t nargs);
+
 /* Returns None (a new reference). */
 accwatch_pyobject *accwatch_record_none(void);
 

@@ -275,28 +275,36 @@ static void accwatch_emit_fetch(const void *info, const uint32_t *narrow,
 		lttng_ust_tracepoint(accwatch, worker_fetch_wide, info, wide);
 }
 
-/* (loader, iteration, batch, indices): the per-batch path. */
-static accwatch_pyobject *accwatch_py_batch(accwatch_pyobject *self,
-					    accwatch_pyobject *const *args,
-					    ssize_t nargs)
+void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
+			   accwatch_pyobject *indices)
 {
 	struct accwatch_batch_info info;
 	struct accwatch_indices_event event = {
 	    &info.offset, &info.total, &info.count, accwatch_emit_batch, &info};
 
-	(void)self;
-	if (!accwatch_args_ok("batch", nargs, 4))
-		goto end;
 	if (!lttng_ust_tracepoint_enabled(accwatch, batch) &&
 	    !lttng_ust_tracepoint_enabled(accwatch, batch_wide))
-		goto end;
+		return;
 	info.run = accwatch_recorder.run;
 	info.pid = accwatch_recorder.pid;
-	info.loader = accwatch_arg_u32(args[0]);
-	info.iteration = accwatch_arg_u32(args[1]);
-	info.batch = accwatch_arg_u32(args[2]);
-	accwatch_walk_indices(args[3], &event, "batch", info.batch);
-end:
+	info.loader = loader;
+	info.iteration = iteration;
+	info.batch = batch;
+	accwatch_walk_indices(indices, &event, "batch", batch);
+}
+
+/* (loader, iteration, batch, indices): the per-batch path when the
+ * bootstrap's Python wrappers are in use (accwatch_record_hot.c otherwise).
+ */
+static accwatch_pyobject *accwatch_py_batch(accwatch_pyobject *self,
+					    accwatch_pyobject *const *args,
+					    ssize_t nargs)
+{
+	(void)self;
+	if (accwatch_args_ok("batch", nargs, 4))
+		accwatch_record_batch(accwatch_arg_u32(args[0]),
+				      accwatch_arg_u32(args[1]),
+				      accwatch_arg_u32(args[2]), args[3]);
 	return accwatch_record_none();
 }
 
@@ -595,6 +603,8 @@ const struct accwatch_py_method_def accwatch_record_methods[] = {
     ACCWATCH_METHOD("_aw_iter_begin", accwatch_py_iter_begin),
     ACCWATCH_METHOD("_aw_iter_end", accwatch_py_iter_end),
     ACCWATCH_METHOD("_aw_batch", accwatch_py_batch),
+    ACCWATCH_METHOD("_aw_hot_methods", accwatch_py_hot_methods),
+    ACCWATCH_METHOD("_aw_instancemethod", accwatch_py_instancemethod),
     ACCWATCH_METHOD("_aw_worker_start", accwatch_py_worker_start),
     ACCWATCH_METHOD("_aw_worker_fetch", accwatch_py_worker_fetch),
     ACCWATCH_METHOD("_aw_item_fetch", accwatch_py_item_fetch),
