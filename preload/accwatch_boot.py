@@ -13,8 +13,9 @@
 # attribute": inside DataLoader workers only, torch's own dataset fetcher gets
 # an instance attribute `fetch`, a C trampoline, so that no frame of ours sits
 # between the worker loop and __getitem__ (torch copies that traceback into
-# the message of the error it re-raises in the main process). Our frames do
-# show in main-process tracebacks of exceptions passing through __next__.
+# the message of the error it re-raises in the main process). The per-batch
+# methods are C too on 3.9+ (accwatch_record_hot.c), so no frame of ours shows
+# in a traceback through __next__ either; on 3.8 their Python fallbacks do.
 #
 # Events and what they mean (the analyzer's side of the contract):
 # - process: at attach (role "" -> C picks "rank" when a rank variable
@@ -49,7 +50,7 @@
 #   drawn = batches drawn, yielded = batches __next__ returned.
 # - Recorded iterations: an iteration (and a worker's fetcher) is recorded
 #   when a session has our events enabled as it begins (_aw_recording()).
-#   Only then do the per-batch wrappers (_next_index, __next__) sit on the
+#   Only then do the per-batch methods (_next_index, __next__) sit on the
 #   class (_Switch): without a session batches run torch's own methods. A
 #   session started mid-epoch sees the next epoch on.
 # - worker_start / worker_fetch / worker_fetch_end: in DataLoader workers
