@@ -7,6 +7,7 @@ import pickle
 import sys
 import threading
 import time
+import traceback
 
 import torch
 import torch.distributed
@@ -74,6 +75,11 @@ def errors():
         list(loader)
     except ValueError as error:
         show("main", type(error).__name__, error, error is Failing.raised)
+        # The frames the error passed through: the recorder's per-batch
+        # methods are C, so a recorded run shows exactly torch's frames.
+        show("main frames", [(frame.name, os.path.basename(frame.filename))
+                             for frame in traceback.extract_tb(
+                                 error.__traceback__)])
     loader = DataLoader(Failing(), batch_size=2, num_workers=2)
     try:
         list(loader)
