@@ -90,9 +90,8 @@ _samplers = sys.modules.get("torch.utils.data.sampler")
 _pid = os.getpid()
 _next_loader = 0
 _loaders = {}  # id(DataLoader) -> _Loader
-# Iterators are keyed by id(), the address: the C per-batch path
-# (accwatch_record_hot.c) looks them up by address too.
-_iter_key = id
+# id() is the address: the C per-batch path (accwatch_record_hot.c) looks
+# iterators up by address too.
 _iters = {}  # id(_BaseDataLoaderIter) -> _Iteration
 _initing = set()  # id(DataLoader) inside DataLoader.__init__
 _lens = set()  # (loader, value, site) already emitted
@@ -164,10 +163,7 @@ class _Switch(object):
         self.installed = False
         self.lock = threading.RLock()
 
-    def add(self, owner, name, wrapper):
-        original = owner.__dict__.get(name) if owner is not None else None
-        if original is None or wrapper is None:
-            return
+    def add(self, owner, name, original, wrapper):
         self.methods.append((owner, name, original, wrapper))
 
     def count(self, delta):
@@ -450,7 +446,7 @@ def _iterator_gone(key):
 
 
 def _bind(iterator, rec):
-    key = _iter_key(iterator)
+    key = id(iterator)
     known = key in _iters
     _iters[key] = rec
     if not known:
@@ -563,7 +559,7 @@ def _wrap_loader_iter(original):
             raise
         _starting.rec = saved
         try:
-            if (rec is not None and _iter_key(iterator) not in _iters
+            if (rec is not None and id(iterator) not in _iters
                     and isinstance(iterator, _dl._BaseDataLoaderIter)):
                 _bind(iterator, rec)
         except Exception:
@@ -636,7 +632,7 @@ def _drawn_one(iterator, index, rec):
 def _stopped(iterator):
     """iterator's __next__ raised StopIteration: the epoch is over."""
     try:
-        rec = _iters.get(_iter_key(iterator))
+        rec = _iters.get(id(iterator))
         if rec is not None:
             _end(rec, 1)
     except Exception:
@@ -663,7 +659,7 @@ def _hot_unindexed(rec):
 
 def _wrap_next_index(original):
     @functools.wraps(original)
-    def _next_index(self, _get=_iters.get, _id=_iter_key):
+    def _next_index(self, _get=_iters.get, _id=id):
         index = original(self)
         try:
             _drawn_one(self, index, _get(_id(self)))
@@ -675,7 +671,7 @@ def _wrap_next_index(original):
 
 def _wrap_next(original):
     @functools.wraps(original)
-    def __next__(self, _get=_iters.get, _id=_iter_key):
+    def __next__(self, _get=_iters.get, _id=id):
         try:
             data = original(self)
         except StopIteration:
@@ -688,36 +684,35 @@ def _wrap_next(original):
     return __next__
 
 
-def _per_batch_methods(iterator):
-    """(_next_index, __next__) to put on _BaseDataLoaderIter while a
-    recorded iteration is open: C methods, else Python wrappers."""
+def _add_per_batch_methods(iterator):
+    """Gives _switch the (_next_index, __next__) to put on
+    _BaseDataLoaderIter while a recorded iteration is open: C methods, else
+    Python wrappers."""
     names = ("_next_index", "__next__")
+    if iterator is None:
+        return
     originals = [vars(iterator).get(name) for name in names]
     if None in originals:
-        return None, None
+        return
+    methods = None
     try:
-        hot = _aw_hot_methods(iterator, _iters, originals[0], originals[1],
+        hot = _aw_hot_methods(_iters, originals[0], originals[1],
                               _hot_unknown, _hot_unindexed, _stopped,
                               iterator.__module__)
         if hot is not None:
-            methods = []
-            for function, original in zip(hot, originals):
-                # partial: a C callable with a __dict__, so that
-                # inspect.signature and __qualname__ read torch's method
-                # through __wrapped__ (return annotation included).
-                wrapper = functools.update_wrapper(
-                    functools.partial(function), original)
-                methods.append(_aw_instancemethod(wrapper))
-            if None not in methods:
-                return tuple(methods)
+            # partial: a C callable with a __dict__, so that
+            # inspect.signature and __qualname__ read torch's method through
+            # __wrapped__ (return annotation included).
+            methods = [_aw_instancemethod(functools.update_wrapper(
+                functools.partial(function), original))
+                for function, original in zip(hot, originals)]
     except Exception:
         _debug("C per-batch methods")
-    made = []
-    for original, make in zip(originals, (_wrap_next_index, _wrap_next)):
-        wrapper = make(original)
-        wrapper._accwatch_wrapper = True
-        made.append(wrapper)
-    return tuple(made)
+    if methods is None or None in methods:
+        methods = [make(original) for original, make in
+                   zip(originals, (_wrap_next_index, _wrap_next))]
+    for name, original, method in zip(names, originals, methods):
+        _switch.add(iterator, name, original, method)
 
 
 # --- workers -----------------------------------------------------------------
@@ -1032,9 +1027,7 @@ def _install():
     except Exception:
         _debug("__init_subclass__")
     _patch(iterator, "__init__", _wrap_iterator_init)
-    next_index, next_ = _per_batch_methods(iterator)
-    _switch.add(iterator, "_next_index", next_index)
-    _switch.add(iterator, "__next__", next_)
+    _add_per_batch_methods(iterator)
     _patch(iterator, "_reset", _wrap_reset)
     _patch(getattr(_fetch, "_BaseDatasetFetcher", None), "__init__",
            _wrap_fetcher_init)

@@ -124,6 +124,23 @@ struct accwatch_capi {
 	accwatch_pyobject *PyDict_Type;
 	accwatch_pyobject *PyUnicode_Type;
 	accwatch_pyobject *PyLong_Type;
+
+	/* Optional, for the per-batch methods in C (accwatch_record_hot.c):
+	 * all set, or all NULL when one is missing (PyObject_Vectorcall is
+	 * 3.9+); the bootstrap then keeps its Python wrappers. */
+	struct {
+		accwatch_pyobject *(*PyInstanceMethod_New)(
+		    accwatch_pyobject *func);
+		accwatch_pyobject *(*PyObject_Vectorcall)(
+		    accwatch_pyobject *callable, accwatch_pyobject *const *args,
+		    size_t nargsf, accwatch_pyobject *kwnames);
+		accwatch_pyobject *(*PyLong_FromVoidPtr)(void *pointer);
+		int (*PyList_SetItem)(accwatch_pyobject *list, ssize_t index,
+				      accwatch_pyobject *item);
+		int (*PyErr_ExceptionMatches)(accwatch_pyobject *kind);
+		long long (*PyLong_AsLongLong)(accwatch_pyobject *object);
+		accwatch_pyobject **PyExc_StopIteration; /* the variable */
+	} batch;
 };
 
 #endif

@@ -34,6 +34,7 @@ struct accwatch_symbol {
 
 /* clang-format off */
 #define ACCWATCH_SYMBOL(member) { #member, offsetof(struct accwatch_capi, member) }
+#define ACCWATCH_BATCH_SYMBOL(member) { #member, offsetof(struct accwatch_capi, batch.member) }
 /* clang-format on */
 
 static const struct accwatch_symbol accwatch_hook_symbols[] = {
@@ -86,6 +87,17 @@ static const struct accwatch_symbol accwatch_record_symbols[] = {
     ACCWATCH_SYMBOL(PyDict_Type),
     ACCWATCH_SYMBOL(PyUnicode_Type),
     ACCWATCH_SYMBOL(PyLong_Type),
+};
+
+/* Optional: all or none (struct accwatch_capi, batch). */
+static const struct accwatch_symbol accwatch_batch_symbols[] = {
+    ACCWATCH_BATCH_SYMBOL(PyInstanceMethod_New),
+    ACCWATCH_BATCH_SYMBOL(PyObject_Vectorcall),
+    ACCWATCH_BATCH_SYMBOL(PyLong_FromVoidPtr),
+    ACCWATCH_BATCH_SYMBOL(PyList_SetItem),
+    ACCWATCH_BATCH_SYMBOL(PyErr_ExceptionMatches),
+    ACCWATCH_BATCH_SYMBOL(PyLong_AsLongLong),
+    ACCWATCH_BATCH_SYMBOL(PyExc_StopIteration),
 };
 
 int accwatch_debug_enabled(void)
@@ -228,6 +240,12 @@ static void accwatch_attach(void)
 				 sizeof(accwatch_record_symbols[0])) !=
 	    ACCWATCH_PRELOAD_OK)
 		goto end;
+	if (accwatch_resolve(accwatch_batch_symbols,
+			     sizeof(accwatch_batch_symbols) /
+				 sizeof(accwatch_batch_symbols[0])) !=
+	    ACCWATCH_PRELOAD_OK)
+		memset(&accwatch_preload.api.batch, 0,
+		       sizeof(accwatch_preload.api.batch));
 	accwatch_preload.record_handle = accwatch_open_recorder();
 	if (!accwatch_preload.record_handle)
 		goto end;

@@ -8,15 +8,12 @@
  * method as __wrapped__ (inspect.signature, __qualname__ and __doc__ read
  * through it, return annotation included) and that in an instancemethod
  * (_aw_instancemethod), which binds it to the iterator like a function. The
- * bootstrap's _Iteration is a
- * list subclass; the slots read here are ACCWATCH_HOT_* below, the same
- * indices as in accwatch_boot.py. Anything unusual (an iterator not bound to
- * an _Iteration, an IterableDataset loader, StopIteration) is handed to a
- * Python callback of the bootstrap. */
-#include <dlfcn.h>
-#include <stddef.h>
+ * bootstrap's _Iteration is a list subclass; the slots read here are
+ * ACCWATCH_HOT_* below, the same indices as in accwatch_boot.py. The C-API
+ * functions beyond the usual ones are struct accwatch_capi's batch group.
+ * Anything unusual (an iterator not bound to an _Iteration, an IterableDataset
+ * loader, StopIteration) is handed to a Python callback of the bootstrap. */
 #include <stdint.h>
-#include <string.h>
 
 #include "accwatch_debug.h"
 #include "accwatch_events.h"
@@ -32,24 +29,7 @@ enum {
 	ACCWATCH_HOT_INDEXED = 5,
 };
 
-/* C-API functions beyond struct accwatch_capi, resolved when first asked
- * for: PyObject_Vectorcall is 3.9+; without any of them the bootstrap keeps
- * its Python wrappers. */
-struct accwatch_hot_api {
-	accwatch_pyobject *(*PyInstanceMethod_New)(accwatch_pyobject *func);
-	accwatch_pyobject *(*PyObject_Vectorcall)(
-	    accwatch_pyobject *callable, accwatch_pyobject *const *args,
-	    size_t nargsf, accwatch_pyobject *kwnames);
-	accwatch_pyobject *(*PyLong_FromVoidPtr)(void *pointer);
-	int (*PyList_SetItem)(accwatch_pyobject *list, ssize_t index,
-			      accwatch_pyobject *item);
-	int (*PyErr_ExceptionMatches)(accwatch_pyobject *kind);
-	long long (*PyLong_AsLongLong)(accwatch_pyobject *object);
-	accwatch_pyobject **PyExc_StopIteration;
-};
-
 static struct {
-	struct accwatch_hot_api api;
 	/* Borrowed from the bootstrap, which keeps them for the process. */
 	accwatch_pyobject *iters;             /* id(iterator) -> _Iteration */
 	accwatch_pyobject *next_index, *next; /* torch's own methods */
@@ -58,45 +38,13 @@ static struct {
 	accwatch_pyobject *on_stop;           /* (iterator) */
 } accwatch_hot;
 
-static int accwatch_hot_resolve(struct accwatch_hot_api *api)
-{
-	static const struct {
-		const char *name;
-		size_t offset;
-	} symbols[] = {
-#define ACCWATCH_HOT_SYMBOL(name)                                              \
-	{#name, offsetof(struct accwatch_hot_api, name)}
-	    ACCWATCH_HOT_SYMBOL(PyInstanceMethod_New),
-	    ACCWATCH_HOT_SYMBOL(PyObject_Vectorcall),
-	    ACCWATCH_HOT_SYMBOL(PyLong_FromVoidPtr),
-	    ACCWATCH_HOT_SYMBOL(PyList_SetItem),
-	    ACCWATCH_HOT_SYMBOL(PyErr_ExceptionMatches),
-	    ACCWATCH_HOT_SYMBOL(PyLong_AsLongLong),
-	    ACCWATCH_HOT_SYMBOL(PyExc_StopIteration),
-#undef ACCWATCH_HOT_SYMBOL
-	};
-
-	for (size_t i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++) {
-		void *address = dlsym(RTLD_DEFAULT, symbols[i].name);
-
-		if (!address) {
-			ACCWATCH_DEBUG("per-batch path in Python: no %s",
-				       symbols[i].name);
-			return 0;
-		}
-		memcpy((char *)api + symbols[i].offset, &address,
-		       sizeof(address));
-	}
-	return 1;
-}
-
 /* callable(*args); a new reference or NULL with the error set. */
 static accwatch_pyobject *accwatch_hot_call(accwatch_pyobject *callable,
 					    accwatch_pyobject *const *args,
 					    ssize_t nargs)
 {
-	return accwatch_hot.api.PyObject_Vectorcall(callable, args,
-						    (size_t)nargs, NULL);
+	return accwatch_recorder.api->batch.PyObject_Vectorcall(
+	    callable, args, (size_t)nargs, NULL);
 }
 
 /* A Python callback whose result is dropped; it catches its own errors, and
@@ -117,7 +65,8 @@ static void accwatch_hot_callback(accwatch_pyobject *callable,
 static accwatch_pyobject *accwatch_hot_rec(accwatch_pyobject *iterator)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
-	accwatch_pyobject *key = accwatch_hot.api.PyLong_FromVoidPtr(iterator);
+	accwatch_pyobject *key =
+	    accwatch_recorder.api->batch.PyLong_FromVoidPtr(iterator);
 	accwatch_pyobject *rec;
 
 	if (!key) {
@@ -131,7 +80,7 @@ static accwatch_pyobject *accwatch_hot_rec(accwatch_pyobject *iterator)
 
 static uint32_t accwatch_hot_u32(accwatch_pyobject *rec, ssize_t slot)
 {
-	long long value = accwatch_hot.api.PyLong_AsLongLong(
+	long long value = accwatch_recorder.api->batch.PyLong_AsLongLong(
 	    accwatch_recorder.api->PyList_GetItem(rec, slot));
 
 	return value < 0 || value > UINT32_MAX ? ACCWATCH_UNKNOWN
@@ -142,12 +91,12 @@ static uint32_t accwatch_hot_u32(accwatch_pyobject *rec, ssize_t slot)
 static void accwatch_hot_count(accwatch_pyobject *rec, ssize_t slot)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
-	long long value =
-	    accwatch_hot.api.PyLong_AsLongLong(api->PyList_GetItem(rec, slot));
+	long long value = accwatch_recorder.api->batch.PyLong_AsLongLong(
+	    api->PyList_GetItem(rec, slot));
 	accwatch_pyobject *next = api->PyLong_FromLongLong(value + 1);
 
 	if (next)
-		accwatch_hot.api.PyList_SetItem(rec, slot, next);
+		accwatch_recorder.api->batch.PyList_SetItem(rec, slot, next);
 }
 
 static int accwatch_hot_flag(accwatch_pyobject *rec, ssize_t slot)
@@ -190,20 +139,20 @@ static void accwatch_hot_drawn(accwatch_pyobject *iterator,
 
 /* _BaseDataLoaderIter._next_index(self) */
 static accwatch_pyobject *
-accwatch_hot_next_index(accwatch_pyobject *cls, accwatch_pyobject *const *args,
+accwatch_hot_next_index(accwatch_pyobject *self, accwatch_pyobject *const *args,
 			ssize_t nargs)
 {
 	accwatch_pyobject *index =
 	    accwatch_hot_call(accwatch_hot.next_index, args, nargs);
 
-	(void)cls;
+	(void)self;
 	if (index && nargs == 1)
 		accwatch_hot_drawn(args[0], index);
 	return index;
 }
 
 /* _BaseDataLoaderIter.__next__(self) */
-static accwatch_pyobject *accwatch_hot_next(accwatch_pyobject *cls,
+static accwatch_pyobject *accwatch_hot_next(accwatch_pyobject *self,
 					    accwatch_pyobject *const *args,
 					    ssize_t nargs)
 {
@@ -212,14 +161,14 @@ static accwatch_pyobject *accwatch_hot_next(accwatch_pyobject *cls,
 	    accwatch_hot_call(accwatch_hot.next, args, nargs);
 	accwatch_pyobject *rec;
 
-	(void)cls;
+	(void)self;
 	if (nargs != 1)
 		return data;
 	if (!data) {
 		accwatch_pyobject *type, *value, *traceback;
 
-		if (!accwatch_hot.api.PyErr_ExceptionMatches(
-			*accwatch_hot.api.PyExc_StopIteration))
+		if (!accwatch_recorder.api->batch.PyErr_ExceptionMatches(
+			*accwatch_recorder.api->batch.PyExc_StopIteration))
 			return NULL;
 		/* The end of the epoch: the very StopIteration goes on. */
 		api->PyErr_Fetch(&type, &value, &traceback);
@@ -250,8 +199,9 @@ accwatch_pyobject *accwatch_py_instancemethod(accwatch_pyobject *self,
 	accwatch_pyobject *method = NULL;
 
 	(void)self;
-	if (nargs == 1 && accwatch_hot_resolve(&accwatch_hot.api))
-		method = accwatch_hot.api.PyInstanceMethod_New(args[0]);
+	if (nargs == 1 && accwatch_recorder.api->batch.PyInstanceMethod_New)
+		method =
+		    accwatch_recorder.api->batch.PyInstanceMethod_New(args[0]);
 	if (!method) {
 		accwatch_recorder.api->PyErr_Clear();
 		method = accwatch_record_none();
@@ -259,9 +209,9 @@ accwatch_pyobject *accwatch_py_instancemethod(accwatch_pyobject *self,
 	return method;
 }
 
-/* (cls, iters, next_index, next, on_unknown, on_unindexed, on_stop, module)
- * -> the C (_next_index, __next__) as builtins of module (the bootstrap
- * makes them methods), or None: keep the Python ones. */
+/* (iters, next_index, next, on_unknown, on_unindexed, on_stop, module) ->
+ * the C (_next_index, __next__) as builtins of module (the bootstrap makes
+ * them methods), or None: keep the Python ones. */
 accwatch_pyobject *accwatch_py_hot_methods(accwatch_pyobject *self,
 					   accwatch_pyobject *const *args,
 					   ssize_t nargs)
@@ -270,19 +220,21 @@ accwatch_pyobject *accwatch_py_hot_methods(accwatch_pyobject *self,
 	accwatch_pyobject *next_index = NULL, *next = NULL, *pair = NULL;
 
 	(void)self;
-	if (nargs != 8 || !accwatch_hot_resolve(&accwatch_hot.api))
+	if (nargs != 7 || !api->batch.PyObject_Vectorcall) {
+		ACCWATCH_DEBUG("per-batch methods in Python");
 		goto end;
-	accwatch_hot.iters = args[1];
-	accwatch_hot.next_index = args[2];
-	accwatch_hot.next = args[3];
-	accwatch_hot.on_unknown = args[4];
-	accwatch_hot.on_unindexed = args[5];
-	accwatch_hot.on_stop = args[6];
-	for (ssize_t i = 1; i < 7; i++)
+	}
+	accwatch_hot.iters = args[0];
+	accwatch_hot.next_index = args[1];
+	accwatch_hot.next = args[2];
+	accwatch_hot.on_unknown = args[3];
+	accwatch_hot.on_unindexed = args[4];
+	accwatch_hot.on_stop = args[5];
+	for (ssize_t i = 0; i < 6; i++)
 		api->Py_IncRef(args[i]); /* kept for the process */
 	next_index =
-	    api->PyCFunction_NewEx(&accwatch_hot_next_index_def, NULL, args[7]);
-	next = api->PyCFunction_NewEx(&accwatch_hot_next_def, NULL, args[7]);
+	    api->PyCFunction_NewEx(&accwatch_hot_next_index_def, NULL, args[6]);
+	next = api->PyCFunction_NewEx(&accwatch_hot_next_def, NULL, args[6]);
 	if (next_index && next)
 		pair = api->PyTuple_Pack(2, next_index, next);
 end:
