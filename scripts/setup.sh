@@ -1,15 +1,53 @@
 #!/bin/sh
-# Installs every Debian package accwatch needs and builds it into build/.
-# Used by the README's quick start and by CI; safe to run again.
+# Installs every package accwatch and its tests need, makes the two Python
+# stacks of the suite and builds into build/. Used by the README's quick
+# start and by CI; run again, it does only what is missing.
+#
+# Stacks: Debian's python3-torch on /usr/bin/python3 with accelerate from
+# requirements-debian.txt in .debian-site/, and .venv/ (a Python 3.11 venv of
+# requirements.txt: PyPI's torch, accelerate, datasets, Lightning, torchdata).
+#
+# Environment: ACCWATCH_BUILD_DIR (build/), ACCWATCH_CMAKE_ARGS,
+# ACCWATCH_VENV_PYTHON (the Python 3.11 the venv is made from; default the
+# first python3.11 or python3 of version 3.11 on PATH).
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${ACCWATCH_BUILD_DIR:-$here/build}
+venv=$here/.venv
+debian_site=$here/.debian-site
 
-packages="build-essential cmake pkg-config lttng-tools liblttng-ust-dev
-liblttng-ctl-dev babeltrace2 libbabeltrace2-dev libunwind-dev libroaring-dev
-libxxhash-dev libjansson-dev libcriterion-dev python3-torch python3-numpy
-clang libclang-rt-14-dev"
+say() { echo "setup: $*" >&2; }
+die() {
+	say "$*"
+	exit 1
+}
+
+# --- Debian packages ---------------------------------------------------------
+
+release=""
+if [ -r /etc/os-release ]; then
+	. /etc/os-release
+	[ "${ID:-}" = debian ] && release=${VERSION_ID:-}
+fi
+case $release in
+12) clang_rt=libclang-rt-14-dev ;;
+13) clang_rt=libclang-rt-19-dev ;;
+*) die "accwatch's set-up knows Debian 12 and 13; this is ${PRETTY_NAME:-an unknown system}." \
+	"Install LTTng-UST 2.13, lttng-tools, babeltrace2 (with its Python bindings), libunwind," \
+	"CRoaring, xxHash, jansson, Criterion, CMake, clang and Python 3 with torch yourself," \
+	"then build with: cmake -S $here -B $build && cmake --build $build" ;;
+esac
+
+# Named one by one, nothing left to Recommends: the build (compilers,
+# LTTng, babeltrace2, the libraries), the sanitizer run (clang and its
+# runtime), the Debian stack (torch, and accelerate's dependencies), the
+# tests (python3-bt2 reads traces, strace checks the dormant preload).
+packages="build-essential cmake pkg-config git lttng-tools liblttng-ust-dev
+liblttng-ctl-dev babeltrace2 libbabeltrace2-dev python3-bt2 libunwind-dev
+libroaring-dev libxxhash-dev libjansson-dev libcriterion-dev clang $clang_rt
+python3 python3-torch python3-numpy python3-packaging python3-psutil
+python3-yaml strace"
 
 missing=""
 for p in $packages; do
@@ -17,19 +55,66 @@ for p in $packages; do
 		missing="$missing $p"
 done
 if [ -n "$missing" ]; then
-	echo "setup: installing$missing" >&2
+	say "installing$missing"
 	sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
+	# sudo's env_reset drops variables set before it: pass them through env.
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends $missing >/dev/null
 fi
 
+# --- Python stacks -----------------------------------------------------------
+
+# A stamp holds the requirements file a stack was made from: the same file,
+# nothing to do.
+up_to_date() { # up_to_date REQUIREMENTS STAMP
+	[ -f "$2" ] && cmp -s "$1" "$2"
+}
+
+venv_python() {
+	if [ -n "${ACCWATCH_VENV_PYTHON:-}" ]; then
+		echo "$ACCWATCH_VENV_PYTHON"
+		return
+	fi
+	for candidate in python3.11 python3; do
+		path=$(command -v "$candidate" 2>/dev/null) || continue
+		version=$("$path" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) || continue
+		if [ "$version" = 3.11 ]; then
+			echo "$path"
+			return
+		fi
+	done
+}
+
+if ! up_to_date "$here/requirements.txt" "$venv/.accwatch-requirements"; then
+	python=$(venv_python)
+	[ -n "$python" ] || die "the venv stack needs Python 3.11 (torch 2.13.0's CPU wheel is built" \
+		"for it) and none is on PATH; set ACCWATCH_VENV_PYTHON to one"
+	say "making $venv from requirements.txt with $python"
+	"$python" -m venv --clear "$venv"
+	"$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt" ||
+		die "pip could not install requirements.txt into $venv (see above)"
+	cp "$here/requirements.txt" "$venv/.accwatch-requirements"
+fi
+if ! up_to_date "$here/requirements-debian.txt" "$debian_site/.accwatch-requirements"; then
+	say "installing requirements-debian.txt into $debian_site"
+	rm -rf "$debian_site"
+	"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+		--target "$debian_site" -r "$here/requirements-debian.txt" ||
+		die "pip could not install requirements-debian.txt into $debian_site (see above)"
+	cp "$here/requirements-debian.txt" "$debian_site/.accwatch-requirements"
+fi
+
+# --- build -------------------------------------------------------------------
+
 log=$(mktemp "${TMPDIR:-/tmp}/accwatch-build.XXXXXX")
-if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${ACCWATCH_CMAKE_ARGS:-} &&
+if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DACCWATCH_VENV_PYTHON="$venv/bin/python" -DACCWATCH_DEBIAN_SITE="$debian_site" \
+	${ACCWATCH_CMAKE_ARGS:-} &&
 	cmake --build "$build" -j "$(nproc)"; } >"$log" 2>&1; then
 	cat "$log" >&2
-	echo "setup: the build failed (log above, also in $log)" >&2
-	exit 1
+	die "the build failed (log above, also in $log)"
 fi
 rm -f "$log"
-echo "setup: built into $build" >&2
+say "built into $build"
