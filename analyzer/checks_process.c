@@ -15,6 +15,8 @@
 #define AW_STACK_USER 4
 /* Distinct thread names listed. */
 #define AW_THREAD_NAMES 8
+/* Longest thread name kept (Python names can be long; the kernel's are 15). */
+#define AW_THREAD_NAME_MAX 40
 
 static uint32_t aw_process_by_pid(const struct aw_model *model, uint32_t space,
 				  int32_t pid)
@@ -25,61 +27,122 @@ static uint32_t aw_process_by_pid(const struct aw_model *model, uint32_t space,
 
 /* --- fork-threads, fork-cuda --------------------------------------------- */
 
-/* Thread names other than the main thread's (the first): threads that named
- * themselves. Unnamed threads inherit their creator's name, so gloo's or
- * OpenMP's look like the main thread and are not listed. */
-struct aw_thread_names {
-	char names[AW_THREAD_NAMES][16];
+/* Threads that libraries run for themselves, known by the name they give
+ * their OS thread, never the user's: PyTorch's own are "pt_*" (pt_tcpstore
+ * the TCPStore server, pt_gloo_runloop, pt_autograd_N, pt_dist_engine,
+ * pt_workerserver, pt_nccl_*), gloo's transport "gloo_*" (gloo_tcp_loop),
+ * the CUDA driver's "cuda-*" (cuda-EvtHandlr: fork-cuda reports such forks).
+ * LTTng-UST's ("*-ust") are left out by the recorder already. Threads
+ * without a name of their own (gloo's in torch 1.x, OpenMP's) inherit the
+ * main thread's and are counted apart: nothing says whose they are. */
+static const char *const aw_service_thread_prefixes[] = {"pt_", "gloo_",
+							  "cuda-"};
+
+static bool aw_service_thread(const char *name)
+{
+	for (size_t i = 0; i < sizeof(aw_service_thread_prefixes) /
+				   sizeof(aw_service_thread_prefixes[0]);
+	     i++)
+		if (strncmp(name, aw_service_thread_prefixes[i],
+			    strlen(aw_service_thread_prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* Distinct names with how many threads bear each. */
+struct aw_name_counts {
+	char names[AW_THREAD_NAMES][AW_THREAD_NAME_MAX];
 	uint32_t counts[AW_THREAD_NAMES];
 	size_t n;
-	uint32_t foreign, same_as_main;
 };
 
-static void aw_thread_names_parse(struct aw_thread_names *t, const char *list)
+static void aw_name_counts_add(struct aw_name_counts *c, const char *name,
+			       uint32_t count)
 {
-	memset(t, 0, sizeof(*t));
-	char main_name[16] = "";
+	size_t i = 0;
+	while (i < c->n && strcmp(c->names[i], name) != 0)
+		i++;
+	if (i == c->n && c->n < AW_THREAD_NAMES)
+		snprintf(c->names[c->n++], AW_THREAD_NAME_MAX, "%s", name);
+	if (i < c->n)
+		c->counts[i] += count;
+}
+
+/* The threads of a fork but the forking one: the user's (Python threads,
+ * and native ones that named themselves with a name no library uses),
+ * libraries' service threads, and unnamed ones. */
+struct aw_thread_names {
+	struct aw_name_counts user, service;
+	uint32_t foreign, same_as_main;
+	char main_name[AW_THREAD_NAME_MAX]; /* what unnamed threads inherit */
+};
+
+/* Calls visit(name, t) for each item of list, split at separator. */
+static void aw_thread_list_each(const char *list, char separator,
+				void (*visit)(const char *, bool,
+					      struct aw_thread_names *),
+				struct aw_thread_names *t)
+{
 	bool first = true;
 	for (const char *at = list; at && *at;) {
-		const char *end = strchr(at, ',');
+		const char *end = strchr(at, separator);
 		size_t len = end ? (size_t)(end - at) : strlen(at);
-		char name[16];
-		snprintf(name, sizeof(name), "%.*s", (int)AW_MIN(len, 15), at);
+		char name[AW_THREAD_NAME_MAX];
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)AW_MIN(len, AW_THREAD_NAME_MAX - 1), at);
 		at += len + (end ? 1 : 0);
-		if (first) {
-			memcpy(main_name, name, sizeof(name));
-			first = false;
-			continue;
-		}
-		if (strcmp(name, main_name) == 0) {
-			t->same_as_main++;
-			continue;
-		}
-		t->foreign++;
-		size_t i = 0;
-		while (i < t->n && strcmp(t->names[i], name) != 0)
-			i++;
-		if (i == t->n && t->n < AW_THREAD_NAMES)
-			memcpy(t->names[t->n++], name, sizeof(name));
-		if (i < t->n)
-			t->counts[i]++;
+		visit(name, first, t);
+		first = false;
 	}
 }
 
-static void aw_thread_names_format(const struct aw_thread_names *t, char *buf,
-				   size_t size)
+static void aw_visit_native(const char *name, bool first,
+			    struct aw_thread_names *t)
+{
+	if (first) { /* the main thread */
+		snprintf(t->main_name, sizeof(t->main_name), "%s", name);
+		return;
+	}
+	if (strcmp(name, t->main_name) == 0) {
+		t->same_as_main++;
+	} else if (aw_service_thread(name)) {
+		aw_name_counts_add(&t->service, name, 1);
+	} else {
+		t->foreign++;
+		aw_name_counts_add(&t->user, name, 1);
+	}
+}
+
+static void aw_visit_python(const char *name, bool first,
+			    struct aw_thread_names *t)
+{
+	(void)first;
+	t->foreign++;
+	aw_name_counts_add(&t->user, name, 1);
+}
+
+static void aw_thread_names_parse(struct aw_thread_names *t,
+				  const char *native, const char *python)
+{
+	memset(t, 0, sizeof(*t));
+	aw_thread_list_each(native, ',', aw_visit_native, t);
+	aw_thread_list_each(python, '\n', aw_visit_python, t);
+}
+
+static void aw_name_counts_format(const struct aw_name_counts *c, char *buf,
+				  size_t size)
 {
 	size_t used = 0;
 	buf[0] = '\0';
-	for (size_t i = 0; i < t->n && used < size; i++) {
-		if (t->counts[i] > 1)
+	for (size_t i = 0; i < c->n && used < size; i++) {
+		if (c->counts[i] > 1)
 			used += (size_t)snprintf(buf + used, size - used,
 						 "%s%s x%u", i ? ", " : "",
-						 t->names[i], t->counts[i]);
+						 c->names[i], c->counts[i]);
 		else
 			used +=
 			    (size_t)snprintf(buf + used, size - used, "%s%s",
-					     i ? ", " : "", t->names[i]);
+					     i ? ", " : "", c->names[i]);
 	}
 }
 
@@ -90,7 +153,7 @@ struct aw_fork_group {
 	uint64_t forks;
 	uint32_t max_threads;
 	const struct aw_fork *example;
-	struct aw_thread_names names;
+	struct aw_name_counts names; /* the user's threads */
 };
 
 /* A frame of Python's library or an installed package, not the user's. */
@@ -178,6 +241,25 @@ static void aw_show_native_stack(struct aw_finding *f,
 		aw_finding_add_evidence(f, "  %.*s", lens[i], lines[i]);
 }
 
+/* What threads one fork had: the user's, the libraries', the unnamed. */
+static void aw_fork_threads_evidence(struct aw_finding *f,
+				     const struct aw_process *parent,
+				     const struct aw_fork *fork,
+				     const struct aw_thread_names *names)
+{
+	char user[256], service[256];
+	aw_name_counts_format(&names->user, user, sizeof(user));
+	aw_name_counts_format(&names->service, service, sizeof(service));
+	aw_finding_add_evidence(
+	    f,
+	    "rank %d (pid %d) had %u threads at the fork: the program's %s; "
+	    "%s%s%s%u unnamed (named like the main thread, the forking one "
+	    "included)",
+	    parent->rank, parent->pid, fork->threads, user,
+	    *service ? "libraries' own (not the finding) " : "", service,
+	    *service ? "; " : "", names->same_as_main + 1);
+}
+
 static struct aw_fork_group *aw_fork_group(struct aw_fork_group **groups,
 					   size_t *n, size_t *cap,
 					   uint32_t global)
@@ -219,9 +301,9 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 		if (child != AW_NONE && model->processes[child].execed)
 			continue; /* fork + exec: nothing of the parent runs */
 		struct aw_thread_names names;
-		aw_thread_names_parse(&names, fork->thread_names);
-		if (cuda ? !fork->cuda_mapped
-			 : fork->threads < 2 || names.foreign == 0)
+		aw_thread_names_parse(&names, fork->thread_names,
+				      fork->py_threads);
+		if (cuda ? !fork->cuda_mapped : names.foreign == 0)
 			continue;
 		uint32_t global =
 		    child != AW_NONE
@@ -233,35 +315,25 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 			g->example = fork;
 		g->forks++;
 		g->max_threads = AW_MAX(g->max_threads, fork->threads);
-		for (size_t k = 0; k < names.n; k++) {
+		/* Per name, the most threads one fork saw. */
+		for (size_t k = 0; k < names.user.n; k++) {
 			size_t j = 0;
 			while (j < g->names.n &&
-			       strcmp(g->names.names[j], names.names[k]) != 0)
+			       strcmp(g->names.names[j], names.user.names[k]) != 0)
 				j++;
-			if (j == g->names.n && j < AW_THREAD_NAMES)
-				memcpy(g->names.names[g->names.n++],
-				       names.names[k], 16);
+			aw_name_counts_add(&g->names, names.user.names[k], 0);
 			if (j < g->names.n)
-				g->names.counts[j] =
-				    AW_MAX(g->names.counts[j], names.counts[k]);
+				g->names.counts[j] = AW_MAX(
+				    g->names.counts[j], names.user.counts[k]);
 		}
 		if (!g->finding) {
 			g->finding = aw_findings_add(
 			    out, cuda ? "fork-cuda" : "fork-threads",
 			    cuda ? AW_SEVERITY_ERROR : AW_SEVERITY_WARNING,
 			    global, -1);
-			if (!cuda) {
-				char listed[256];
-				aw_thread_names_format(&names, listed,
-						       sizeof(listed));
-				aw_finding_add_evidence(
-				    g->finding,
-				    "rank %d (pid %d) had %u threads at the "
-				    "fork: %s, and %u named like the main "
-				    "thread (itself included)",
-				    parent->rank, parent->pid, fork->threads,
-				    listed, names.same_as_main + 1);
-			}
+			if (!cuda)
+				aw_fork_threads_evidence(g->finding, parent,
+							 fork, &names);
 		}
 		if (parent->rank >= 0)
 			aw_finding_add_rank(g->finding, parent->rank);
@@ -291,8 +363,8 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 			       "multiprocessing_context='forkserver')), or "
 			       "create them before CUDA is initialised");
 		} else {
-			aw_thread_names_format(&g->names, listed,
-					       sizeof(listed));
+			aw_name_counts_format(&g->names, listed,
+					      sizeof(listed));
 			aw_finding_set_message(
 			    f,
 			    "%" PRIu64 " fork%s of %s on %s happened while "

@@ -51,7 +51,7 @@ struct aw_event_fork {
 	int32_t child_pid;
 	uint32_t threads;
 	uint8_t cuda_mapped;
-	const char *thread_names, *py_stack, *native_stack;
+	const char *thread_names, *py_stack, *native_stack, *py_threads;
 };
 
 struct aw_event_exec {

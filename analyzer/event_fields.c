@@ -45,6 +45,7 @@ static const struct aw_member_spec aw_fork_members[] = {
     AW_M(fork, cuda_mapped, AW_SLOT_U8, 0),
     AW_M(fork, py_stack, AW_SLOT_STRING, 0),
     AW_M(fork, native_stack, AW_SLOT_STRING, 0),
+    AW_M(fork, py_threads, AW_SLOT_STRING, 0),
 };
 
 static const struct aw_member_spec aw_exec_members[] = {

@@ -79,6 +79,7 @@ void aw_model_destroy(struct aw_model *model)
 		free(model->forks[i].thread_names);
 		free(model->forks[i].py_stack);
 		free(model->forks[i].native_stack);
+		free(model->forks[i].py_threads);
 	}
 	free(model->forks);
 	aw_item_streams_fini(&model->items);
@@ -322,6 +323,7 @@ static void aw_model_on_fork(struct aw_model *model, uint32_t process,
 	f->thread_names = aw_xstrdup(e->thread_names);
 	f->py_stack = aw_xstrdup(e->py_stack);
 	f->native_stack = aw_xstrdup(e->native_stack);
+	f->py_threads = aw_xstrdup(e->py_threads);
 }
 
 static void aw_model_on_loader_new(struct aw_loader *l,

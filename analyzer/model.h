@@ -113,6 +113,7 @@ struct aw_fork {
 	uint32_t threads;
 	uint8_t cuda_mapped;
 	char *thread_names, *py_stack, *native_stack;
+	char *py_threads; /* Python threads besides the forking one, a line each */
 };
 
 /* One rank's part of one epoch of one loader. */

@@ -257,12 +257,39 @@ def _format_stack(frame, limit):
     return "\n".join(lines)
 
 
-def _fork_stack():
-    """Called by C at the os.fork audit event: the forking Python stack."""
-    try:
-        return _format_stack(sys._getframe(1), 16)
-    except Exception:
+def _fork_threads():
+    """The Python threads alive besides this one and the main thread,
+    "native_id name" per line (Python < 3.14 does not give the OS thread its
+    name). The main thread is the first of the native list; threads that
+    threading only saw from outside (_DummyThread: native threads that
+    called into Python) are left to their native names."""
+    threading_ = sys.modules.get("threading")
+    if threading_ is None:
         return ""
+    skip = (threading_.get_ident(), threading_.main_thread().ident)
+    dummy = getattr(threading_, "_DummyThread", ())
+    lines = []
+    for thread in threading_.enumerate():
+        native = getattr(thread, "native_id", None)  # 3.8+
+        if thread.ident in skip or native is None or isinstance(thread, dummy):
+            continue
+        name = str(thread.name).replace("\n", " ")
+        lines.append("%d %s%s" % (native, name, " (daemon)" if thread.daemon else ""))
+    return "\n".join(lines)
+
+
+def _fork_stack():
+    """Called by C at the os.fork audit event: the forking Python stack and
+    the other Python threads alive (_fork_threads)."""
+    try:
+        stack = _format_stack(sys._getframe(1), 16)
+    except Exception:
+        stack = ""
+    try:
+        threads = _fork_threads()
+    except Exception:
+        threads = ""
+    return stack, threads
 
 
 # --- process -------------------------------------------------------------------

@@ -26,6 +26,7 @@ struct accwatch_fork_snapshot {
 	char thread_names[1024];
 	char native_stack[2048];
 	char py_stack[4096];
+	char py_threads[1024];
 };
 
 struct accwatch_recorder {
@@ -38,10 +39,12 @@ struct accwatch_recorder {
 	accwatch_pyobject *module_fn;     /* bootstrap's _on_module(name) */
 	/* bootstrap's _item_view(item), for item fingerprints */
 	struct accwatch_fingerprint_context fingerprint;
-	/* Python stack taken at the "os.fork" audit event (GIL held). */
+	/* Python stack and threads taken at the "os.fork" audit event (GIL
+	 * held); py_threads: "native_id name" per line. */
 	int py_stack_valid;
 	pthread_t py_stack_thread;
 	char py_stack[4096];
+	char py_threads[1024];
 	struct accwatch_fork_snapshot fork;
 	struct accwatch_indices_buffer indices;
 };

@@ -52,7 +52,47 @@ static void accwatch_append(char *buffer, size_t size, const char *separator,
 		snprintf(buffer + used, size - used, "%s", text);
 }
 
-static void accwatch_snapshot_threads(struct accwatch_fork_snapshot *snapshot)
+/* Whether tid is one of the Python threads of py_threads ("native_id name"
+ * per line). */
+static int accwatch_is_python_thread(const char *py_threads, long tid)
+{
+	const char *line = py_threads;
+
+	while (line && *line) {
+		if (strtol(line, NULL, 10) == tid)
+			return 1;
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return 0;
+}
+
+/* The Python threads' names, a line each, without their ids. */
+static void accwatch_python_thread_names(char *buffer, size_t size,
+					 const char *py_threads)
+{
+	const char *line = py_threads;
+
+	buffer[0] = '\0';
+	while (line && *line) {
+		const char *name = strchr(line, ' ');
+		const char *end = strchr(line, '\n');
+		size_t used = strlen(buffer);
+
+		if (name && (!end || name < end) && used + 1 < size)
+			snprintf(buffer + used, size - used, "%s%.*s",
+				 used ? "\n" : "",
+				 (int)(end ? end - name - 1 : (long)strlen(name + 1)),
+				 name + 1);
+		line = end ? end + 1 : NULL;
+	}
+}
+
+/* Native threads of the process: LTTng's own left out, and Python's
+ * (py_threads, named apart) left out of the names. */
+static void accwatch_snapshot_threads(struct accwatch_fork_snapshot *snapshot,
+				      const char *py_threads)
 {
 	DIR *tasks = opendir("/proc/self/task");
 	struct dirent *entry;
@@ -82,6 +122,9 @@ static void accwatch_snapshot_threads(struct accwatch_fork_snapshot *snapshot)
 		if (accwatch_is_lttng_thread_name(name))
 			continue;
 		snapshot->threads++;
+		if (accwatch_is_python_thread(py_threads,
+					      strtol(entry->d_name, NULL, 10)))
+			continue;
 		accwatch_append(snapshot->thread_names,
 				sizeof(snapshot->thread_names), ",", name);
 	}
@@ -144,28 +187,35 @@ static void accwatch_snapshot_native_stack(char *buffer, size_t size)
 	}
 }
 
+/* _fork_stack() answers (stack, threads): both kept for the fork that
+ * follows in this thread. */
 void accwatch_record_on_fork_audit(void)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
-	accwatch_pyobject *stack = NULL;
-	const char *text;
+	accwatch_pyobject *answer = NULL;
+	const char *stack, *threads;
 
 	accwatch_recorder.py_stack_valid = 0;
 	if (!accwatch_recorder.fork_stack_fn)
 		goto end;
-	stack = api->PyObject_CallObject(accwatch_recorder.fork_stack_fn, NULL);
-	if (!stack)
+	answer =
+	    api->PyObject_CallObject(accwatch_recorder.fork_stack_fn, NULL);
+	if (!answer || api->PyTuple_Size(answer) != 2)
 		goto end;
-	text = api->PyUnicode_AsUTF8(stack);
-	if (!text)
+	stack = api->PyUnicode_AsUTF8(api->PyTuple_GetItem(answer, 0));
+	threads = stack ? api->PyUnicode_AsUTF8(api->PyTuple_GetItem(answer, 1))
+			: NULL;
+	if (!threads)
 		goto end;
 	snprintf(accwatch_recorder.py_stack, sizeof(accwatch_recorder.py_stack),
-		 "%s", text);
+		 "%s", stack);
+	snprintf(accwatch_recorder.py_threads,
+		 sizeof(accwatch_recorder.py_threads), "%s", threads);
 	accwatch_recorder.py_stack_thread = pthread_self();
 	accwatch_recorder.py_stack_valid = 1;
 end:
-	if (stack)
-		api->Py_DecRef(stack);
+	if (answer)
+		api->Py_DecRef(answer);
 	if (api->PyErr_Occurred())
 		api->PyErr_Clear();
 }
@@ -179,15 +229,22 @@ void accwatch_record_before_fork(sigset_t *sigset)
 	if (lttng_ust_tracepoint_enabled(accwatch, fork) &&
 	    !accwatch_current_thread_is_lttng() &&
 	    atomic_compare_exchange_strong(&snapshot->busy, &idle, 1)) {
+		int python = accwatch_recorder.py_stack_valid &&
+			     pthread_equal(accwatch_recorder.py_stack_thread,
+					   pthread_self());
+		const char *py_threads =
+		    python ? accwatch_recorder.py_threads : "";
+
 		snapshot->owner = pthread_self();
-		accwatch_snapshot_threads(snapshot);
+		accwatch_snapshot_threads(snapshot, py_threads);
+		accwatch_python_thread_names(snapshot->py_threads,
+					     sizeof(snapshot->py_threads),
+					     py_threads);
 		snapshot->cuda_mapped = accwatch_cuda_mapped();
 		accwatch_snapshot_native_stack(snapshot->native_stack,
 					       sizeof(snapshot->native_stack));
 		snapshot->py_stack[0] = '\0';
-		if (accwatch_recorder.py_stack_valid &&
-		    pthread_equal(accwatch_recorder.py_stack_thread,
-				  pthread_self()))
+		if (python)
 			memcpy(snapshot->py_stack, accwatch_recorder.py_stack,
 			       sizeof(snapshot->py_stack));
 	}
@@ -212,6 +269,7 @@ void accwatch_record_after_fork_parent(sigset_t *sigset, pid_t child)
 		info.cuda_mapped = snapshot->cuda_mapped;
 		info.py_stack = snapshot->py_stack;
 		info.native_stack = snapshot->native_stack;
+		info.py_threads = snapshot->py_threads;
 		lttng_ust_tracepoint(accwatch, fork, &info);
 	}
 	atomic_store(&snapshot->busy, 0);

@@ -61,6 +61,7 @@ LTTNG_UST_TRACEPOINT_EVENT(accwatch, fork,
 		lttng_ust_field_integer(uint8_t, cuda_mapped, info->cuda_mapped)
 		lttng_ust_field_string(py_stack, info->py_stack)
 		lttng_ust_field_string(native_stack, info->native_stack)
+		lttng_ust_field_string(py_threads, info->py_threads)
 	)
 )
 

@@ -117,12 +117,20 @@ void s_loader_wrap(struct aw_model *m, int32_t pid, uint32_t outer,
 void s_fork(struct aw_model *m, int32_t pid, int32_t child, uint32_t threads,
 	    const char *thread_names, bool cuda)
 {
+	s_fork_python(m, pid, child, threads, thread_names, "", cuda);
+}
+
+void s_fork_python(struct aw_model *m, int32_t pid, int32_t child,
+		   uint32_t threads, const char *thread_names,
+		   const char *py_threads, bool cuda)
+{
 	struct aw_event e = s_event(AW_EVENT_FORK, pid);
 	e.u.fork = (struct aw_event_fork){
 	    .child_pid = child,
 	    .threads = threads,
 	    .cuda_mapped = cuda,
 	    .thread_names = thread_names,
+	    .py_threads = py_threads,
 	    .py_stack = "train.py:50 <module>\ntrain.py:40 main\n"
 			"/usr/lib/python3/dist-packages/torch/utils/data/"
 			"dataloader.py:1000 __init__\n"

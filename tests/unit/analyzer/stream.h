@@ -44,6 +44,12 @@ void s_loader_wrap(struct aw_model *m, int32_t pid, uint32_t outer,
 		   int32_t process_index);
 void s_fork(struct aw_model *m, int32_t pid, int32_t child, uint32_t threads,
 	    const char *thread_names, bool cuda);
+/* A fork with Python threads (py_threads: a name per line) besides the
+ * native ones (thread_names: comma-separated, the Python threads' OS
+ * threads not among them, as the recorder writes them). */
+void s_fork_python(struct aw_model *m, int32_t pid, int32_t child,
+		   uint32_t threads, const char *thread_names,
+		   const char *py_threads, bool cuda);
 void s_exit(struct aw_model *m, int32_t pid, int32_t exited, int32_t status,
 	    int32_t signal);
 void s_exec(struct aw_model *m, int32_t pid);

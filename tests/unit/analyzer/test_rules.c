@@ -606,6 +606,39 @@ Test(rules, no_fork_threads_for_unnamed_threads_one_thread_or_exec)
 	s_done(&r);
 }
 
+Test(rules, no_fork_threads_for_libraries_service_threads)
+{
+	/* torch 2.x's TCPStore server and gloo's threads: a plain DDP job with
+	 * DataLoader workers, not the finding. */
+	struct s_run r = {.model = aw_model_create()};
+	workers_over_epochs(r.model, 1, 1,
+			    "python3,pt_tcpstore,gloo_tcp_loop,pt_gloo_runloop,"
+			    "pt_gloo_runloop,python3");
+	s_finish(&r);
+	expect_only(&r.findings, NULL);
+	s_done(&r);
+}
+
+Test(rules, fork_threads_names_python_threads_beside_service_threads)
+{
+	/* A Python thread has no OS name of its own (< 3.14): the recorder
+	 * names it from threading. Service threads are shown, apart. */
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 1, &base);
+	s_fork_python(r.model, 100, 300, 5, "python3,pt_tcpstore,gloo_tcp_loop",
+		      "metrics-uploader (daemon)\nlog-writer", false);
+	s_finish(&r);
+	expect_only(&r.findings, "fork-threads");
+	const struct aw_finding *f = get(&r, "fork-threads");
+	cr_expect(says(f, "metrics-uploader (daemon), log-writer"), "%s",
+		  f->message);
+	cr_expect(!strstr(f->message, "pt_tcpstore"), "%s", f->message);
+	cr_expect(says(f, "libraries' own (not the finding) pt_tcpstore, "
+			  "gloo_tcp_loop"),
+		  "%s", f->evidence);
+	s_done(&r);
+}
+
 Test(rules, fork_cuda_is_an_error)
 {
 	struct s_run r = {.model = aw_model_create()};
