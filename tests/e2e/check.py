@@ -3,6 +3,15 @@ of ranks.py under accwatch-run (real LTTng session), then accwatch-report
 --format json, compared with what each rank wrote that it read (the truth,
 format in ranks.py's docstring).
 
+Stacks (--stack): `debian` runs the ranks on Debian's torch (/usr/bin/python3,
+or --python) with the accelerate of .debian-site (--site) on PYTHONPATH,
+started by examples/launch.py (Debian's torchrun 1.13 does not run on
+Python 3.11); `venv` runs them on the venv's PyPI torch (--python), started
+by the real launchers: `torchrun --nproc-per-node N`, and for --accelerate
+cases `accelerate launch --multi_gpu --num_processes N` (on a machine without
+GPUs that is accelerate's multi-CPU launch over gloo; `--cpu` would start one
+process). --launcher overrides the choice.
+
 Checked:
   - the error and warning ids are exactly --expect (infos are free);
   - accwatch-report's exit status matches (1 with errors, else 0);
@@ -36,14 +45,14 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
-PYTHON = "/usr/bin/python3"
-STANDIN = os.path.join(HERE, "accelerate_standin")
+LAUNCHERS = ("launch", "launch-torch", "torchrun", "accelerate")
 
 
 class Failure(Exception):
@@ -73,8 +82,12 @@ def expect(cond, message):
 
 def run_env(opts):
     env = dict(os.environ)
-    if opts.accelerate:
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (STANDIN, env.get("PYTHONPATH")) if p)
+    if opts.site:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (opts.site, env.get("PYTHONPATH")) if p)
+    if opts.stack == "debian":
+        # Debian's torch 2.x is built without libuv, the TCPStore default
+        # since torch 2.4: init_process_group fails unless told (harmless on 1.13).
+        env["USE_LIBUV"] = "0"
     for item in opts.env:
         name, sep, value = item.partition("=")
         expect(sep and name, f"--env {item!r}: NAME=VALUE expected")
@@ -88,10 +101,41 @@ LAUNCH_WITH_TORCH = ("import runpy, sys, torch.utils.data; sys.argv = sys.argv[1
                      "runpy.run_path(sys.argv[0], run_name='__main__')")
 
 
+def launcher(opts):
+    if opts.launcher != "auto":
+        return opts.launcher
+    if opts.stack == "debian":
+        return "launch"
+    return "accelerate" if opts.accelerate else "torchrun"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def venv_program(opts, name):
+    """A console script of the --python's environment (torchrun, accelerate)."""
+    path = os.path.join(os.path.dirname(opts.python), name)
+    expect(os.access(path, os.X_OK), f"{path} not found: --launcher {name} needs the venv stack's "
+           f"{name} beside --python (scripts/setup.sh makes it)")
+    return path
+
+
 def rank_command(opts, truth):
-    launcher = [PYTHON, "-c", LAUNCH_WITH_TORCH] if opts.launcher_torch else [PYTHON]
-    return launcher + [os.path.join(SOURCE, "examples", "launch.py"), "--nproc", str(opts.nproc),
-                       os.path.join(HERE, "ranks.py"), "--case", opts.case, "--truth", truth]
+    script = [os.path.join(HERE, opts.script), "--case", opts.case, "--truth", truth]
+    nproc, how = str(opts.nproc), launcher(opts)
+    # Tests run in parallel: a free rendezvous port each (torchrun --standalone
+    # picks one itself; both default to 29500 otherwise).
+    if how == "torchrun":
+        return [venv_program(opts, "torchrun"), "--standalone", "--nproc-per-node", nproc] + script
+    if how == "accelerate":
+        return [venv_program(opts, "accelerate"), "launch", "--multi_gpu", "--num_processes", nproc,
+                "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no",
+                "--main_process_port", str(free_port())] + script
+    python = [opts.python, "-c", LAUNCH_WITH_TORCH] if how == "launch-torch" else [opts.python]
+    return python + [os.path.join(SOURCE, "examples", "launch.py"), "--nproc", nproc] + script
 
 
 def record(opts, work):
@@ -308,10 +352,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", help="the CMake build directory (not needed with --plain)")
     parser.add_argument("--case", required=True)
+    parser.add_argument("--stack", choices=("debian", "venv"), default="debian", help="see above")
+    parser.add_argument("--python", default="/usr/bin/python3", help="the ranks' interpreter")
+    parser.add_argument("--site", help="a directory put first on the ranks' PYTHONPATH")
+    parser.add_argument("--launcher", choices=("auto",) + LAUNCHERS, default="auto",
+                        help="how ranks start (auto: by --stack, see above)")
+    parser.add_argument("--script", default="ranks.py", help="the rank program, in this directory")
     parser.add_argument("--nproc", type=int, default=4)
     parser.add_argument("--expect", nargs="*", default=[], help="the exact error and warning ids")
     parser.add_argument("--workers", action="store_true", help="also check the workers' pids")
-    parser.add_argument("--accelerate", action="store_true", help="put the accelerate stand-in on PYTHONPATH")
+    parser.add_argument("--accelerate", action="store_true", help="the case uses accelerate (its launcher on the venv stack)")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="set for the run")
     parser.add_argument("--finding-ranks", action="append", default=[], metavar="ID=R,R",
                         help="the ranks findings with this id name, all together")
@@ -320,9 +370,6 @@ def main():
     parser.add_argument("--timeout", type=int, default=300, help="seconds the run may take")
     parser.add_argument("--status", type=int, default=0,
                         help="the run's exit status (the launcher's: 128 + signal when a rank was killed)")
-    parser.add_argument("--launcher-torch", action="store_true",
-                        help="run the launcher in a Python that imported torch (as torchrun is): the trace "
-                        "then records how the ranks ended")
     parser.add_argument("--plain", action="store_true", help="run the rank program without accwatch, check its truth only")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     opts = parser.parse_args()

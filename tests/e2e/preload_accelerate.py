@@ -1,4 +1,4 @@
-# accelerate (the stand-in in accelerate_standin/) builds outer loaders around
+# accelerate builds outer loaders around
 # the user's: run by preload_accelerate.sh, checked by it through the trace.
 import torch
 from torch.utils.data import DataLoader, Dataset

@@ -1,7 +1,8 @@
 #!/bin/bash
-# accelerate's outer loaders (stand-in of accelerate v1.x, adapters): same
-# output with libaccwatch.so, and loader_wrap / loader_len / iterations
-# recorded as documented in accwatch_boot.py. Usage: preload_accelerate.sh LIBDIR
+# accelerate's outer loaders (the real accelerate of the stack: v0.2x
+# subclasses of DataLoader, v1.x adapters around one): same output with
+# libaccwatch.so, and loader_wrap / loader_len / iterations recorded as
+# documented in accwatch_boot.py. Usage: preload_accelerate.sh LIBDIR
 set -u
 libdir=$(cd "${1:?usage: preload_accelerate.sh BUILD_DIR/lib}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -9,7 +10,6 @@ python=${ACCWATCH_PYTHON:-/usr/bin/python3}
 work=$(mktemp -d)
 session=accwatch_accelerate_$$
 trap 'lttng destroy "$session" >/dev/null 2>&1; rm -rf "$work"' EXIT
-export PYTHONPATH=$here/accelerate_standin
 
 lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null || exit 1
 lttng create "$session" --output="$work/trace" >/dev/null || exit 1
@@ -52,9 +52,11 @@ lines = [next(n for n, text in enumerate(script, 1) if text.startswith(name))
          for name in ("shard =", "dispatcher =", "skipping =")]
 for w in wraps:
     outer, inner = news.get(w["outer"]), news.get(w["inner"])
+    # v0.2x: the outer loader is the DataLoader torch iterates (inner is outer)
+    adapter = w["outer"] != w["inner"]
     checks.append((outer is not None and inner is not None
                    and outer["loader_class"].startswith("accelerate.")
-                   and inner["loader_class"].endswith(".DataLoader")
+                   and (inner["loader_class"].endswith(".DataLoader") or not adapter)
                    and outer["site"] == inner["site"]
                    and outer["site"].endswith("preload_accelerate.py:%d" % (
                        lines[wraps.index(w)])),

@@ -1,4 +1,4 @@
-# torchdata's StatefulDataLoader (stand-in in preload_torchdata_standin/):
+# torchdata's StatefulDataLoader:
 # epochs by its own __iter__ and _reset, the iterator made by state_dict().
 # Run by preload_torchdata.sh, which checks the trace.
 import torch

@@ -2,8 +2,8 @@
 # torchdata's StatefulDataLoader (its own __init__ and __iter__, persistent
 # iterators _reset outside DataLoader.__iter__) is recorded like a
 # DataLoader: one loader_new with its creation site, one iteration per
-# epoch, workers' fetches in the right iteration. Uses the stand-in in
-# preload_torchdata_standin/. Usage: preload_torchdata.sh LIBDIR
+# epoch, workers' fetches in the right iteration. Needs the real torchdata
+# (the venv stack). Usage: preload_torchdata.sh LIBDIR
 set -u
 libdir=$(cd "${1:?usage: preload_torchdata.sh BUILD_DIR/lib}" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,9 +21,9 @@ run=$((RANDOM * 32768 + RANDOM + 1))
 lttng enable-event -u -s "$session" -c chan 'accwatch:*' \
 	--filter "run == $run" >/dev/null || exit 1
 lttng start "$session" >/dev/null || exit 1
-expected=$(PYTHONPATH=$here/preload_torchdata_standin "$python" \
+expected=$("$python" \
 	"$here/preload_torchdata.py" 2>&1)
-got=$(PYTHONPATH=$here/preload_torchdata_standin LTTNG_UST_ALLOW_BLOCKING=1 \
+got=$(LTTNG_UST_ALLOW_BLOCKING=1 \
 	ACCWATCH_RUN=$run LD_PRELOAD=$libdir/libaccwatch.so "$python" \
 	"$here/preload_torchdata.py" 2>&1)
 lttng stop "$session" >/dev/null

@@ -5,8 +5,8 @@ Started by examples/launch.py, e.g. without accwatch:
 
     /usr/bin/python3 examples/launch.py --nproc 4 tests/e2e/ranks.py --case sharded --truth /tmp/t
 
-Cases marked ACCELERATE import accelerate: put tests/e2e/accelerate_standin on
-PYTHONPATH (check.py --accelerate does).
+Cases marked ACCELERATE import accelerate (both stacks of scripts/setup.sh
+have it: .debian-site on PYTHONPATH, or the venv).
 
 Truth format (rank-<r>.json):
   {"rank", "world", "pid",
@@ -30,7 +30,6 @@ Truth format (rank-<r>.json):
 Items are the dataset index (IndexDataset) or the value the IterableDataset
 produced; with accelerate's dispatcher they are the slice this rank received."""
 import argparse
-import ctypes
 import inspect
 import json
 import os
@@ -142,12 +141,19 @@ def here():
     return f"{os.path.basename(frame.filename)}:{frame.lineno}"
 
 
+def make_accelerator(**options):
+    """accelerate's Accelerator for these CPU ranks. cpu=True as a CPU job
+    writes it: without it, accelerate 0.2x takes LOCAL_RANK for a GPU job
+    and calls torch.cuda.set_device."""
+    return accelerate().Accelerator(cpu=True, **options)
+
+
 def accelerate():
     try:
         import accelerate as module
     except ImportError:
-        raise SystemExit("ranks.py: this case needs accelerate: put tests/e2e/accelerate_standin "
-                         "on PYTHONPATH (check.py --accelerate does)")
+        raise SystemExit("ranks.py: this case needs accelerate: run it on a stack of scripts/setup.sh "
+                         "(the venv, or /usr/bin/python3 with .debian-site on PYTHONPATH)")
     return module
 
 
@@ -216,30 +222,28 @@ class Truth:
 
 # --- threads -----------------------------------------------------------------
 
-THREAD_NAME = "aw-heartbeat"  # <= 15 bytes: the kernel's comm limit
+THREAD_NAME = "metrics-uploader"
 
 
 class Heartbeat(threading.Thread):
-    """A live non-daemon thread, named so that /proc/<pid>/task/<tid>/comm
-    says so: Python < 3.14 does not pass Thread(name=...) to the OS thread, so
-    the thread sets its own comm with prctl(PR_SET_NAME)."""
+    """A live non-daemon Python thread of the program's own, like a metrics
+    uploader. Python < 3.14 does not give the OS thread its name: in
+    /proc/<pid>/task/<tid>/comm it looks like the main thread, and only
+    Python's threading knows its name."""
 
     def __init__(self):
         super().__init__(name=THREAD_NAME)
         self.stop = threading.Event()
-        self.named = threading.Event()
+        self.started_ = threading.Event()
 
     def run(self):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(15, THREAD_NAME.encode(), 0, 0, 0)  # PR_SET_NAME
-        finally:
-            self.named.set()
+        self.started_.set()
         while not self.stop.wait(0.05):
             pass
 
     def __enter__(self):
         self.start()
-        self.named.wait()
+        self.started_.wait()
         return self
 
     def __exit__(self, *exc):
@@ -299,20 +303,18 @@ def case_overlap(truth, rank, world):
 
 # 1 / 1b: accelerate's prepare(), its return value ignored or used. ACCELERATE
 def case_prepare_ignored(truth, rank, world):
-    Accelerator = accelerate().Accelerator
     dataset = IndexDataset(400)
     site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True)
-    accelerator = Accelerator()
+    accelerator = make_accelerator()
     psite = here(); accelerator.prepare(loader)  # the bug: the sharded loader it returns is dropped
     truth.epochs(truth.loader(site), loader, 2)  # every rank reads all 400
     truth.loader(psite)  # built by accelerate, never iterated
 
 
 def case_prepare_used(truth, rank, world):
-    Accelerator = accelerate().Accelerator
     dataset = IndexDataset(400)
     site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True)
-    accelerator = Accelerator()
+    accelerator = make_accelerator()
     psite = here(); prepared = accelerator.prepare(loader)
     truth.loader(site)  # the user's loader, replaced: never iterated
     # 50 batches over 4 ranks: ranks 2 and 3 get a 13th batch padded from the
@@ -322,11 +324,10 @@ def case_prepare_used(truth, rank, world):
 
 # 2: sharded twice: own DistributedSampler, then accelerate's BatchSamplerShard. ACCELERATE
 def case_double_shard(truth, rank, world):
-    Accelerator = accelerate().Accelerator
     dataset = IndexDataset(400)
     sampler = DistributedSampler(dataset, shuffle=True, seed=1)  # 100 samples of this rank
     site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler)
-    accelerator = Accelerator()
+    accelerator = make_accelerator()
     # BatchSamplerShard keeps every 4th of the rank's 13 batches (+ even_batches
     # padding from the rank's own first batches): 4 batches, 32 samples, 28
     # distinct per rank, disjoint between ranks: the union is 112 of 400
@@ -339,7 +340,6 @@ def case_double_shard(truth, rank, world):
 
 # 3: len() of the loader before prepare() used for the step count. ACCELERATE
 def case_stale_len(truth, rank, world):
-    Accelerator = accelerate().Accelerator
     dataset = IndexDataset(400)
     site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True)
     original = truth.loader(site)
@@ -347,7 +347,7 @@ def case_stale_len(truth, rank, world):
     steps_per_epoch = len(loader)  # 50: the bug, taken before prepare()
     original["len"].append(steps_per_epoch)
     total_steps = epochs * steps_per_epoch
-    accelerator = Accelerator()
+    accelerator = make_accelerator()
     psite = here(); loader = accelerator.prepare(loader)  # 13 batches per rank and epoch
     model = torch.nn.Linear(1, 1)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -374,7 +374,7 @@ def case_fork_threads(truth, rank, world):
     # A live non-daemon thread while the workers are forked, and workers
     # forked anew in each of the 3 epochs (persistent_workers=False).
     with Heartbeat():
-        assert THREAD_NAME in thread_names(), thread_names()
+        assert THREAD_NAME[:15] not in thread_names(), thread_names()  # the OS does not know its name
         site, loader, sampler = sharded_workers_loader(persistent=False)
         truth.epochs(truth.loader(site), loader, 3, sampler=sampler)
 
@@ -562,7 +562,10 @@ def case_dispatcher(truth, rank, world, workers=0):
     acc = accelerate()
     dataset = IndexDataset(402)
     site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=workers, persistent_workers=bool(workers), worker_init_fn=note_worker_pid if workers else None)
-    accelerator = acc.Accelerator(dataloader_config=acc.DataLoaderConfiguration(dispatch_batches=True))
+    if hasattr(acc, "DataLoaderConfiguration"):  # accelerate >= 0.28
+        accelerator = make_accelerator(dataloader_config=acc.DataLoaderConfiguration(dispatch_batches=True))
+    else:
+        accelerator = make_accelerator(dispatch_batches=True)
     # Rank 0 draws all 51 batches of 8; each step concatenates 4 of them and
     # rank r keeps [8r, 8r+8): 13 steps, the last [0:5]..[15:20] of 18 samples
     # padded with the epoch's first 4 (rank 3: 101 samples, 2 also rank 0's).
@@ -571,11 +574,9 @@ def case_dispatcher(truth, rank, world, workers=0):
     truth.epochs(truth.loader(psite), prepared, 2)
 
 
-def case_dispatcher_all_ranks(truth, rank, world):
-    # ACCELERATE_STANDIN_ITER_ALL_RANKS=1 (torch >= 2.0.1 behaviour): ranks
-    # 1-3 also start the inner iterator, whose workers draw batches that no
-    # one consumes.
-    assert os.environ.get("ACCELERATE_STANDIN_ITER_ALL_RANKS") == "1", "run with ACCELERATE_STANDIN_ITER_ALL_RANKS=1"
+def case_dispatcher_workers(truth, rank, world):
+    # On torch >= 2.0.1 accelerate starts the inner iterator on every rank:
+    # ranks 1-3's workers draw batches that no one consumes.
     case_dispatcher(truth, rank, world, workers=2)
 
 

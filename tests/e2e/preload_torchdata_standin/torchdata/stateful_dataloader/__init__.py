@@ -1,1 +1,0 @@
-from .stateful_dataloader import StatefulDataLoader  # noqa: F401
