@@ -15,8 +15,10 @@
 #define AW_STACK_USER 4
 /* Distinct thread names listed. */
 #define AW_THREAD_NAMES 8
-/* Longest thread name kept (Python names can be long; the kernel's are 15). */
+/* Longest thread name kept (Python names can be long; the kernel's are 15),
+ * and longest line of a thread list read (a Python thread's module too). */
 #define AW_THREAD_NAME_MAX 40
+#define AW_THREAD_LINE_MAX 160
 
 static uint32_t aw_process_by_pid(const struct aw_model *model, uint32_t space,
 				  int32_t pid)
@@ -37,17 +39,24 @@ static uint32_t aw_process_by_pid(const struct aw_model *model, uint32_t space,
  * main thread's and are counted apart: nothing says whose they are. */
 static const char *const aw_service_thread_prefixes[] = {"pt_", "gloo_",
 							  "cuda-"};
+/* Python threads are known by the module of the code they run: torch's own
+ * (the DataLoader's pin-memory thread) and multiprocessing's (the queue
+ * feeder threads of a DataLoader's queues, which multiprocessing resets in
+ * a forked child). */
+static const char *const aw_service_python_modules[] = {
+    "torch.", "multiprocessing.", "torchdata."};
 
-static bool aw_service_thread(const char *name)
+static bool aw_has_prefix(const char *text, const char *const *prefixes,
+			  size_t n)
 {
-	for (size_t i = 0; i < sizeof(aw_service_thread_prefixes) /
-				   sizeof(aw_service_thread_prefixes[0]);
-	     i++)
-		if (strncmp(name, aw_service_thread_prefixes[i],
-			    strlen(aw_service_thread_prefixes[i])) == 0)
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(text, prefixes[i], strlen(prefixes[i])) == 0)
 			return true;
 	return false;
 }
+
+#define AW_HAS_PREFIX(text, prefixes)                                          \
+	aw_has_prefix(text, prefixes, sizeof(prefixes) / sizeof(prefixes[0]))
 
 /* Distinct names with how many threads bear each. */
 struct aw_name_counts {
@@ -63,7 +72,8 @@ static void aw_name_counts_add(struct aw_name_counts *c, const char *name,
 	while (i < c->n && strcmp(c->names[i], name) != 0)
 		i++;
 	if (i == c->n && c->n < AW_THREAD_NAMES)
-		snprintf(c->names[c->n++], AW_THREAD_NAME_MAX, "%s", name);
+		snprintf(c->names[c->n++], AW_THREAD_NAME_MAX, "%.*s",
+			 AW_THREAD_NAME_MAX - 1, name);
 	if (i < c->n)
 		c->counts[i] += count;
 }
@@ -87,9 +97,9 @@ static void aw_thread_list_each(const char *list, char separator,
 	for (const char *at = list; at && *at;) {
 		const char *end = strchr(at, separator);
 		size_t len = end ? (size_t)(end - at) : strlen(at);
-		char name[AW_THREAD_NAME_MAX];
+		char name[AW_THREAD_LINE_MAX];
 		snprintf(name, sizeof(name), "%.*s",
-			 (int)AW_MIN(len, AW_THREAD_NAME_MAX - 1), at);
+			 (int)AW_MIN(len, AW_THREAD_LINE_MAX - 1), at);
 		at += len + (end ? 1 : 0);
 		visit(name, first, t);
 		first = false;
@@ -100,12 +110,13 @@ static void aw_visit_native(const char *name, bool first,
 			    struct aw_thread_names *t)
 {
 	if (first) { /* the main thread */
-		snprintf(t->main_name, sizeof(t->main_name), "%s", name);
+		snprintf(t->main_name, sizeof(t->main_name), "%.*s",
+			 AW_THREAD_NAME_MAX - 1, name);
 		return;
 	}
 	if (strcmp(name, t->main_name) == 0) {
 		t->same_as_main++;
-	} else if (aw_service_thread(name)) {
+	} else if (AW_HAS_PREFIX(name, aw_service_thread_prefixes)) {
 		aw_name_counts_add(&t->service, name, 1);
 	} else {
 		t->foreign++;
@@ -113,12 +124,22 @@ static void aw_visit_native(const char *name, bool first,
 	}
 }
 
-static void aw_visit_python(const char *name, bool first,
+/* "module name": the name counted as the module's service or the user's. */
+static void aw_visit_python(const char *line, bool first,
 			    struct aw_thread_names *t)
 {
 	(void)first;
-	t->foreign++;
-	aw_name_counts_add(&t->user, name, 1);
+	const char *space = strchr(line, ' ');
+	const char *name = space ? space + 1 : line;
+	char module[AW_THREAD_LINE_MAX];
+	snprintf(module, sizeof(module), "%.*s.",
+		 (int)(space ? space - line : 0), line);
+	if (AW_HAS_PREFIX(module, aw_service_python_modules)) {
+		aw_name_counts_add(&t->service, name, 1);
+	} else {
+		t->foreign++;
+		aw_name_counts_add(&t->user, name, 1);
+	}
 }
 
 static void aw_thread_names_parse(struct aw_thread_names *t,

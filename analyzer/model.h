@@ -113,7 +113,8 @@ struct aw_fork {
 	uint32_t threads;
 	uint8_t cuda_mapped;
 	char *thread_names, *py_stack, *native_stack;
-	char *py_threads; /* Python threads besides the forking one, a line each */
+	char *py_threads; /* Python threads but the forking and main one:
+			     "module name" a line each */
 };
 
 /* One rank's part of one epoch of one loader. */

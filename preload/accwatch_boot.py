@@ -110,8 +110,13 @@ _drawn = threading.local()
 _MP_BASE_KEY = "accwatch_base"
 _fork_base = (_UNKNOWN, _UNKNOWN, -1)  # (loader, iteration, pid) at our fork
 _worker = None  # _Worker, in a DataLoader worker process
-_prefixes = None  # directories of torch and accelerate
-_prefixes_accelerate = False
+# Packages that build DataLoaders on the user's behalf (accelerate's
+# prepare(), Lightning's sampler injection, torchdata): a loader's creation
+# site is the first frame outside them, i.e. the user's call.
+_FRAMEWORKS = ("torch", "accelerate", "lightning", "pytorch_lightning",
+               "torchdata")
+_prefixes = None  # directories of the _FRAMEWORKS imported so far
+_prefixes_loaded = None  # which of them that was
 _Tensor = getattr(sys.modules.get("torch"), "Tensor", None)
 _ITERABLE_FETCHER = getattr(_fetch, "_IterableDatasetFetcher", ())
 
@@ -214,16 +219,17 @@ def _class_name(obj):
 # --- Python stacks -----------------------------------------------------------
 
 def _internal_prefixes():
-    global _prefixes, _prefixes_accelerate
-    accelerate = "accelerate" in sys.modules
-    if _prefixes is None or accelerate != _prefixes_accelerate:
+    global _prefixes, _prefixes_loaded
+    modules = sys.modules
+    loaded = tuple(name in modules for name in _FRAMEWORKS)
+    if loaded != _prefixes_loaded:
         dirs = []
-        for name in ("torch", "accelerate"):
-            path = getattr(sys.modules.get(name), "__file__", None)
+        for name in _FRAMEWORKS:
+            path = getattr(modules.get(name), "__file__", None)
             if path:
                 dirs.append(os.path.dirname(path) + os.sep)
         _prefixes = tuple(dirs)
-        _prefixes_accelerate = accelerate
+        _prefixes_loaded = loaded
     return _prefixes
 
 
@@ -257,12 +263,24 @@ def _format_stack(frame, limit):
     return "\n".join(lines)
 
 
+def _thread_module(thread):
+    """The module of the code a thread runs: its target's, or its class's
+    run() where that is overridden."""
+    code = getattr(thread, "_target", None)
+    if code is None:
+        code = type(thread).run
+    code = getattr(code, "func", code)  # functools.partial
+    module = getattr(code, "__module__", None)
+    return module if isinstance(module, str) and module else "?"
+
+
 def _fork_threads():
     """The Python threads alive besides this one and the main thread,
-    "native_id name" per line (Python < 3.14 does not give the OS thread its
-    name). The main thread is the first of the native list; threads that
-    threading only saw from outside (_DummyThread: native threads that
-    called into Python) are left to their native names."""
+    "native_id module name" per line (Python < 3.14 does not give the OS
+    thread its name; the module says whose code it runs). The main thread
+    is the first of the native list; threads that threading only saw from
+    outside (_DummyThread: native threads that called into Python) are left
+    to their native names."""
     threading_ = sys.modules.get("threading")
     if threading_ is None:
         return ""
@@ -274,7 +292,8 @@ def _fork_threads():
         if thread.ident in skip or native is None or isinstance(thread, dummy):
             continue
         name = str(thread.name).replace("\n", " ")
-        lines.append("%d %s%s" % (native, name, " (daemon)" if thread.daemon else ""))
+        lines.append("%d %s %s%s" % (native, _thread_module(thread).replace(" ", "_"), name,
+                                     " (daemon)" if thread.daemon else ""))
     return "\n".join(lines)
 
 

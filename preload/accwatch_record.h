@@ -40,7 +40,7 @@ struct accwatch_recorder {
 	/* bootstrap's _item_view(item), for item fingerprints */
 	struct accwatch_fingerprint_context fingerprint;
 	/* Python stack and threads taken at the "os.fork" audit event (GIL
-	 * held); py_threads: "native_id name" per line. */
+	 * held); py_threads: "native_id module name" per line. */
 	int py_stack_valid;
 	pthread_t py_stack_thread;
 	char py_stack[4096];

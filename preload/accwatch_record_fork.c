@@ -68,7 +68,7 @@ static int accwatch_is_python_thread(const char *py_threads, long tid)
 	return 0;
 }
 
-/* The Python threads' names, a line each, without their ids. */
+/* The Python threads, "module name" a line each, without their ids. */
 static void accwatch_python_thread_names(char *buffer, size_t size,
 					 const char *py_threads)
 {

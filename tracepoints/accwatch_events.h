@@ -37,8 +37,9 @@ struct accwatch_fork_info {
 	uint8_t cuda_mapped;
 	const char *py_stack;     /* innermost last, "file:line func" per line */
 	const char *native_stack;
-	/* Python threads (threading) alive besides the forking one, a name per
-	 * line; their OS threads are not in thread_names. */
+	/* Python threads (threading) alive besides the forking and the main
+	 * one, "module name" per line (module: whose code the thread runs);
+	 * their OS threads are not in thread_names. */
 	const char *py_threads;
 };
 

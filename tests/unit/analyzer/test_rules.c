@@ -619,14 +619,33 @@ Test(rules, no_fork_threads_for_libraries_service_threads)
 	s_done(&r);
 }
 
+Test(rules, no_fork_threads_for_multiprocessing_queue_feeders)
+{
+	/* Workers re-forked each epoch while the last epoch's queues still
+	 * feed: multiprocessing's own threads, fork-safe by design. */
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 1, &base);
+	s_fork_python(r.model, 100, 300, 3, "python3",
+		      "multiprocessing.queues QueueFeederThread (daemon)\n"
+		      "multiprocessing.queues QueueFeederThread (daemon)",
+		      false);
+	s_finish(&r);
+	expect_only(&r.findings, NULL);
+	s_done(&r);
+}
+
 Test(rules, fork_threads_names_python_threads_beside_service_threads)
 {
 	/* A Python thread has no OS name of its own (< 3.14): the recorder
 	 * names it from threading. Service threads are shown, apart. */
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &base);
-	s_fork_python(r.model, 100, 300, 5, "python3,pt_tcpstore,gloo_tcp_loop",
-		      "metrics-uploader (daemon)\nlog-writer", false);
+	s_fork_python(r.model, 100, 300, 7, "python3,pt_tcpstore,gloo_tcp_loop",
+		      "__main__ metrics-uploader (daemon)\nlogs.writer log-writer\n"
+		      "multiprocessing.queues QueueFeederThread (daemon)\n"
+		      "torch.utils.data._utils.pin_memory Thread-3 "
+		      "(_pin_memory_loop) (daemon)",
+		      false);
 	s_finish(&r);
 	expect_only(&r.findings, "fork-threads");
 	const struct aw_finding *f = get(&r, "fork-threads");
@@ -634,7 +653,8 @@ Test(rules, fork_threads_names_python_threads_beside_service_threads)
 		  f->message);
 	cr_expect(!strstr(f->message, "pt_tcpstore"), "%s", f->message);
 	cr_expect(says(f, "libraries' own (not the finding) pt_tcpstore, "
-			  "gloo_tcp_loop"),
+			  "gloo_tcp_loop, QueueFeederThread (daemon), Thread-3 "
+			  "(_pin_memory_loop) (daemon)"),
 		  "%s", f->evidence);
 	s_done(&r);
 }
