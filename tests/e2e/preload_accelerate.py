@@ -2,6 +2,7 @@
 # the user's: run by preload_accelerate.sh, checked by it through the trace.
 import torch
 from torch.utils.data import DataLoader, Dataset
+from accelerate import Accelerator
 from accelerate.data_loader import prepare_data_loader, skip_first_batches
 
 
@@ -13,6 +14,7 @@ class Numbers(Dataset):
         return i
 
 
+Accelerator(cpu=True)  # accelerate 0.2x's prepare_data_loader needs its state
 user = DataLoader(Numbers(), batch_size=8, shuffle=True)
 shard = prepare_data_loader(user, num_processes=4, process_index=2)
 print(type(shard).__name__, len(shard), sum(1 for _ in shard))

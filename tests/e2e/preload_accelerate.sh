@@ -22,7 +22,8 @@ ACCWATCH_RUN=$run LD_PRELOAD=$libdir/libaccwatch.so "$python" \
 	"$here/preload_accelerate.py" >"$work/preloaded" 2>&1
 lttng stop "$session" >/dev/null
 
-"$python" - "$work" "$here/preload_accelerate.py" <<'PY'
+# Read with Debian's python3-bt2, whatever the stack.
+/usr/bin/python3 - "$work" "$here/preload_accelerate.py" <<'PY'
 import sys
 import bt2
 

@@ -15,6 +15,7 @@ class Squares(Dataset):
 
 
 if __name__ == "__main__":
+    torch.manual_seed(0)  # state_dict() shows the loader's random base seed
     loader = StatefulDataLoader(Squares(), batch_size=4)  # SITE 0
     for epoch in range(2):
         print(0, epoch, [b.tolist() for b in loader])
