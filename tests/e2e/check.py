@@ -10,7 +10,8 @@ Python 3.11); `venv` runs them on the venv's PyPI torch (--python), started
 by the real launchers: `torchrun --nproc-per-node N`, and for --accelerate
 cases `accelerate launch --multi_gpu --num_processes N` (on a machine without
 GPUs that is accelerate's multi-CPU launch over gloo; `--cpu` would start one
-process). --launcher overrides the choice.
+process). --launcher overrides the choice; `self`: the rank program
+starts its own ranks (Lightning's launcher: lightning_ranks.py).
 
 Checked:
   - the error and warning ids are exactly --expect (infos are free);
@@ -52,7 +53,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
-LAUNCHERS = ("launch", "launch-torch", "torchrun", "accelerate")
+LAUNCHERS = ("launch", "launch-torch", "torchrun", "accelerate", "self")
 
 
 class Failure(Exception):
@@ -134,6 +135,8 @@ def rank_command(opts, truth):
         return [venv_program(opts, "accelerate"), "launch", "--multi_gpu", "--num_processes", nproc,
                 "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no",
                 "--main_process_port", str(free_port())] + script
+    if how == "self":  # the rank program starts its own ranks (Lightning's launcher)
+        return [opts.python] + script + ["--nproc", nproc]
     python = [opts.python, "-c", LAUNCH_WITH_TORCH] if how == "launch-torch" else [opts.python]
     return python + [os.path.join(SOURCE, "examples", "launch.py"), "--nproc", nproc] + script
 

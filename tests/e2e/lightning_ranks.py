@@ -1,0 +1,68 @@
+"""Lightning's own DDP: `Trainer(accelerator="cpu", devices=N, strategy="ddp")`
+started as one plain `python lightning_ranks.py`; Lightning's launcher
+re-runs this script for ranks 1..N-1 (LOCAL_RANK in their environment) and
+injects a DistributedSampler into the loader train_dataloader() returns, by
+building a new DataLoader inside trainer.fit(). Each rank writes what its
+training_step got to TRUTH_DIR/rank-<r>.json (format in ranks.py).
+
+    .venv/bin/python tests/e2e/lightning_ranks.py --case lightning_ddp --nproc 4 --truth /tmp/t"""
+import argparse
+import os
+
+import lightning as L
+import torch
+from torch.utils.data import DataLoader
+
+from ranks import IndexDataset, Truth, here
+
+
+class Model(L.LightningModule):
+    """Records the batches of each epoch; learns nothing of interest."""
+
+    def __init__(self, truth, workers):
+        super().__init__()
+        self.layer = torch.nn.Linear(1, 1)
+        self.truth, self.workers = truth, workers
+        self.user = None  # truth entries: the loader train_dataloader() built,
+        self.fitted = None  # and the one Lightning built in fit()
+
+    def train_dataloader(self):
+        dataset = IndexDataset(402)  # not divisible by 4: DistributedSampler pads
+        site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=self.workers, persistent_workers=bool(self.workers))
+        if self.user is None:
+            self.user = self.truth.loader(site)  # replaced by Lightning: never iterated
+        return loader
+
+    def on_train_epoch_start(self):
+        self.fitted["iterated"] = True
+        self.fitted["epochs"].append({"epoch": self.current_epoch, "batches": [], "exhausted": True})
+
+    def training_step(self, batch, batch_idx):
+        self.fitted["epochs"][-1]["batches"].append(batch.tolist())
+        return self.layer(batch.float().unsqueeze(1)).sum()
+
+    def configure_optimizers(self):
+        return torch.optim.SGD(self.parameters(), lr=0.0)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--case", required=True, choices=("lightning_ddp", "lightning_ddp_workers"))
+    parser.add_argument("--truth", required=True)
+    parser.add_argument("--nproc", type=int, default=4)
+    opts = parser.parse_args()
+    os.makedirs(opts.truth, exist_ok=True)
+
+    truth = Truth()
+    trainer = L.Trainer(accelerator="cpu", devices=opts.nproc, strategy="ddp", max_epochs=2, logger=False,
+                        enable_checkpointing=False, enable_progress_bar=False, enable_model_summary=False,
+                        num_sanity_val_steps=0)
+    model = Model(truth, workers=2 if opts.case.endswith("_workers") else 0)
+    # The loader Lightning iterates is built inside fit(): its creation site
+    # is the user's call, this line.
+    model.fitted = truth.loader(here()); trainer.fit(model)
+    truth.write(opts.truth, trainer.global_rank, trainer.world_size)
+
+
+if __name__ == "__main__":
+    main()
