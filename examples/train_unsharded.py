@@ -1,6 +1,7 @@
 """A tiny DDP training run with the classic bug: every rank builds a plain
 DataLoader(shuffle=True), so each of the W ranks trains on the whole dataset.
-Run it with: accwatch-run -o trace -- python3 launch.py --nproc 4 train_unsharded.py"""
+Run it with: accwatch-run -o trace -- torchrun --nproc-per-node 4 train_unsharded.py
+(or, where torchrun cannot run: python3 launch.py --nproc 4 train_unsharded.py)"""
 import os
 
 import torch

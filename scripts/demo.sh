@@ -1,6 +1,7 @@
 #!/bin/sh
 # Quick start, part one: set up, record the bundled 4-rank example (a DDP run
-# whose DataLoader is not sharded) and show accwatch's report on it.
+# whose DataLoader is not sharded) started by the real torchrun of the venv
+# stack, and show accwatch's report on it.
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -9,7 +10,7 @@ build=${ACCWATCH_BUILD_DIR:-$here/build}
 
 trace=$(mktemp -d "${TMPDIR:-/tmp}/accwatch-demo.XXXXXX")/trace
 "$build/bin/accwatch-run" -o "$trace" -- \
-	/usr/bin/python3 "$here/examples/launch.py" --nproc 4 "$here/examples/train_unsharded.py"
+	"$here/.venv/bin/torchrun" --standalone --nproc-per-node 4 "$here/examples/train_unsharded.py"
 echo
 status=0
 "$build/bin/accwatch-report" "$trace" || status=$?
