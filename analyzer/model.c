@@ -182,6 +182,7 @@ static uint32_t aw_model_loader(struct aw_model *model, uint32_t process,
 	l->built_from = AW_NONE;
 	l->dispatch_drop_last = -1;
 	l->last_iteration = AW_NONE;
+	l->last_len = -1;
 	l->global = AW_NONE;
 	aw_index_map_put(&model->loader_index, key, index);
 	return index;
@@ -373,6 +374,7 @@ static void aw_model_on_loader_len(struct aw_loader *l,
 				   const struct aw_event_loader_len *e)
 {
 	const char *site = e->site ? e->site : "";
+	l->last_len = e->value;
 	for (size_t i = 0; i < l->n_len_calls; i++) {
 		if (l->len_calls[i].value == e->value &&
 		    strcmp(l->len_calls[i].site, site) == 0) {
@@ -385,6 +387,16 @@ static void aw_model_on_loader_len(struct aw_loader *l,
 	call->value = e->value;
 	call->site = aw_xstrdup(site);
 	call->count = 1;
+}
+
+/* A loop that stops after the len() batches its map-style loader answered
+ * (Lightning's fit loop, `zip(range(len(loader)), loader)`) never meets
+ * StopIteration, yet it ran the whole epoch. An IterableDataset's len() is
+ * only a hint. */
+static bool aw_ran_to_len(const struct aw_loader *l,
+			  const struct aw_event_iter_end *e)
+{
+	return !l->iterable && l->last_len > 0 && e->yielded == l->last_len;
 }
 
 static void aw_model_on_chunk(struct aw_model *model, uint32_t process,
@@ -571,7 +583,9 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		uint32_t iteration =
 		    aw_model_iteration(model, loader, e->iteration);
 		struct aw_iteration *it = &model->iterations[iteration];
-		aw_iteration_end(it, e->drawn, e->yielded, e->exhausted);
+		aw_iteration_end(it, e->drawn, e->yielded,
+				 e->exhausted ||
+				     aw_ran_to_len(&model->loaders[loader], e));
 		break;
 	}
 	case AW_EVENT_WORKER_START: {

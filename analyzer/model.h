@@ -99,6 +99,7 @@ struct aw_loader {
 
 	struct aw_len_call *len_calls;
 	size_t n_len_calls, len_calls_cap;
+	int64_t last_len;        /* its newest len() answer, -1 before any */
 	uint32_t last_iteration; /* index of its newest iteration, AW_NONE */
 
 	/* Resolved by aw_model_finish. */

@@ -59,6 +59,32 @@ Test(model, consumed_is_first_yielded_batches)
 	aw_model_destroy(m);
 }
 
+Test(model, a_loop_that_ran_to_len_is_exhausted)
+{
+	/* Lightning's fit loop stops after len(loader) batches without asking
+	 * for one more: the epoch is whole. One batch short of len() it is
+	 * not. */
+	uint32_t indices[50];
+	s_range(indices, 0, 50, 1);
+	for (uint32_t short_by = 0; short_by < 2; short_by++) {
+		struct aw_model *m = aw_model_create();
+		s_ranks(m, 1, &plain);
+		s_loader_len(m, 100, 0, 5 + short_by);
+		struct s_epoch e = {.indices = indices,
+				    .count = 50,
+				    .batch_size = 10,
+				    .end = true,
+				    .abandoned = true};
+		s_epoch(m, 100, 0, 0, &e);
+		aw_model_finish(m);
+		const struct aw_cell *c = cell_of(m, 0, 0, 0);
+		cr_expect_eq(c->batches, 5);
+		cr_expect_eq(c->exhausted, short_by == 0, "short by %u",
+			     short_by);
+		aw_model_destroy(m);
+	}
+}
+
 Test(model, yielded_less_than_drawn_beyond_window)
 {
 	/* A long epoch: batches far behind the newest are folded early; those
