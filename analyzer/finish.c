@@ -69,7 +69,9 @@ static void aw_find_workers(struct aw_model *model)
 			p->is_worker = true;
 			continue;
 		}
-		if (aw_role_is(p, "rank"))
+		/* A process that joined a process group is a rank, whoever
+		 * started it: Lightning's rank 0 starts the other ranks. */
+		if (aw_role_is(p, "rank") || p->dist_rank >= 0)
 			continue;
 		uint32_t up = p->parent;
 		for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY;

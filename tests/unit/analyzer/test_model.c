@@ -404,6 +404,27 @@ Test(model, dist_init_rank_wins)
 	aw_model_destroy(m);
 }
 
+Test(model, ranks_started_by_rank_0_are_ranks)
+{
+	/* Lightning's launcher: rank 0 (no rank variable) starts ranks 1-3 as
+	 * its children; each joins the process group. None is a worker. */
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 1, -1, -1, "other");
+	for (int32_t r = 1; r < 4; r++)
+		s_process(m, 100 + r, 100, -1, -1, "other");
+	for (int32_t r = 0; r < 4; r++)
+		s_dist_init(m, 100 + r, r, 4);
+	aw_model_finish(m);
+	for (size_t i = 0; i < m->n_processes; i++) {
+		cr_expect(!m->processes[i].is_worker, "pid %d",
+			  m->processes[i].pid);
+		cr_expect_eq(m->processes[i].rank, m->processes[i].pid - 100);
+	}
+	cr_expect_eq(m->n_ranks, 4);
+	cr_expect_eq(m->world_size, 4);
+	aw_model_destroy(m);
+}
+
 Test(model, ranks_inferred_in_pid_order)
 {
 	struct aw_model *m = aw_model_create();
