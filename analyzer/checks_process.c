@@ -39,12 +39,14 @@ static uint32_t aw_process_by_pid(const struct aw_model *model, uint32_t space,
  * main thread's and are counted apart: nothing says whose they are. */
 static const char *const aw_service_thread_prefixes[] = {"pt_", "gloo_",
 							  "cuda-"};
-/* Python threads are known by the module of the code they run: torch's own
- * (the DataLoader's pin-memory thread) and multiprocessing's (the queue
- * feeder threads of a DataLoader's queues, which multiprocessing resets in
- * a forked child). */
+/* Python threads are known by the module of the code they run: torch's and
+ * torchdata's own (the DataLoader's pin-memory thread), multiprocessing's
+ * (the queue feeder threads of a DataLoader's queues, which multiprocessing
+ * resets in a forked child) and Lightning's (the child-process-observer its
+ * DDP launcher runs on rank 0). */
 static const char *const aw_service_python_modules[] = {
-    "torch.", "multiprocessing.", "torchdata."};
+    "torch.",     "torchdata.",        "multiprocessing.",
+    "lightning.", "pytorch_lightning.", "lightning_fabric."};
 
 static bool aw_has_prefix(const char *text, const char *const *prefixes,
 			  size_t n)

@@ -619,7 +619,7 @@ Test(rules, no_fork_threads_for_libraries_service_threads)
 	s_done(&r);
 }
 
-Test(rules, no_fork_threads_for_multiprocessing_queue_feeders)
+Test(rules, no_fork_threads_for_queue_feeders_and_lightning_observer)
 {
 	/* Workers re-forked each epoch while the last epoch's queues still
 	 * feed: multiprocessing's own threads, fork-safe by design. */
@@ -627,7 +627,9 @@ Test(rules, no_fork_threads_for_multiprocessing_queue_feeders)
 	s_ranks(r.model, 1, &base);
 	s_fork_python(r.model, 100, 300, 3, "python3",
 		      "multiprocessing.queues QueueFeederThread (daemon)\n"
-		      "multiprocessing.queues QueueFeederThread (daemon)",
+		      "multiprocessing.queues QueueFeederThread (daemon)\n"
+		      "lightning.fabric.strategies.launchers.subprocess_script "
+		      "child-process-observer (daemon)",
 		      false);
 	s_finish(&r);
 	expect_only(&r.findings, NULL);
