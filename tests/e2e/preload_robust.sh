@@ -177,7 +177,9 @@ created() {
 		sed -E 's|^"/tmp/[A-Za-z0-9_]+"$|"/tmp/X"|' |
 		grep -v -E '^"/dev/shm/lttng-ust-wait|^"/dev/shm/ust-shm' | sort
 }
-if command -v strace >/dev/null; then
+if ! command -v strace >/dev/null; then
+	fail "strace not found: the check of files created cannot run (scripts/setup.sh installs it)"
+else
 	start_session
 	(cd "$work" && strace -f -qq -e trace=openat,creat -o "$work/strace.pre" \
 		env LD_PRELOAD=$lib "$python" "$script" stop_iteration >/dev/null 2>&1)
