@@ -13,7 +13,8 @@ usage: scripts/fresh-debian.sh [--keep] [--only-setup] RELEASE [WORKDIR]
   --only-setup  run only scripts/setup.sh (timed) instead of demo.sh and test.sh
   ACCWATCH_SOURCE=REPO  what to clone into /src (default: this script's git toplevel)
 The root models a fresh machine of this project's kind: the host's /root/.pyenv (Python
-3.11 first on PATH), /opt/wheels, /opt/pypi, /etc/pip.conf, /etc/xdg/pip bound read-only.
+3.11 first on PATH), root's pip config, /opt/wheels, /opt/pypi, /etc/pip.conf, /etc/xdg/pip
+bound read-only, and the host's certificate authorities installed.
 EOF
 	exit "${1:-2}"
 }
@@ -55,7 +56,7 @@ workdir=$(cd "$workdir" && pwd -P)
 root=$workdir/root
 mirror=http://deb.debian.org/debian
 # The host paths that make this a machine of the project's kind, bound read-only.
-binds="/root/.pyenv /opt/wheels /opt/pypi /etc/pip.conf /etc/xdg/pip"
+binds="/root/.pyenv /root/.config/pip /opt/wheels /opt/pypi /etc/pip.conf /etc/xdg/pip"
 inner_path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 [ ! -d /root/.pyenv ] || inner_path=/root/.pyenv/shims:/root/.pyenv/bin:$inner_path
 
@@ -177,6 +178,14 @@ EOF
 fi
 rm -f "$root/etc/resolv.conf"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+# The machine's own certificate authorities (its network reaches PyPI
+# through them): copied in and installed as on the host.
+if [ -d /usr/local/share/ca-certificates ]; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp -a /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
+	chroot "$root" update-ca-certificates >/dev/null 2>&1 ||
+		say "update-ca-certificates failed in the root: PyPI may be unreachable"
+fi
 # Every installed Debian has these (debootstrap writes neither): localhost must resolve.
 [ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\tlocalhost ip6-localhost ip6-loopback\n' \
 	"$(hostname)" >"$root/etc/hosts"

@@ -72,6 +72,18 @@ up_to_date() { # up_to_date REQUIREMENTS STAMP
 	[ -f "$2" ] && cmp -s "$1" "$2"
 }
 
+# pip's output only when it fails (a machine's pip config may warn a lot).
+pip_quiet() {
+	pip_log=$(mktemp "${TMPDIR:-/tmp}/accwatch-pip.XXXXXX")
+	if "$@" --disable-pip-version-check >"$pip_log" 2>&1; then
+		rm -f "$pip_log"
+		return 0
+	fi
+	cat "$pip_log" >&2
+	rm -f "$pip_log"
+	return 1
+}
+
 venv_python() {
 	if [ -n "${ACCWATCH_VENV_PYTHON:-}" ]; then
 		echo "$ACCWATCH_VENV_PYTHON"
@@ -93,16 +105,16 @@ if ! up_to_date "$here/requirements.txt" "$venv/.accwatch-requirements"; then
 		"for it) and none is on PATH; set ACCWATCH_VENV_PYTHON to one"
 	say "making $venv from requirements.txt with $python"
 	"$python" -m venv --clear "$venv"
-	"$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt" ||
-		die "pip could not install requirements.txt into $venv (see above)"
+	pip_quiet "$venv/bin/python" -m pip install -r "$here/requirements.txt" ||
+		die "pip could not install requirements.txt into $venv (its output above)"
 	cp "$here/requirements.txt" "$venv/.accwatch-requirements"
 fi
 if ! up_to_date "$here/requirements-debian.txt" "$debian_site/.accwatch-requirements"; then
 	say "installing requirements-debian.txt into $debian_site"
 	rm -rf "$debian_site"
-	"$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
-		--target "$debian_site" -r "$here/requirements-debian.txt" ||
-		die "pip could not install requirements-debian.txt into $debian_site (see above)"
+	pip_quiet "$venv/bin/python" -m pip install --no-deps --target "$debian_site" \
+		-r "$here/requirements-debian.txt" ||
+		die "pip could not install requirements-debian.txt into $debian_site (its output above)"
 	cp "$here/requirements-debian.txt" "$debian_site/.accwatch-requirements"
 fi
 
