@@ -59,19 +59,9 @@ struct aw_finding *aw_findings_add(struct aw_findings *findings, const char *id,
 
 static char *aw_vformat(const char *fmt, va_list ap)
 {
-	/* GCC with -fsanitize=undefined warns of a null format otherwise. */
-	if (!fmt)
-		fmt = "";
-	va_list copy;
-	va_copy(copy, ap);
-	int len = vsnprintf(NULL, 0, fmt, copy);
-	va_end(copy);
-	if (len < 0)
-		len = 0;
-	char *s = aw_xmalloc((size_t)len + 1);
-	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	char *s = aw_xvasprintf(fmt, ap);
 	/* A name cut to a width can end inside a UTF-8 sequence. */
-	aw_utf8_clean(s, (size_t)len);
+	aw_utf8_clean(s, strlen(s));
 	return s;
 }
 

@@ -5,6 +5,7 @@
  * damaged trace; in a child, each becomes one line naming the trace, and a
  * child silent for too long is stopped. */
 #define _GNU_SOURCE /* pipe2 */
+#include "accwatch_common.h"
 #include "reader.h"
 
 #include <errno.h>
@@ -43,21 +44,11 @@
 /* A non-negative integer from the environment, or fallback. */
 static long long aw_env_number(const char *name, long long fallback)
 {
-	const char *value = getenv(name);
-	if (!value || !*value)
-		return fallback;
-	char *end;
-	errno = 0;
-	long long number = strtoll(value, &end, 10);
-	if (errno || *end || number < 0)
+	int64_t number;
+	if (accwatch_parse_i64(getenv(name), 0, INT64_MAX, &number) !=
+	    ACCWATCH_PARSE_OK)
 		return fallback;
 	return number;
-}
-
-static bool aw_debug(void)
-{
-	const char *debug = getenv(ACCWATCH_ENV_DEBUG);
-	return debug && *debug && strcmp(debug, "0") != 0;
 }
 
 /* In the child: babeltrace2's and GLib's own messages would break the
@@ -70,7 +61,7 @@ static void aw_child_setup(void)
 	const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 	for (size_t i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++)
 		signal(crashes[i], SIG_DFL);
-	if (!aw_debug()) {
+	if (!accwatch_debug_on()) {
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (null >= 0) {
 			dup2(null, STDERR_FILENO);

@@ -1,6 +1,7 @@
 /* The babeltrace2 side of the reader, run in a child process: one src.ctf.fs
  * per trace directory -> flt.utils.muxer -> a simple sink that turns each
  * accwatch event into a struct aw_event and writes it as a record. */
+#include "accwatch_common.h"
 #include "reader_bt.h"
 
 #include <babeltrace2/babeltrace.h>
@@ -605,16 +606,10 @@ static uint32_t aw_take_bt_error(const struct aw_trace_dirs *dirs, char *out,
 	return dir;
 }
 
-static bool aw_log_level_debug(void)
-{
-	const char *debug = getenv(ACCWATCH_ENV_DEBUG);
-	return debug && *debug && strcmp(debug, "0") != 0;
-}
-
 static bt_logging_level aw_log_level(void)
 {
-	return aw_log_level_debug() ? BT_LOGGING_LEVEL_WARNING
-				    : BT_LOGGING_LEVEL_NONE;
+	return accwatch_debug_on() ? BT_LOGGING_LEVEL_WARNING
+				   : BT_LOGGING_LEVEL_NONE;
 }
 
 /* Adds one src.ctf.fs per trace directory and connects its ports. A phase
@@ -800,7 +795,7 @@ enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 			reader.real_dirs[i] = aw_xstrdup(dirs->dirs[i]);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &reader.last_flush);
-	if (!aw_log_level_debug())
+	if (!accwatch_debug_on())
 		bt_logging_set_global_level(BT_LOGGING_LEVEL_NONE);
 
 	enum aw_read_end end =

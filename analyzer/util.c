@@ -51,20 +51,27 @@ char *aw_xstrdup(const char *s)
 	return copy;
 }
 
-char *aw_xasprintf(const char *fmt, ...)
+char *aw_xvasprintf(const char *fmt, va_list ap)
 {
 	/* GCC with -fsanitize=undefined warns of a null format otherwise. */
 	if (!fmt)
 		fmt = "";
-	va_list ap;
-	va_start(ap, fmt);
-	int len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_list copy;
+	va_copy(copy, ap);
+	int len = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
 	if (len < 0)
 		len = 0;
 	char *s = aw_xmalloc((size_t)len + 1);
-	va_start(ap, fmt);
 	vsnprintf(s, (size_t)len + 1, fmt, ap);
+	return s;
+}
+
+char *aw_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = aw_xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }

@@ -3,6 +3,7 @@
 #ifndef AW_UTIL_H
 #define AW_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Prints that memory ran out and exits with status 2. */
@@ -15,6 +16,7 @@ void *aw_xrealloc(void *ptr, size_t size);
 char *aw_xstrdup(const char *s);
 /* Like asprintf, but ends the program when memory runs out. */
 char *aw_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *aw_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Makes room for `need` elements in a growable array (*ptr, *cap); *ptr
  * is never NULL afterwards. */

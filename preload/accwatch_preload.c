@@ -2,10 +2,12 @@
  * an audit hook waits for torch's DataLoader, then loads the recorder. */
 #include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "accwatch_common.h"
 #include "accwatch_debug.h"
 #include "accwatch_events.h"
 #include "accwatch_libc.h"
@@ -319,13 +321,10 @@ static int accwatch_audit_hook(const char *event, accwatch_pyobject *args,
  * no thread, no LTTng, no allocation. */
 __attribute__((constructor)) static void accwatch_preload_init(void)
 {
-	const char *debug = getenv(ACCWATCH_ENV_DEBUG);
-	const char *disable = getenv(ACCWATCH_ENV_DISABLE);
-
-	accwatch_preload.debug = debug && strcmp(debug, "1") == 0;
+	accwatch_preload.debug = accwatch_debug_on();
 	/* Before any vfork child could need them: dlsym takes locks. */
 	accwatch_libc_resolve();
-	if (disable && strcmp(disable, "1") == 0)
+	if (accwatch_env_switch(ACCWATCH_ENV_DISABLE))
 		goto end;
 	accwatch_env_keep_init(&accwatch_preload.env_keep, environ,
 			       ACCWATCH_PRELOAD_LIBRARY);

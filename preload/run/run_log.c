@@ -1,5 +1,6 @@
 /* Messages on stderr, never stdout: stdout belongs to the traced program.
  * Debug output follows the preload's switch, ACCWATCH_DEBUG=1. */
+#include "accwatch_common.h"
 #include "run_log.h"
 
 #include <stdarg.h>
@@ -27,10 +28,9 @@ void accwatch_run_log(const char *format, ...)
 
 void accwatch_run_log_debug(const char *format, ...)
 {
-	const char *debug = getenv(ACCWATCH_ENV_DEBUG);
 	va_list args;
 
-	if (!debug || debug[0] == '\0' || (debug[0] == '0' && debug[1] == '\0'))
+	if (!accwatch_debug_on())
 		return;
 	va_start(args, format);
 	accwatch_run_log_line("debug: ", format, args);

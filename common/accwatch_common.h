@@ -1,0 +1,36 @@
+/* Small things every part of accwatch needs the same way: the debug switch,
+ * diagnostics safe in a forked or vfork child, bounded number parsing. */
+#ifndef ACCWATCH_COMMON_H
+#define ACCWATCH_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Whether environment variable `name` is switched on: set, not empty and
+ * not "0". ACCWATCH_DEBUG and ACCWATCH_DISABLE mean this everywhere. */
+bool accwatch_env_switch(const char *name);
+
+/* ACCWATCH_DEBUG, read from the environment once per process image. */
+bool accwatch_debug_on(void);
+
+/* One line "<prefix>message\n" on stderr in a single write(2): no stdio
+ * lock, no allocation, errno as it was (usable in a fork child before exec
+ * and in the interposers). Lines longer than 1 KiB are cut, marked "...". */
+void accwatch_log_line(const char *prefix, const char *format, va_list args)
+    __attribute__((format(printf, 2, 0)));
+void accwatch_log(const char *prefix, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+enum accwatch_parse_status {
+	ACCWATCH_PARSE_OK,
+	ACCWATCH_PARSE_EMPTY,     /* no text, or only blanks */
+	ACCWATCH_PARSE_NOT_A_NUMBER, /* not a decimal integer, or trailing text */
+	ACCWATCH_PARSE_OUT_OF_RANGE, /* below min or above max */
+};
+
+/* A decimal integer in [min, max]; *out is left alone unless OK. */
+enum accwatch_parse_status accwatch_parse_i64(const char *text, int64_t min,
+					      int64_t max, int64_t *out);
+
+#endif
