@@ -193,6 +193,25 @@ static bool aw_library_frame(const char *line, size_t len)
 	return false;
 }
 
+/* Splits text into its lines (at most max), those holding `leave_out` left
+ * out; returns how many. */
+static size_t aw_split_lines(const char *text, const char *leave_out,
+			     const char **lines, int *lens, size_t max)
+{
+	size_t n = 0;
+	for (const char *at = text; *at && n < max;) {
+		const char *end = strchr(at, '\n');
+		int len = end ? (int)(end - at) : (int)strlen(at);
+		if (!leave_out ||
+		    !memmem(at, (size_t)len, leave_out, strlen(leave_out))) {
+			lines[n] = at;
+			lens[n++] = len;
+		}
+		at = end ? end + 1 : at + len;
+	}
+	return n;
+}
+
 /* The fork's Python stack: the user's innermost frames, then how deep the
  * library went below them. */
 static void aw_show_stack(struct aw_finding *f, const struct aw_model *model,
@@ -203,13 +222,7 @@ static void aw_show_stack(struct aw_finding *f, const struct aw_model *model,
 		return;
 	const char *lines[256];
 	int lens[256];
-	size_t n = 0;
-	for (const char *at = fork->py_stack; *at && n < 256;) {
-		const char *end = strchr(at, '\n');
-		lines[n] = at;
-		lens[n++] = end ? (int)(end - at) : (int)strlen(at);
-		at = end ? end + 1 : at + strlen(at);
-	}
+	size_t n = aw_split_lines(fork->py_stack, NULL, lines, lens, 256);
 	size_t last_user = n;
 	for (size_t i = n; i-- > 0;)
 		if (!aw_library_frame(lines[i], (size_t)lens[i])) {
@@ -241,16 +254,8 @@ static void aw_show_native_stack(struct aw_finding *f,
 		return;
 	const char *lines[256];
 	int lens[256];
-	size_t n = 0;
-	for (const char *at = fork->native_stack; *at && n < 256;) {
-		const char *end = strchr(at, '\n');
-		int len = end ? (int)(end - at) : (int)strlen(at);
-		if (!memmem(at, (size_t)len, "libaccwatch", 11)) {
-			lines[n] = at;
-			lens[n++] = len;
-		}
-		at = end ? end + 1 : at + len;
-	}
+	size_t n = aw_split_lines(fork->native_stack, "libaccwatch", lines,
+				  lens, 256);
 	if (n == 0)
 		return;
 	size_t from = n > AW_NATIVE_SHOWN ? n - AW_NATIVE_SHOWN : 0;
