@@ -151,8 +151,8 @@ def make_accelerator(**options):
 def accelerate():
     try:
         import accelerate as module
-    except ImportError:
-        raise SystemExit("ranks.py: this case needs accelerate: run it on a stack of scripts/setup.sh "
+    except ImportError as e:
+        raise SystemExit(f"ranks.py: this case needs accelerate ({e}): run it on a stack of scripts/setup.sh "
                          "(the venv, or /usr/bin/python3 with .debian-site on PYTHONPATH)")
     return module
 
