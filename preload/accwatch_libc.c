@@ -18,6 +18,8 @@ struct accwatch_libc_symbol {
 /* clang-format on */
 
 static const struct accwatch_libc_symbol accwatch_libc_symbols[] = {
+    ACCWATCH_LIBC_SYMBOL("fork", fork),
+    ACCWATCH_LIBC_SYMBOL("clone", clone),
     ACCWATCH_LIBC_SYMBOL("execve", execve),
     ACCWATCH_LIBC_SYMBOL("execv", execv),
     ACCWATCH_LIBC_SYMBOL("execvp", execvp),

@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 
 struct accwatch_libc {
+	pid_t (*fork)(void);
+	int (*clone)(int (*fn)(void *), void *stack, int flags, void *arg, ...);
 	int (*execve)(const char *path, char *const argv[], char *const envp[]);
 	int (*execv)(const char *path, char *const argv[]);
 	int (*execvp)(const char *file, char *const argv[]);

@@ -23,7 +23,6 @@ enum accwatch_preload_mode {
 struct accwatch_preload {
 	_Atomic int mode; /* enum accwatch_preload_mode */
 	int debug;
-	pid_t (*_Atomic real_fork)(void);
 	struct accwatch_capi api;
 	/* Interned "torch.utils.data.dataloader", created on first use. */
 	accwatch_pyobject *dataloader_key;

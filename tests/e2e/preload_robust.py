@@ -193,6 +193,34 @@ def case_fork_storm():
     show("rest", [b.tolist() for b in iterator])
 
 
+def case_clone():
+    """clone() called directly: without CLONE_VM it is a fork (the
+    interposer runs the fork hooks around it, the child's before the
+    caller's function); with CLONE_VM | CLONE_VFORK (posix_spawn's way) it
+    is passed on untouched. The child's function is libc's _exit, its
+    argument the status."""
+    import ctypes
+    iterator = iter(DataLoader(Squares(), batch_size=4))
+    next(iterator)  # a recorded iteration is open meanwhile
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.clone.restype = ctypes.c_int
+    libc.clone.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+    exit_now = ctypes.cast(libc._exit, ctypes.c_void_p)
+    clone_vm, clone_vfork = 0x100, 0x4000
+    stack = ctypes.create_string_buffer(1 << 16)
+    top = ctypes.addressof(stack) + len(stack) - 64
+    statuses = []
+    for flags, status in ((signal.SIGCHLD, 7), (clone_vm | clone_vfork | signal.SIGCHLD, 9)):
+        pid = libc.clone(exit_now, top, flags, status)
+        if pid < 0:
+            show("clone failed", ctypes.get_errno())
+            continue
+        _, raw = os.waitpid(pid, 0)
+        statuses.append(os.WEXITSTATUS(raw))
+    show("clone statuses", statuses)
+    show("rest", [b.tolist() for b in iterator])
+
+
 def case_subprocesses():
     here = os.path.abspath(__file__)
     # vfork (3.10+) and fork paths of subprocess, posix_spawn, os.system

@@ -98,7 +98,7 @@ same() {
 
 script=$here/preload_robust.py
 for case in getitem_raises stop_iteration keyboard_interrupt sigint_uncaught \
-	signatures pickling fork_storm subprocesses workers32 no_torch; do
+	signatures pickling fork_storm clone subprocesses workers32 no_torch; do
 	same "$case" "$script" "$case"
 done
 same "python -I" -I "$script" stop_iteration
