@@ -38,7 +38,7 @@ static int accwatch_attached(void)
 
 static int accwatch_real_close(int fd)
 {
-	return accwatch_libc.close(fd);
+	return accwatch_preload.libc.close(fd);
 }
 
 __attribute__((visibility("default"))) int close(int fd)
@@ -46,7 +46,7 @@ __attribute__((visibility("default"))) int close(int fd)
 	if (!ACCWATCH_LIBC_READY(close, "close"))
 		return -1;
 	if (!accwatch_attached())
-		return accwatch_libc.close(fd);
+		return accwatch_preload.libc.close(fd);
 	return accwatch_preload.hooks.safe_close(fd, accwatch_real_close);
 }
 
@@ -82,7 +82,7 @@ static int accwatch_close_listed(unsigned first, unsigned last)
 	}
 	if (length < 0)
 		result = -1;
-	accwatch_libc.close(directory);
+	accwatch_preload.libc.close(directory);
 	return result;
 }
 
@@ -96,9 +96,9 @@ close_range(unsigned int first, unsigned int last, int flags)
 		return -1;
 	if (!accwatch_attached() || (flags & CLOSE_RANGE_CLOEXEC) ||
 	    first > last || !accwatch_preload.hooks.is_self())
-		return accwatch_libc.close_range(first, last, flags);
+		return accwatch_preload.libc.close_range(first, last, flags);
 	if (accwatch_close_listed(first, last) < 0)
-		return accwatch_libc.close_range(first, last, flags);
+		return accwatch_preload.libc.close_range(first, last, flags);
 	errno = saved_errno;
 	return 0;
 }
@@ -112,5 +112,5 @@ __attribute__((visibility("default"))) void closefrom(int lowfd)
 		lowfd = 0;
 	if (!accwatch_attached() || !accwatch_preload.hooks.is_self() ||
 	    accwatch_close_listed((unsigned)lowfd, UINT_MAX) < 0)
-		accwatch_libc.closefrom(lowfd);
+		accwatch_preload.libc.closefrom(lowfd);
 }

@@ -14,7 +14,7 @@ int accwatch_debug_enabled(void);
 #define ACCWATCH_DEBUG(fmt, ...)                                               \
 	do {                                                                   \
 		if (accwatch_debug_enabled())                                  \
-			accwatch_log("accwatch", "[%ld]: " fmt,                 \
+			accwatch_log("accwatch", "[%ld]: " fmt,                \
 				     (long)getpid(), ##__VA_ARGS__);           \
 	} while (0)
 

@@ -55,7 +55,8 @@ execve(const char *path, char *const argv[], char *const envp[])
 	if (!ACCWATCH_LIBC_READY(execve, "execve"))
 		return -1;
 	accwatch_exec_notify(path);
-	return accwatch_libc.execve(path, argv, ACCWATCH_EXEC_ENV(envp));
+	return accwatch_preload.libc.execve(path, argv,
+					    ACCWATCH_EXEC_ENV(envp));
 }
 
 __attribute__((visibility("default"))) int
@@ -66,7 +67,8 @@ execvpe(const char *file, char *const argv[], char *const envp[])
 	if (!ACCWATCH_LIBC_READY(execvpe, "execvpe"))
 		return -1;
 	accwatch_exec_notify(file);
-	return accwatch_libc.execvpe(file, argv, ACCWATCH_EXEC_ENV(envp));
+	return accwatch_preload.libc.execvpe(file, argv,
+					     ACCWATCH_EXEC_ENV(envp));
 }
 
 /* execv and execvp use environ: the real ones unless it needs repair. */
@@ -83,8 +85,8 @@ __attribute__((visibility("default"))) int execv(const char *path,
 	accwatch_exec_notify(path);
 	repaired = ACCWATCH_EXEC_ENV(env);
 	if (repaired == env)
-		return accwatch_libc.execv(path, argv);
-	return accwatch_libc.execve(path, argv, repaired);
+		return accwatch_preload.libc.execv(path, argv);
+	return accwatch_preload.libc.execve(path, argv, repaired);
 }
 
 __attribute__((visibility("default"))) int execvp(const char *file,
@@ -100,8 +102,8 @@ __attribute__((visibility("default"))) int execvp(const char *file,
 	accwatch_exec_notify(file);
 	repaired = ACCWATCH_EXEC_ENV(env);
 	if (repaired == env)
-		return accwatch_libc.execvp(file, argv);
-	return accwatch_libc.execvpe(file, argv, repaired);
+		return accwatch_preload.libc.execvp(file, argv);
+	return accwatch_preload.libc.execvpe(file, argv, repaired);
 }
 
 /* After a successful spawn: the recorder emits exec for the child. */
@@ -124,8 +126,8 @@ __attribute__((visibility("default"))) int posix_spawn(
 
 	if (!ACCWATCH_LIBC_READY(posix_spawn, "posix_spawn"))
 		return ENOSYS;
-	status = accwatch_libc.posix_spawn(pid, path, actions, attributes, argv,
-					   ACCWATCH_EXEC_ENV(envp));
+	status = accwatch_preload.libc.posix_spawn(
+	    pid, path, actions, attributes, argv, ACCWATCH_EXEC_ENV(envp));
 	accwatch_spawn_notify(status, pid, path);
 	return status;
 }
@@ -139,8 +141,8 @@ __attribute__((visibility("default"))) int posix_spawnp(
 
 	if (!ACCWATCH_LIBC_READY(posix_spawnp, "posix_spawnp"))
 		return ENOSYS;
-	status = accwatch_libc.posix_spawnp(pid, file, actions, attributes,
-					    argv, ACCWATCH_EXEC_ENV(envp));
+	status = accwatch_preload.libc.posix_spawnp(
+	    pid, file, actions, attributes, argv, ACCWATCH_EXEC_ENV(envp));
 	accwatch_spawn_notify(status, pid, file);
 	return status;
 }

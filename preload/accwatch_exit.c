@@ -37,7 +37,8 @@ __attribute__((visibility("default"))) pid_t waitpid(pid_t pid, int *status,
 
 	if (!ACCWATCH_LIBC_READY(waitpid, "waitpid"))
 		return -1;
-	child = accwatch_libc.waitpid(pid, status ? status : &local, options);
+	child = accwatch_preload.libc.waitpid(pid, status ? status : &local,
+					      options);
 	if (child > 0)
 		accwatch_child_seen(child, status ? *status : local);
 	return child;
@@ -50,7 +51,7 @@ __attribute__((visibility("default"))) pid_t wait(int *status)
 
 	if (!ACCWATCH_LIBC_READY(wait, "wait"))
 		return -1;
-	child = accwatch_libc.wait(status ? status : &local);
+	child = accwatch_preload.libc.wait(status ? status : &local);
 	if (child > 0)
 		accwatch_child_seen(child, status ? *status : local);
 	return child;
@@ -64,7 +65,8 @@ __attribute__((visibility("default"))) pid_t wait3(int *status, int options,
 
 	if (!ACCWATCH_LIBC_READY(wait3, "wait3"))
 		return -1;
-	child = accwatch_libc.wait3(status ? status : &local, options, usage);
+	child = accwatch_preload.libc.wait3(status ? status : &local, options,
+					    usage);
 	if (child > 0)
 		accwatch_child_seen(child, status ? *status : local);
 	return child;
@@ -78,8 +80,8 @@ wait4(pid_t pid, int *status, int options, struct rusage *usage)
 
 	if (!ACCWATCH_LIBC_READY(wait4, "wait4"))
 		return -1;
-	child =
-	    accwatch_libc.wait4(pid, status ? status : &local, options, usage);
+	child = accwatch_preload.libc.wait4(pid, status ? status : &local,
+					    options, usage);
 	if (child > 0)
 		accwatch_child_seen(child, status ? *status : local);
 	return child;
@@ -94,7 +96,7 @@ __attribute__((visibility("default"))) int waitid(idtype_t type, id_t id,
 
 	if (!ACCWATCH_LIBC_READY(waitid, "waitid"))
 		return -1;
-	result = accwatch_libc.waitid(type, id, info, options);
+	result = accwatch_preload.libc.waitid(type, id, info, options);
 	if (result == 0 && info && info->si_pid > 0) {
 		if (info->si_code == CLD_EXITED)
 			accwatch_child_seen(info->si_pid,
@@ -117,7 +119,7 @@ __attribute__((visibility("default"), noreturn)) void _exit(int status)
 {
 	accwatch_exiting(status);
 	if (ACCWATCH_LIBC_READY(exit_now, "_exit"))
-		accwatch_libc.exit_now(status);
+		accwatch_preload.libc.exit_now(status);
 	for (;;)
 		syscall(SYS_exit_group, status);
 }
@@ -126,7 +128,7 @@ __attribute__((visibility("default"), noreturn)) void _Exit(int status)
 {
 	accwatch_exiting(status);
 	if (ACCWATCH_LIBC_READY(exit_now2, "_Exit"))
-		accwatch_libc.exit_now2(status);
+		accwatch_preload.libc.exit_now2(status);
 	for (;;)
 		syscall(SYS_exit_group, status);
 }

@@ -27,13 +27,13 @@ __attribute__((visibility("default"))) pid_t fork(void)
 	if (!ACCWATCH_LIBC_READY(fork, "fork"))
 		goto end;
 	if (!accwatch_fork_attached()) {
-		pid = accwatch_libc.fork();
+		pid = accwatch_preload.libc.fork();
 		goto end;
 	}
 	saved_errno = errno;
 	hooks->before_fork(&sigset);
 	errno = saved_errno;
-	pid = accwatch_libc.fork();
+	pid = accwatch_preload.libc.fork();
 	saved_errno = errno;
 	if (pid == 0)
 		hooks->after_fork_child(&sigset);
@@ -63,9 +63,8 @@ static int accwatch_clone_child(void *data)
 /* A clone() that shares memory makes a thread (or a vfork-like child that
  * must not run our code): passed on untouched. One that does not is a
  * fork. */
-__attribute__((visibility("default"))) int clone(int (*fn)(void *),
-						 void *stack, int flags,
-						 void *arg, ...)
+__attribute__((visibility("default"))) int clone(int (*fn)(void *), void *stack,
+						 int flags, void *arg, ...)
 {
 	struct accwatch_clone_call call = {.fn = fn, .arg = arg};
 	va_list extra;
@@ -83,15 +82,15 @@ __attribute__((visibility("default"))) int clone(int (*fn)(void *),
 	if (!ACCWATCH_LIBC_READY(clone, "clone"))
 		goto end;
 	if ((flags & CLONE_VM) || !accwatch_fork_attached()) {
-		result = accwatch_libc.clone(fn, stack, flags, arg, parent_tid,
-					     tls, child_tid);
+		result = accwatch_preload.libc.clone(
+		    fn, stack, flags, arg, parent_tid, tls, child_tid);
 		goto end;
 	}
 	saved_errno = errno;
 	accwatch_preload.hooks.before_fork(&call.sigset);
 	errno = saved_errno;
-	result = accwatch_libc.clone(accwatch_clone_child, stack, flags, &call,
-				     parent_tid, tls, child_tid);
+	result = accwatch_preload.libc.clone(accwatch_clone_child, stack, flags,
+					     &call, parent_tid, tls, child_tid);
 	saved_errno = errno;
 	accwatch_preload.hooks.after_fork_parent(&call.sigset, result);
 	errno = saved_errno;

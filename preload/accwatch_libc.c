@@ -5,8 +5,7 @@
 
 #include "accwatch_debug.h"
 #include "accwatch_libc.h"
-
-struct accwatch_libc accwatch_libc;
+#include "accwatch_preload.h"
 
 struct accwatch_libc_symbol {
 	const char *name;
@@ -43,7 +42,7 @@ static const struct accwatch_libc_symbol accwatch_libc_symbols[] = {
 
 static void **accwatch_libc_slot(size_t offset)
 {
-	return (void **)((char *)&accwatch_libc + offset);
+	return (void **)((char *)&accwatch_preload.libc + offset);
 }
 
 void accwatch_libc_resolve(void)

@@ -40,9 +40,8 @@ struct accwatch_libc {
 	void (*exit_now2)(int status); /* _Exit */
 };
 
-extern struct accwatch_libc accwatch_libc;
-
-/* Resolves every member still NULL (in the constructor). */
+/* The table is accwatch_preload.libc (accwatch_preload.h). Resolves every
+ * member still NULL (in the constructor). */
 void accwatch_libc_resolve(void);
 
 /* 1 when the member at offset is resolved (resolving it now if needed), else
@@ -50,7 +49,7 @@ void accwatch_libc_resolve(void);
 int accwatch_libc_ready(size_t offset, const char *symbol);
 
 #define ACCWATCH_LIBC_READY(member, symbol)                                    \
-	(accwatch_libc.member != NULL ||                                       \
+	(accwatch_preload.libc.member != NULL ||                               \
 	 accwatch_libc_ready(offsetof(struct accwatch_libc, member), symbol))
 
 #endif

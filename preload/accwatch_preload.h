@@ -10,6 +10,7 @@
 
 #include "accwatch_capi.h"
 #include "accwatch_env_keep.h"
+#include "accwatch_libc.h"
 #include "accwatch_record_api.h"
 
 enum accwatch_preload_mode {
@@ -23,6 +24,8 @@ enum accwatch_preload_mode {
 struct accwatch_preload {
 	_Atomic int mode; /* enum accwatch_preload_mode */
 	int debug;
+	struct accwatch_libc
+	    libc; /* the real functions behind the interposers */
 	struct accwatch_capi api;
 	/* Interned "torch.utils.data.dataloader", created on first use. */
 	accwatch_pyobject *dataloader_key;

@@ -29,6 +29,16 @@ struct accwatch_fork_snapshot {
 	char py_threads[1024];
 };
 
+/* What the per-batch methods in C (accwatch_record_hot.c) call. Borrowed
+ * from the bootstrap, which keeps them for the process. */
+struct accwatch_hot_objects {
+	accwatch_pyobject *iters;             /* id(iterator) -> _Iteration */
+	accwatch_pyobject *next_index, *next; /* torch's own methods */
+	accwatch_pyobject *on_unknown;        /* (iterator, index) */
+	accwatch_pyobject *on_unindexed;      /* (rec) */
+	accwatch_pyobject *on_stop;           /* (iterator) */
+};
+
 struct accwatch_recorder {
 	const struct accwatch_capi *api;
 	int debug;
@@ -47,6 +57,7 @@ struct accwatch_recorder {
 	char py_threads[1024];
 	struct accwatch_fork_snapshot fork;
 	struct accwatch_indices_buffer indices;
+	struct accwatch_hot_objects hot;
 };
 
 extern struct accwatch_recorder accwatch_recorder;

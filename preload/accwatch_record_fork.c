@@ -83,7 +83,8 @@ static void accwatch_python_thread_names(char *buffer, size_t size,
 		if (name && (!end || name < end) && used + 1 < size)
 			snprintf(buffer + used, size - used, "%s%.*s",
 				 used ? "\n" : "",
-				 (int)(end ? end - name - 1 : (long)strlen(name + 1)),
+				 (int)(end ? end - name - 1
+					   : (long)strlen(name + 1)),
 				 name + 1);
 		line = end ? end + 1 : NULL;
 	}

@@ -29,15 +29,6 @@ enum {
 	ACCWATCH_HOT_INDEXED = 5,
 };
 
-static struct {
-	/* Borrowed from the bootstrap, which keeps them for the process. */
-	accwatch_pyobject *iters;             /* id(iterator) -> _Iteration */
-	accwatch_pyobject *next_index, *next; /* torch's own methods */
-	accwatch_pyobject *on_unknown;        /* (iterator, index) */
-	accwatch_pyobject *on_unindexed;      /* (rec) */
-	accwatch_pyobject *on_stop;           /* (iterator) */
-} accwatch_hot;
-
 /* callable(*args); a new reference or NULL with the error set. */
 static accwatch_pyobject *accwatch_hot_call(accwatch_pyobject *callable,
 					    accwatch_pyobject *const *args,
@@ -73,7 +64,7 @@ static accwatch_pyobject *accwatch_hot_rec(accwatch_pyobject *iterator)
 		api->PyErr_Clear();
 		return NULL;
 	}
-	rec = api->PyDict_GetItem(accwatch_hot.iters, key);
+	rec = api->PyDict_GetItem(accwatch_recorder.hot.iters, key);
 	api->Py_DecRef(key);
 	return rec;
 }
@@ -117,7 +108,8 @@ static void accwatch_hot_drawn(accwatch_pyobject *iterator,
 	if (!rec) {
 		accwatch_pyobject *args[2] = {iterator, index};
 
-		accwatch_hot_callback(accwatch_hot.on_unknown, args, 2);
+		accwatch_hot_callback(accwatch_recorder.hot.on_unknown, args,
+				      2);
 		return;
 	}
 	api->Py_IncRef(rec); /* a callback may drop it from the dict */
@@ -128,8 +120,8 @@ static void accwatch_hot_drawn(accwatch_pyobject *iterator,
 			    accwatch_hot_u32(rec, ACCWATCH_HOT_ITERATION),
 			    accwatch_hot_u32(rec, ACCWATCH_HOT_DRAWN), index);
 		else
-			accwatch_hot_callback(accwatch_hot.on_unindexed, &rec,
-					      1);
+			accwatch_hot_callback(
+			    accwatch_recorder.hot.on_unindexed, &rec, 1);
 		accwatch_hot_count(rec, ACCWATCH_HOT_DRAWN);
 	}
 	api->Py_DecRef(rec);
@@ -143,7 +135,7 @@ accwatch_hot_next_index(accwatch_pyobject *self, accwatch_pyobject *const *args,
 			ssize_t nargs)
 {
 	accwatch_pyobject *index =
-	    accwatch_hot_call(accwatch_hot.next_index, args, nargs);
+	    accwatch_hot_call(accwatch_recorder.hot.next_index, args, nargs);
 
 	(void)self;
 	if (index && nargs == 1)
@@ -158,7 +150,7 @@ static accwatch_pyobject *accwatch_hot_next(accwatch_pyobject *self,
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
 	accwatch_pyobject *data =
-	    accwatch_hot_call(accwatch_hot.next, args, nargs);
+	    accwatch_hot_call(accwatch_recorder.hot.next, args, nargs);
 	accwatch_pyobject *rec;
 
 	(void)self;
@@ -172,7 +164,7 @@ static accwatch_pyobject *accwatch_hot_next(accwatch_pyobject *self,
 			return NULL;
 		/* The end of the epoch: the very StopIteration goes on. */
 		api->PyErr_Fetch(&type, &value, &traceback);
-		accwatch_hot_callback(accwatch_hot.on_stop, args, 1);
+		accwatch_hot_callback(accwatch_recorder.hot.on_stop, args, 1);
 		api->PyErr_Restore(type, value, traceback);
 		return NULL;
 	}
@@ -224,12 +216,12 @@ accwatch_pyobject *accwatch_py_hot_methods(accwatch_pyobject *self,
 		ACCWATCH_DEBUG("per-batch methods in Python");
 		goto end;
 	}
-	accwatch_hot.iters = args[0];
-	accwatch_hot.next_index = args[1];
-	accwatch_hot.next = args[2];
-	accwatch_hot.on_unknown = args[3];
-	accwatch_hot.on_unindexed = args[4];
-	accwatch_hot.on_stop = args[5];
+	accwatch_recorder.hot.iters = args[0];
+	accwatch_recorder.hot.next_index = args[1];
+	accwatch_recorder.hot.next = args[2];
+	accwatch_recorder.hot.on_unknown = args[3];
+	accwatch_recorder.hot.on_unindexed = args[4];
+	accwatch_recorder.hot.on_stop = args[5];
 	for (ssize_t i = 0; i < 6; i++)
 		api->Py_IncRef(args[i]); /* kept for the process */
 	next_index =
