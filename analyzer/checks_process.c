@@ -38,14 +38,14 @@ static uint32_t aw_process_by_pid(const struct aw_model *model, uint32_t space,
  * without a name of their own (gloo's in torch 1.x, OpenMP's) inherit the
  * main thread's and are counted apart: nothing says whose they are. */
 static const char *const aw_service_thread_prefixes[] = {"pt_", "gloo_",
-							  "cuda-"};
+							 "cuda-"};
 /* Python threads are known by the module of the code they run: torch's and
  * torchdata's own (the DataLoader's pin-memory thread), multiprocessing's
  * (the queue feeder threads of a DataLoader's queues, which multiprocessing
  * resets in a forked child) and Lightning's (the child-process-observer its
  * DDP launcher runs on rank 0). */
 static const char *const aw_service_python_modules[] = {
-    "torch.",     "torchdata.",        "multiprocessing.",
+    "torch.",     "torchdata.",         "multiprocessing.",
     "lightning.", "pytorch_lightning.", "lightning_fabric."};
 
 static bool aw_has_prefix(const char *text, const char *const *prefixes,
@@ -144,8 +144,8 @@ static void aw_visit_python(const char *line, bool first,
 	}
 }
 
-static void aw_thread_names_parse(struct aw_thread_names *t,
-				  const char *native, const char *python)
+static void aw_thread_names_parse(struct aw_thread_names *t, const char *native,
+				  const char *python)
 {
 	memset(t, 0, sizeof(*t));
 	aw_thread_list_each(native, ',', aw_visit_native, t);
@@ -254,8 +254,8 @@ static void aw_show_native_stack(struct aw_finding *f,
 		return;
 	const char *lines[256];
 	int lens[256];
-	size_t n = aw_split_lines(fork->native_stack, "libaccwatch", lines,
-				  lens, 256);
+	size_t n =
+	    aw_split_lines(fork->native_stack, "libaccwatch", lines, lens, 256);
 	if (n == 0)
 		return;
 	size_t from = n > AW_NATIVE_SHOWN ? n - AW_NATIVE_SHOWN : 0;
@@ -347,7 +347,8 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 		for (size_t k = 0; k < names.user.n; k++) {
 			size_t j = 0;
 			while (j < g->names.n &&
-			       strcmp(g->names.names[j], names.user.names[k]) != 0)
+			       strcmp(g->names.names[j], names.user.names[k]) !=
+				   0)
 				j++;
 			aw_name_counts_add(&g->names, names.user.names[k], 0);
 			if (j < g->names.n)

@@ -16,7 +16,8 @@ void *aw_xrealloc(void *ptr, size_t size);
 char *aw_xstrdup(const char *s);
 /* Like asprintf, but ends the program when memory runs out. */
 char *aw_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *aw_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+char *aw_xvasprintf(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
 
 /* Makes room for `need` elements in a growable array (*ptr, *cap); *ptr
  * is never NULL afterwards. */

@@ -36,7 +36,9 @@ void accwatch_log_line(const char *prefix, const char *format, va_list args)
 	int n;
 
 	n = snprintf(line, sizeof(line), "%s", prefix);
-	used = n < 0 ? 0 : (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+	used = n < 0                      ? 0
+	       : (size_t)n < sizeof(line) ? (size_t)n
+					  : sizeof(line) - 1;
 	n = vsnprintf(line + used, sizeof(line) - used, format, args);
 	if (n >= 0 && used + (size_t)n >= sizeof(line) - 1) {
 		used = sizeof(line) - 5;

@@ -24,8 +24,9 @@ void accwatch_log(const char *prefix, const char *format, ...)
 
 enum accwatch_parse_status {
 	ACCWATCH_PARSE_OK,
-	ACCWATCH_PARSE_EMPTY,     /* no text, or only blanks */
-	ACCWATCH_PARSE_NOT_A_NUMBER, /* not a decimal integer, or trailing text */
+	ACCWATCH_PARSE_EMPTY,        /* no text, or only blanks */
+	ACCWATCH_PARSE_NOT_A_NUMBER, /* not a decimal integer, or trailing text
+				      */
 	ACCWATCH_PARSE_OUT_OF_RANGE, /* below min or above max */
 };
 

@@ -30,8 +30,8 @@ static bool share_has(const struct aw_dispatch *d, uint32_t rank,
 
 Test(dispatch, readme_arithmetic_402_8_4)
 {
-	/* accelerate's DataLoaderDispatcher over 402/8/W=4: 51 inner batches, 13
-	 * steps; the last one 18 samples + the first 4, 5 per rank: rank 3
+	/* accelerate's DataLoaderDispatcher over 402/8/W=4: 51 inner batches,
+	 * 13 steps; the last one 18 samples + the first 4, 5 per rank: rank 3
 	 * gets [399, 400, 401, 0, 1]. */
 	struct aw_dispatch d;
 	struct aw_sequence keep = {0};

@@ -642,12 +642,13 @@ Test(rules, fork_threads_names_python_threads_beside_service_threads)
 	 * names it from threading. Service threads are shown, apart. */
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &base);
-	s_fork_python(r.model, 100, 300, 7, "python3,pt_tcpstore,gloo_tcp_loop",
-		      "__main__ metrics-uploader (daemon)\nlogs.writer log-writer\n"
-		      "multiprocessing.queues QueueFeederThread (daemon)\n"
-		      "torch.utils.data._utils.pin_memory Thread-3 "
-		      "(_pin_memory_loop) (daemon)",
-		      false);
+	s_fork_python(
+	    r.model, 100, 300, 7, "python3,pt_tcpstore,gloo_tcp_loop",
+	    "__main__ metrics-uploader (daemon)\nlogs.writer log-writer\n"
+	    "multiprocessing.queues QueueFeederThread (daemon)\n"
+	    "torch.utils.data._utils.pin_memory Thread-3 "
+	    "(_pin_memory_loop) (daemon)",
+	    false);
 	s_finish(&r);
 	expect_only(&r.findings, "fork-threads");
 	const struct aw_finding *f = get(&r, "fork-threads");
