@@ -297,6 +297,37 @@ def _fork_threads():
     return "\n".join(lines)
 
 
+# Python 3.12+ warns (DeprecationWarning) at os.fork() in a process with
+# more than one OS thread; LTTng-UST's listener threads are ours, not the
+# program's. At every os.fork audit event the recorder says whether they are
+# the only other threads, and _fork_quiet() keeps a filter for exactly that
+# warning in warnings.filters while they are (the warning comes after the
+# fork, after the at-fork hooks on 3.13+, so the filter stays until the next
+# fork decides again). A program whose own threads make it warn still sees
+# the warning, -W error included.
+_FORK_WARNING = r"This process \(pid=\d+\) is multi-threaded, use of fork\(\)"
+_fork_filter = []  # the filter _fork_quiet() put in warnings.filters
+
+
+def _fork_quiet(quiet):
+    warnings = sys.modules.get("warnings")
+    if sys.version_info < (3, 12) or warnings is None:
+        return
+    filters = warnings.filters
+    present = bool(_fork_filter) and any(f is _fork_filter[0] for f in filters)
+    if bool(quiet) == present:
+        return
+    if quiet:
+        before = list(filters)
+        warnings.filterwarnings("ignore", message=_FORK_WARNING, category=DeprecationWarning)
+        del _fork_filter[:]
+        if warnings.filters[0] not in before:  # not a filter of the program's own
+            _fork_filter.append(warnings.filters[0])
+        return
+    filters.remove(_fork_filter.pop())
+    warnings._filters_mutated()
+
+
 def _fork_stack():
     """Called by C at the os.fork audit event: the forking Python stack and
     the other Python threads alive (_fork_threads)."""

@@ -96,6 +96,10 @@ static enum accwatch_record_status accwatch_record_boot(void)
 	    api->PyDict_GetItemString(globals, "_fork_stack");
 	if (accwatch_recorder.fork_stack_fn)
 		api->Py_IncRef(accwatch_recorder.fork_stack_fn);
+	accwatch_recorder.fork_quiet_fn =
+	    api->PyDict_GetItemString(globals, "_fork_quiet");
+	if (accwatch_recorder.fork_quiet_fn)
+		api->Py_IncRef(accwatch_recorder.fork_quiet_fn);
 	accwatch_recorder.module_fn =
 	    api->PyDict_GetItemString(globals, "_on_module");
 	if (accwatch_recorder.module_fn)

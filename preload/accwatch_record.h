@@ -46,6 +46,7 @@ struct accwatch_recorder {
 	pid_t pid;                  /* cached: refreshed in the fork child */
 	accwatch_pyobject *globals; /* the bootstrap's namespace */
 	accwatch_pyobject *fork_stack_fn; /* bootstrap's _fork_stack() */
+	accwatch_pyobject *fork_quiet_fn; /* bootstrap's _fork_quiet(quiet) */
 	accwatch_pyobject *module_fn;     /* bootstrap's _on_module(name) */
 	/* bootstrap's _item_view(item), for item fingerprints */
 	struct accwatch_fingerprint_context fingerprint;

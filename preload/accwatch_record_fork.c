@@ -188,6 +188,69 @@ static void accwatch_snapshot_native_stack(char *buffer, size_t size)
 	}
 }
 
+/* Whether LTTng-UST's threads are all that make the process multi-threaded:
+ * the program alone would have one thread. */
+static int accwatch_only_lttng_threads(void)
+{
+	DIR *tasks = opendir("/proc/self/task");
+	struct dirent *entry;
+	unsigned lttng = 0, others = 0;
+
+	if (!tasks)
+		return 0;
+	while ((entry = readdir(tasks)) != NULL && others < 2) {
+		char path[sizeof(entry->d_name) + 32], name[64];
+		ssize_t length;
+		int fd;
+
+		if (entry->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 entry->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		length = read(fd, name, sizeof(name) - 1);
+		close(fd);
+		if (length <= 0)
+			continue;
+		name[length] = '\0';
+		name[strcspn(name, "\n")] = '\0';
+		if (accwatch_is_lttng_thread_name(name))
+			lttng++;
+		else
+			others++;
+	}
+	closedir(tasks);
+	return lttng > 0 && others <= 1;
+}
+
+/* Python 3.12+ warns at os.fork() in a multi-threaded process (it counts
+ * the OS threads): _fork_quiet(only LTTng-UST's threads besides this one)
+ * keeps that warning from a program that alone would not get it. */
+static void accwatch_quiet_fork_warning(void)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *quiet = NULL, *args = NULL, *result = NULL;
+
+	if (!accwatch_recorder.fork_quiet_fn)
+		goto end;
+	quiet = api->PyLong_FromLongLong(accwatch_only_lttng_threads());
+	args = quiet ? api->PyTuple_Pack(1, quiet) : NULL;
+	result = args ? api->PyObject_CallObject(
+			    accwatch_recorder.fork_quiet_fn, args)
+		      : NULL;
+end:
+	if (result)
+		api->Py_DecRef(result);
+	if (args)
+		api->Py_DecRef(args);
+	if (quiet)
+		api->Py_DecRef(quiet);
+	if (api->PyErr_Occurred())
+		api->PyErr_Clear();
+}
+
 /* _fork_stack() answers (stack, threads): both kept for the fork that
  * follows in this thread. */
 void accwatch_record_on_fork_audit(void)
@@ -196,6 +259,7 @@ void accwatch_record_on_fork_audit(void)
 	accwatch_pyobject *answer = NULL;
 	const char *stack, *threads;
 
+	accwatch_quiet_fork_warning();
 	accwatch_recorder.py_stack_valid = 0;
 	if (!accwatch_recorder.fork_stack_fn)
 		goto end;
