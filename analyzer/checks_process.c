@@ -33,12 +33,14 @@ static uint32_t aw_process_by_pid(const struct aw_model *model, uint32_t space,
  * their OS thread, never the user's: PyTorch's own are "pt_*" (pt_tcpstore
  * the TCPStore server, pt_gloo_runloop, pt_autograd_N, pt_dist_engine,
  * pt_workerserver, pt_nccl_*), gloo's transport "gloo_*" (gloo_tcp_loop),
- * the CUDA driver's "cuda-*" (cuda-EvtHandlr: fork-cuda reports such forks).
+ * the CUDA driver's "cuda-*" (cuda-EvtHandlr: fork-cuda reports such forks),
+ * jemalloc's background threads "jemalloc_*" (pyarrow's allocator, so every
+ * HF datasets job: jemalloc's own fork handlers keep them safe).
  * LTTng-UST's ("*-ust") are left out by the recorder already. Threads
  * without a name of their own (gloo's in torch 1.x, OpenMP's) inherit the
  * main thread's and are counted apart: nothing says whose they are. */
 static const char *const aw_service_thread_prefixes[] = {"pt_", "gloo_",
-							 "cuda-"};
+							 "cuda-", "jemalloc_"};
 /* Python threads are known by the module of the code they run: torch's and
  * torchdata's own (the DataLoader's pin-memory thread), multiprocessing's
  * (the queue feeder threads of a DataLoader's queues, which multiprocessing

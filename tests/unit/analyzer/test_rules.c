@@ -613,7 +613,7 @@ Test(rules, no_fork_threads_for_libraries_service_threads)
 	struct s_run r = {.model = aw_model_create()};
 	workers_over_epochs(r.model, 1, 1,
 			    "python3,pt_tcpstore,gloo_tcp_loop,pt_gloo_runloop,"
-			    "pt_gloo_runloop,python3");
+			    "pt_gloo_runloop,jemalloc_bg_thd,python3");
 	s_finish(&r);
 	expect_only(&r.findings, NULL);
 	s_done(&r);
