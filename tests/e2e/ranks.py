@@ -160,6 +160,8 @@ def accelerate():
 # --- what a rank read --------------------------------------------------------
 
 def items(batch):
+    if isinstance(batch, dict):  # a HF datasets row batch: its "index" column
+        batch = batch["index"]
     return batch.tolist() if isinstance(batch, torch.Tensor) else list(batch)
 
 
@@ -278,6 +280,16 @@ def case_sharded(truth, rank, world, workers=0):
     sampler = DistributedSampler(dataset, shuffle=True, seed=1)
     # persistent_workers: workers re-forked every epoch are a finding of their own (fork_respawn)
     site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler, num_workers=workers, worker_init_fn=note_worker_pid if workers else None, persistent_workers=bool(workers))
+    truth.epochs(truth.loader(site), loader, 2, sampler=sampler)
+
+
+# A HF datasets.Dataset (Arrow-backed, torch format) read through a
+# DistributedSampler: its items are rows; the "index" column says which.
+def case_hf_dataset(truth, rank, world):
+    import datasets
+    dataset = datasets.Dataset.from_dict({"index": list(range(402))}).with_format("torch")
+    sampler = DistributedSampler(dataset, shuffle=True, seed=1)
+    site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler, num_workers=2, persistent_workers=True, worker_init_fn=note_worker_pid)
     truth.epochs(truth.loader(site), loader, 2, sampler=sampler)
 
 
