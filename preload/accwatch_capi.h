@@ -51,10 +51,23 @@ typedef accwatch_pyobject *(*accwatch_py_keywords_fn)(
 /* Members are named after the C-API functions they point to. The first group
  * is resolved when libaccwatch.so starts in a Python process, the rest when
  * torch is seen and the recorder is attached. */
+/* PyMemAllocatorEx of the public C API (pymem.h). */
+struct accwatch_mem_allocator {
+	void *ctx;
+	void *(*malloc)(void *ctx, size_t size);
+	void *(*calloc)(void *ctx, size_t count, size_t size);
+	void *(*realloc)(void *ctx, void *block, size_t size);
+	void (*free)(void *ctx, void *block);
+};
+
 struct accwatch_capi {
 	/* Needed by the audit hook. */
 	int (*Py_IsInitialized)(void);
 	int (*PySys_AddAuditHook)(accwatch_py_audit_hook_fn hook, void *data);
+	void (*PyMem_GetAllocator)(int domain,
+				   struct accwatch_mem_allocator *allocator);
+	void (*PyMem_SetAllocator)(int domain,
+				   struct accwatch_mem_allocator *allocator);
 	void (*PyErr_Fetch)(accwatch_pyobject **type, accwatch_pyobject **value,
 			    accwatch_pyobject **traceback);
 	void (*PyErr_Restore)(accwatch_pyobject *type, accwatch_pyobject *value,

@@ -42,6 +42,8 @@ struct accwatch_symbol {
 static const struct accwatch_symbol accwatch_hook_symbols[] = {
     ACCWATCH_SYMBOL(Py_IsInitialized),
     ACCWATCH_SYMBOL(PySys_AddAuditHook),
+    ACCWATCH_SYMBOL(PyMem_GetAllocator),
+    ACCWATCH_SYMBOL(PyMem_SetAllocator),
     ACCWATCH_SYMBOL(PyErr_Fetch),
     ACCWATCH_SYMBOL(PyErr_Restore),
     ACCWATCH_SYMBOL(PyErr_Clear),
@@ -304,6 +306,7 @@ static int accwatch_audit_hook(const char *event, accwatch_pyobject *args,
 	if (accwatch_in_hook || !api->Py_IsInitialized())
 		return 0;
 	accwatch_in_hook = 1;
+	accwatch_allocator_settle();
 	api->PyErr_Fetch(&type, &value, &traceback);
 	if (fork_event)
 		accwatch_preload.hooks.on_fork_audit();
@@ -340,8 +343,7 @@ __attribute__((constructor)) static void accwatch_preload_init(void)
 		ACCWATCH_DEBUG("cannot locate libaccwatch.so itself");
 		goto end;
 	}
-	if (accwatch_preload.api.PySys_AddAuditHook(accwatch_audit_hook,
-						    NULL) != 0) {
+	if (accwatch_add_audit_hook(accwatch_audit_hook) != 0) {
 		ACCWATCH_DEBUG("PySys_AddAuditHook refused the hook");
 		goto end;
 	}

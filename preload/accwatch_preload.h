@@ -21,6 +21,14 @@ enum accwatch_preload_mode {
 	ACCWATCH_MODE_FAILED,      /* recorder could not be attached */
 };
 
+/* The raw allocator when the audit hook was added and once Python is up,
+ * and the hook's entry (accwatch_allocator.c). */
+struct accwatch_hook_memory {
+	struct accwatch_mem_allocator before, after;
+	void *entry;
+	int settled;
+};
+
 struct accwatch_preload {
 	_Atomic int mode; /* enum accwatch_preload_mode */
 	int debug;
@@ -39,8 +47,15 @@ struct accwatch_preload {
 	struct accwatch_record_hooks hooks; /* valid once mode is ATTACHED */
 	/* What exec and posix_spawn put back into a scrubbed environment. */
 	struct accwatch_env_keep env_keep;
+	struct accwatch_hook_memory memory;
 };
 
 extern struct accwatch_preload accwatch_preload;
+
+/* PySys_AddAuditHook(hook) with the allocation of its entry noted. */
+int accwatch_add_audit_hook(accwatch_py_audit_hook_fn hook);
+/* Once, at the first audit event after Py_Initialize: if the raw allocator
+ * changed meanwhile, the entry is freed at exit by the one that made it. */
+void accwatch_allocator_settle(void);
 
 #endif

@@ -65,7 +65,17 @@ for python in "${pythons[@]}"; do
 	same "$python script" "$python" "$work/plain.py"
 	same "$python traceback" "$python" "$work/raise.py"
 	same "$python -c" "$python" -c 'import json; print(json.dumps({"a": 1}))'
+	# Python's debug allocator checks every block it frees: the audit
+	# hook's entry, allocated before Py_Initialize, must come back right.
+	same "$python -X dev" "$python" -X dev "$work/plain.py"
+	same "$python PYTHONMALLOC=debug" env PYTHONMALLOC=debug "$python" "$work/plain.py"
+	same "$python PYTHONDEVMODE=1" env PYTHONDEVMODE=1 "$python" "$work/raise.py"
 done
+# The stack's torch, recording, under the debug allocator and dev mode.
+torch_python=${ACCWATCH_PYTHON:-/usr/bin/python3}
+loop='import torch.utils.data as d; print([b.tolist() for b in d.DataLoader(list(range(10)), batch_size=4)])'
+same "$torch_python torch PYTHONMALLOC=debug" env PYTHONMALLOC=debug "$torch_python" -c "$loop"
+same "$torch_python torch -X dev" "$torch_python" -X dev -c "$loop"
 # Disabled: dormant even where torch would be recorded.
 same "ACCWATCH_DISABLE=1 torch" env ACCWATCH_DISABLE=1 /usr/bin/python3 -c \
 	'import torch, threading; print(threading.active_count(), len(__import__("os").listdir("/proc/self/task")) > 0)'
