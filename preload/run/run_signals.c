@@ -9,14 +9,22 @@
 #include <stddef.h>
 #include <unistd.h>
 
-/* SIGQUIT too: Ctrl-\ must not kill us before the session is destroyed. */
-static const int accwatch_run_forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP,
-						     SIGQUIT};
+/* Every signal a job is sent to stop, checkpoint or requeue it, which would
+ * otherwise kill accwatch-run (and leave its session behind) without the
+ * command seeing it: SLURM's --signal=USR1@60, timers (ALRM), Ctrl-\ (QUIT),
+ * resource limits (XCPU), terminal resizes (WINCH, harmless to pass on). */
+static const int accwatch_run_forwarded_signals[] = {
+    SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGUSR1,
+    SIGUSR2, SIGALRM, SIGXCPU, SIGWINCH};
 #define ACCWATCH_RUN_FORWARDED_COUNT                                           \
 	(sizeof(accwatch_run_forwarded_signals) /                              \
 	 sizeof(accwatch_run_forwarded_signals[0]))
 
 static volatile sig_atomic_t accwatch_run_signal_target;
+/* SIGPIPE as accwatch-run found it: the command gets it back. accwatch-run
+ * itself ignores it (a closed pipe on its own messages is no reason to die
+ * and leave the session behind). */
+static struct sigaction accwatch_run_sigpipe_inherited;
 static volatile sig_atomic_t accwatch_run_signal_pending;
 /* Signals found ignored at start (nohup, "cmd &" in a script) stay ignored,
  * in us and in the command: we only take over the others. */
@@ -64,6 +72,15 @@ enum accwatch_run_signals_status accwatch_run_signals_install(void)
 			return ACCWATCH_RUN_SIGNALS_FAILED;
 		accwatch_run_signal_installed[i] = true;
 	}
+	{
+		struct sigaction ignore = {0};
+
+		ignore.sa_handler = SIG_IGN;
+		sigemptyset(&ignore.sa_mask);
+		if (sigaction(SIGPIPE, &ignore,
+			      &accwatch_run_sigpipe_inherited) != 0)
+			return ACCWATCH_RUN_SIGNALS_FAILED;
+	}
 	return ACCWATCH_RUN_SIGNALS_OK;
 }
 
@@ -103,5 +120,6 @@ void accwatch_run_signals_reset_in_child(const sigset_t *old)
 			sigaction(accwatch_run_forwarded_signals[i], &action,
 				  NULL);
 	}
+	sigaction(SIGPIPE, &accwatch_run_sigpipe_inherited, NULL);
 	sigprocmask(SIG_SETMASK, old, NULL);
 }

@@ -38,9 +38,10 @@ touch "$work/not-executable"
 expect 126 "not executable" -- "$work/not-executable"
 grep -q "cannot run" "$work/err" || { echo "FAIL no message for exec failure"; failures=$((failures + 1)); }
 
-# SIGINT and SIGTERM sent to accwatch-run reach the command; cleanup still happens.
+# Signals sent to accwatch-run reach the command (SLURM's requeue idiom sends
+# USR1); cleanup still happens and the status is the command's.
 set -m # background jobs keep SIGINT (a script's & jobs would ignore it)
-for signal in INT TERM; do
+for signal in INT TERM HUP QUIT USR1 USR2 ALRM; do
 	rm -rf "$work/trace"
 	ACCWATCH_DEBUG=1 "$RUN" -o "$work/trace" -- sleep 30 2>"$work/err" &
 	pid=$!
@@ -59,6 +60,41 @@ for signal in INT TERM; do
 	fi
 done
 set +m
+
+# The command catches USR1 and goes on: accwatch-run forwards it and waits.
+rm -rf "$work/trace"
+"$RUN" -o "$work/trace" -- bash -c 'trap "echo caught" USR1; sleep 2 & wait; wait; exit 4' \
+	>"$work/out" 2>"$work/err" &
+pid=$!
+sleep 1
+kill -s USR1 "$pid"
+wait "$pid"
+got=$?
+if [ "$got" = 4 ] && grep -q caught "$work/out"; then
+	echo "ok   SIGUSR1 caught by the command, its status kept"
+else
+	echo "FAIL SIGUSR1 handled by the command: exit $got, output $(cat "$work/out")"
+	failures=$((failures + 1))
+fi
+# accwatch-run's own output to a closed pipe: no SIGPIPE death, the command's
+# status; and the command gets SIGPIPE as it inherited it (default here).
+rm -rf "$work/trace"
+"$RUN" -o "$work/trace" -- bash -c 'sleep 1; exit 5' 2>&1 | true
+got=${PIPESTATUS[0]}
+if [ "$got" = 5 ]; then
+	echo "ok   output to a closed pipe: the command's status"
+else
+	echo "FAIL output to a closed pipe: exit $got, expected 5"
+	failures=$((failures + 1))
+fi
+"$RUN" -o "$work/trace2" -- bash -c 'trap -p PIPE; yes | head -c 1 >/dev/null; echo "${PIPESTATUS[0]}"' \
+	>"$work/out" 2>/dev/null
+if [ "$(tail -n 1 "$work/out")" = 141 ]; then
+	echo "ok   the command's SIGPIPE is its own (yes died of it)"
+else
+	echo "FAIL the command's SIGPIPE disposition changed: $(cat "$work/out")"
+	failures=$((failures + 1))
+fi
 
 # Usage errors and the output directory guard.
 "$RUN" --no-such-option true 2>/dev/null; [ $? = 2 ] && echo "ok   usage error" || {
