@@ -14,7 +14,7 @@ bool accwatch_env_switch(const char *name)
 {
 	const char *value = getenv(name);
 
-	return value && value[0] != '\0' && strcmp(value, "0") != 0;
+	return value && strcmp(value, "1") == 0;
 }
 
 bool accwatch_debug_on(void)

@@ -7,8 +7,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Whether environment variable `name` is switched on: set, not empty and
- * not "0". ACCWATCH_DEBUG and ACCWATCH_DISABLE mean this everywhere. */
+/* Whether environment variable `name` is switched on: exactly "1". Any other
+ * value (a typo, garbage) leaves it off: a traced program given a bad value
+ * must not start printing our diagnostics. ACCWATCH_DEBUG and
+ * ACCWATCH_DISABLE mean this everywhere. */
 bool accwatch_env_switch(const char *name);
 
 /* ACCWATCH_DEBUG, read from the environment once per process image. */
