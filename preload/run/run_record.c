@@ -300,6 +300,13 @@ static int accwatch_run_record_teardown(struct accwatch_run_session *session,
 	return exit_code;
 }
 
+static void accwatch_run_record_reaped(const char *name, const char *path)
+{
+	accwatch_run_log("destroyed session %s, left by an accwatch-run that "
+			 "was killed before it could; its trace is in %s",
+			 name, path);
+}
+
 int accwatch_run_record(const struct accwatch_run_options *options)
 {
 	int exit_code = ACCWATCH_RUN_EXIT_FAILURE;
@@ -349,6 +356,7 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	}
 	if (!accwatch_run_record_daemon(options->quiet))
 		goto end;
+	accwatch_run_session_reap_orphans(accwatch_run_record_reaped);
 	config = (struct accwatch_run_session_config){
 	    .name = session_name,
 	    .output_path = output.path,

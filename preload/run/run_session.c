@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int accwatch_run_session_code(int ret)
 {
@@ -210,4 +211,54 @@ const char *
 accwatch_run_session_strerror(const struct accwatch_run_session *session)
 {
 	return lttng_strerror(-session->lttng_error);
+}
+
+/* Whether process pid is an accwatch-run: its comm says so (a pid reused by
+ * something else is not the owner). */
+static bool accwatch_run_session_owner_alive(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *file;
+	bool alive = false;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	file = fopen(path, "re");
+	if (!file)
+		goto end;
+	if (fgets(comm, sizeof(comm), file))
+		alive = strncmp(comm, "accwatch-run", 12) == 0;
+	fclose(file);
+end:
+	return alive;
+}
+
+int accwatch_run_session_reap_orphans(void (*reaped)(const char *name,
+						     const char *path))
+{
+	struct lttng_session *sessions = NULL;
+	int count = lttng_list_sessions(&sessions);
+	int done = 0;
+
+	if (count < 0)
+		return -1;
+	for (int i = 0; i < count; i++) {
+		const char *name = sessions[i].name;
+		long pid;
+		unsigned salt;
+		char tail;
+
+		if (sscanf(name, "accwatch-%ld-%8x%c", &pid, &salt, &tail) !=
+			2 ||
+		    pid <= 0 || pid == (long)getpid() ||
+		    accwatch_run_session_owner_alive(pid))
+			continue;
+		lttng_stop_tracing(name);
+		if (lttng_destroy_session(name) < 0)
+			continue;
+		done++;
+		if (reaped)
+			reaped(name, sessions[i].path);
+	}
+	free(sessions);
+	return done;
 }

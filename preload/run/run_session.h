@@ -59,6 +59,13 @@ enum accwatch_run_session_status
 accwatch_run_session_destroy(struct accwatch_run_session *session);
 
 /* The text of the last liblttng-ctl error. */
+/* Destroys the sessions that an accwatch-run killed without cleaning up
+ * (kill -9, the OOM killer) left behind: named accwatch-PID-SALT, PID no
+ * longer an accwatch-run. Destroying flushes them: their traces read. Calls
+ * reaped(name, path) for each; returns how many (-1: cannot list). */
+int accwatch_run_session_reap_orphans(void (*reaped)(const char *name,
+						     const char *path));
+
 const char *
 accwatch_run_session_strerror(const struct accwatch_run_session *session);
 

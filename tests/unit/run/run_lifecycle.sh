@@ -96,6 +96,30 @@ else
 	failures=$((failures + 1))
 fi
 
+# kill -9 of accwatch-run (the OOM killer): its session stays behind until
+# the next accwatch-run destroys it, saying where the trace is.
+rm -rf "$work/trace" "$work/next"
+ACCWATCH_DEBUG=1 "$RUN" -o "$work/trace" -- sleep 3 2>"$work/err" &
+pid=$!
+sleep 1
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+session=$(grep -o 'session accwatch-[0-9]*-[0-9a-f]*' "$work/err" | cut -d' ' -f2)
+if [ -z "$session" ] || ! lttng list 2>/dev/null | grep -q "$session"; then
+	echo "FAIL kill -9: no session '$session' to clean up"
+	failures=$((failures + 1))
+fi
+"$RUN" -o "$work/next" -- true 2>"$work/err2"
+if lttng list 2>/dev/null | grep -q "$session"; then
+	echo "FAIL kill -9: session $session still there after the next run"
+	failures=$((failures + 1))
+elif ! grep -q "destroyed session $session.*$work/trace" "$work/err2"; then
+	echo "FAIL kill -9: the next run did not say it destroyed $session: $(cat "$work/err2")"
+	failures=$((failures + 1))
+else
+	echo "ok   kill -9: the next run destroyed $session"
+fi
+
 # Usage errors and the output directory guard.
 "$RUN" --no-such-option true 2>/dev/null; [ $? = 2 ] && echo "ok   usage error" || {
 	echo "FAIL usage error status"; failures=$((failures + 1)); }
