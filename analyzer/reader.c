@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +42,8 @@
 /* A record this long is no record the child writes. */
 #define AW_RECORD_BYTES_MAX (1ull << 30)
 
-/* A non-negative integer from the environment, or fallback. */
+/* A non-negative integer from the environment, or fallback when unset
+ * (aw_check_settings has refused bad values before). */
 static long long aw_env_number(const char *name, long long fallback)
 {
 	int64_t number;
@@ -49,6 +51,33 @@ static long long aw_env_number(const char *name, long long fallback)
 	    ACCWATCH_PARSE_OK)
 		return fallback;
 	return number;
+}
+
+/* name's value, when set, must be 0 or in [min, max]. */
+static bool aw_check_setting(const char *name, int64_t min, int64_t max,
+			     const char *unit, char *error, size_t error_size)
+{
+	const char *value = getenv(name);
+	int64_t number;
+	if (!value)
+		return true;
+	enum accwatch_parse_status status =
+	    accwatch_parse_i64(value, 0, max, &number);
+	if (status == ACCWATCH_PARSE_OK && (number == 0 || number >= min))
+		return true;
+	snprintf(error, error_size,
+		 "%s=%.40s: not a number of %s from %" PRId64 " to %" PRId64
+		 " (0: no limit); unset it for the default",
+		 name, value, unit, min, max);
+	return false;
+}
+
+static bool aw_check_settings(char *error, size_t error_size)
+{
+	return aw_check_setting(AW_ENV_READ_TIMEOUT, 1, AW_READ_TIMEOUT_S_MAX,
+				"seconds", error, error_size) &&
+	       aw_check_setting(AW_ENV_READ_MEMORY, AW_READ_MEMORY_MIB_MIN,
+				INT64_MAX >> 20, "MiB", error, error_size);
 }
 
 /* In the child: babeltrace2's and GLib's own messages would break the
@@ -350,8 +379,10 @@ enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 {
 	struct aw_trace_dirs dirs;
 	aw_trace_dirs_init(&dirs);
-	enum aw_reader_status status =
-	    aw_find_traces(paths, n_paths, &dirs, error, error_size);
+	enum aw_reader_status status = AW_READER_BAD_SETTING;
+	if (!aw_check_settings(error, error_size))
+		goto end;
+	status = aw_find_traces(paths, n_paths, &dirs, error, error_size);
 	if (status != AW_READER_OK)
 		goto end;
 	model->stats.trace_dirs = dirs.n;

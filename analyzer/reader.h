@@ -17,6 +17,10 @@
  * length makes it allocate a field per claimed element. */
 #define AW_ENV_READ_MEMORY "ACCWATCH_REPORT_MEMORY"
 #define AW_READ_MEMORY_MIB 4096
+/* Below this babeltrace2 cannot even start (its libraries and GLib). */
+#define AW_READ_MEMORY_MIB_MIN 64
+/* A day: longer is no watchdog. */
+#define AW_READ_TIMEOUT_S_MAX 86400
 /* Set to 1 to skip the metadata framing check (aw_metadata_check). */
 #define AW_ENV_NO_METADATA_CHECK "ACCWATCH_REPORT_NO_METADATA_CHECK"
 
@@ -26,6 +30,8 @@ enum aw_reader_status {
 	AW_READER_NO_TRACE,  /* a path unreadable, or without a trace */
 	AW_READER_NO_EVENTS, /* traces, but no accwatch event in them */
 	AW_READER_ERROR,     /* babeltrace2 could not open or read the traces */
+	AW_READER_BAD_SETTING, /* an ACCWATCH_REPORT_* variable makes no sense
+				*/
 };
 
 /* Fills model (not finished) from the traces under paths. On any status but

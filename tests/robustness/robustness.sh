@@ -368,6 +368,28 @@ case_absurd_values() {
 	expect_json '"index-range" in findings' "no index-range finding"
 }
 
+case_bad_settings() {
+	need_traces
+	# ACCWATCH_REPORT_* values that make no sense: exit 2 and one line
+	# naming the variable and the range, before any reading; the default
+	# (unset), 0 (no limit) and a sane value read the trace.
+	for setting in ACCWATCH_REPORT_TIMEOUT=abc ACCWATCH_REPORT_TIMEOUT=-3 \
+		ACCWATCH_REPORT_TIMEOUT=99999999999999999999 ACCWATCH_REPORT_MEMORY=1 \
+		ACCWATCH_REPORT_MEMORY=lots ACCWATCH_REPORT_MEMORY=; do
+		err=$work/bad_settings.err
+		env "$setting" "$report" --format json "$traces/sharded" >/dev/null 2>"$err"
+		status=$?
+		[ $status = 2 ] || fail "$setting: exit $status, expected 2"
+		[ "$(wc -l <"$err")" -eq 1 ] || { cat "$err"; fail "$setting: not one line"; }
+		grep -q -F "${setting%%=*}=" "$err" || { cat "$err"; fail "$setting: the variable is not named"; }
+		note "$setting: $(cat "$err")"
+	done
+	for setting in ACCWATCH_REPORT_TIMEOUT=0 ACCWATCH_REPORT_TIMEOUT=30 ACCWATCH_REPORT_MEMORY=0 \
+		ACCWATCH_REPORT_MEMORY=512; do
+		report report "$traces/sharded" "$setting"
+	done
+}
+
 case_two_runs() {
 	need_traces
 	# Two recordings under one directory, one run each (as one trace per
