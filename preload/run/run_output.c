@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "run_output.h"
 
+#include <sys/statvfs.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
@@ -150,4 +152,13 @@ void accwatch_run_output_discard(const struct accwatch_run_output *output)
 	/* Depth first: children before their parent. */
 	nftw(output->path, accwatch_run_output_remove_dir,
 	     ACCWATCH_RUN_OUTPUT_FTW_FDS, FTW_DEPTH | FTW_PHYS);
+}
+
+int64_t accwatch_run_output_free_bytes(const char *path)
+{
+	struct statvfs fs;
+
+	if (path[0] == '\0' || statvfs(path, &fs) != 0)
+		return -1;
+	return (int64_t)fs.f_bavail * (int64_t)fs.f_frsize;
 }

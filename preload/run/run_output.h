@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 enum accwatch_run_output_status {
@@ -38,5 +39,9 @@ bool accwatch_run_output_has_files(const char *path);
 /* Removes the directory again if accwatch-run created it and nothing but
  * empty directories is in it (the command never started). */
 void accwatch_run_output_discard(const struct accwatch_run_output *output);
+
+/* Bytes an unprivileged writer may still use on path's filesystem, -1 when
+ * unknown. */
+int64_t accwatch_run_output_free_bytes(const char *path);
 
 #endif

@@ -285,8 +285,6 @@ static int accwatch_run_record_teardown(struct accwatch_run_session *session,
 		accwatch_run_log(
 		    "cannot stop session %s: %s; the trace may be incomplete",
 		    session->name, accwatch_run_session_strerror(session));
-		if (exit_code == 0)
-			exit_code = ACCWATCH_RUN_EXIT_FAILURE;
 	}
 	if (accwatch_run_session_destroy(session) != ACCWATCH_RUN_SESSION_OK) {
 		accwatch_run_log("cannot destroy session %s: %s; remove it "
@@ -294,9 +292,9 @@ static int accwatch_run_record_teardown(struct accwatch_run_session *session,
 				 session->name,
 				 accwatch_run_session_strerror(session),
 				 session->name);
-		if (exit_code == 0)
-			exit_code = ACCWATCH_RUN_EXIT_FAILURE;
 	}
+	/* The command's status, whatever became of the session (a dead
+	 * daemon): the warning says what is wrong with the trace. */
 	return exit_code;
 }
 
@@ -384,6 +382,11 @@ end:
 		summary.trace_empty =
 		    !accwatch_run_output_has_files(output.path);
 		summary.discarded = discarded;
+		summary.free_bytes =
+		    accwatch_run_output_free_bytes(output.path);
+		summary.disk_full =
+		    summary.free_bytes >= 0 &&
+		    summary.free_bytes < ACCWATCH_RUN_FULL_BYTES;
 		summary.quiet = options->quiet;
 		accwatch_run_summary_print(stderr, &summary);
 	} else {

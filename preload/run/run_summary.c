@@ -63,6 +63,19 @@ void accwatch_run_summary_print(FILE *out,
 			"--discard or "
 			"with a larger --subbuf-size/--num-subbuf.\n",
 			ACCWATCH_RUN_PROGRAM, summary->discarded);
+	if (summary->disk_full) {
+		/* LTTng's consumer drops what it cannot write and says so
+		 * only in its own log: the full filesystem is the evidence. */
+		fprintf(out,
+			"%s: warning: the filesystem of %s is full (%" PRId64
+			" KiB free): the trace is cut where the consumer could "
+			"no longer write; accwatch-report reads what is there "
+			"and its counts are lower bounds. Free space (or "
+			"record with -o elsewhere) and run again.\n",
+			ACCWATCH_RUN_PROGRAM, summary->trace_path,
+			summary->free_bytes / 1024);
+		return;
+	}
 	if (summary->quiet)
 		return;
 	if (summary->trace_empty) {

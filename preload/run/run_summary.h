@@ -13,8 +13,15 @@ struct accwatch_run_summary {
 	bool trace_empty;       /* no process registered with LTTng: nothing was
 				   written */
 	uint64_t discarded;     /* events the channel dropped */
-	bool quiet;             /* only warnings */
+	/* The trace's filesystem had less than ACCWATCH_RUN_FULL_BYTES left
+	 * after the run (free_bytes of them). */
+	bool disk_full;
+	int64_t free_bytes;
+	bool quiet; /* only warnings */
 };
+
+/* Below this much free space the consumer cannot have written everything. */
+#define ACCWATCH_RUN_FULL_BYTES (1024 * 1024)
 
 void accwatch_run_summary_print(FILE *out,
 				const struct accwatch_run_summary *summary);

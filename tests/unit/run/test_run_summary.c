@@ -89,3 +89,18 @@ Test(run_summary, shell_quote)
 	cr_assert(accwatch_run_shell_quote("a b", out, 6));
 	cr_assert_str_eq(out, "'a b'");
 }
+
+Test(run_summary, full_disk_warns_even_when_quiet)
+{
+	struct accwatch_run_summary summary = {.trace_path = "/small/t",
+					       .disk_full = true,
+					       .free_bytes = 4096,
+					       .quiet = true};
+	char *text = render(&summary);
+
+	cr_assert(strstr(text, "warning: the filesystem of /small/t is full "
+			       "(4 KiB free)"),
+		  "%s", text);
+	cr_assert(!strstr(text, "nothing was recorded"), "%s", text);
+	free(text);
+}
