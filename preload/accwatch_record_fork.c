@@ -90,18 +90,17 @@ static void accwatch_python_thread_names(char *buffer, size_t size,
 	}
 }
 
-/* Native threads of the process: LTTng's own left out, and Python's
- * (py_threads, named apart) left out of the names. */
-static void accwatch_snapshot_threads(struct accwatch_fork_snapshot *snapshot,
-				      const char *py_threads)
+/* Calls visit(tid, comm, data) for each thread of the process; stops when
+ * visit returns 0. */
+static void accwatch_each_thread(int (*visit)(long tid, const char *name,
+					      void *data),
+				 void *data)
 {
 	DIR *tasks = opendir("/proc/self/task");
 	struct dirent *entry;
 
-	snapshot->threads = 0;
-	snapshot->thread_names[0] = '\0';
 	if (!tasks)
-		goto end;
+		return;
 	while ((entry = readdir(tasks)) != NULL) {
 		char path[sizeof(entry->d_name) + 32], name[64];
 		ssize_t length;
@@ -120,18 +119,41 @@ static void accwatch_snapshot_threads(struct accwatch_fork_snapshot *snapshot,
 			continue;
 		name[length] = '\0';
 		name[strcspn(name, "\n")] = '\0';
-		if (accwatch_is_lttng_thread_name(name))
-			continue;
-		snapshot->threads++;
-		if (accwatch_is_python_thread(py_threads,
-					      strtol(entry->d_name, NULL, 10)))
-			continue;
-		accwatch_append(snapshot->thread_names,
-				sizeof(snapshot->thread_names), ",", name);
+		if (!visit(strtol(entry->d_name, NULL, 10), name, data))
+			break;
 	}
 	closedir(tasks);
-end:
-	return;
+}
+
+struct accwatch_snapshot_visit {
+	struct accwatch_fork_snapshot *snapshot;
+	const char *py_threads;
+};
+
+static int accwatch_snapshot_thread(long tid, const char *name, void *data)
+{
+	struct accwatch_snapshot_visit *visit = data;
+	struct accwatch_fork_snapshot *snapshot = visit->snapshot;
+
+	if (accwatch_is_lttng_thread_name(name))
+		return 1;
+	snapshot->threads++;
+	if (!accwatch_is_python_thread(visit->py_threads, tid))
+		accwatch_append(snapshot->thread_names,
+				sizeof(snapshot->thread_names), ",", name);
+	return 1;
+}
+
+/* Native threads of the process: LTTng's own left out, and Python's
+ * (py_threads, named apart) left out of the names. */
+static void accwatch_snapshot_threads(struct accwatch_fork_snapshot *snapshot,
+				      const char *py_threads)
+{
+	struct accwatch_snapshot_visit visit = {snapshot, py_threads};
+
+	snapshot->threads = 0;
+	snapshot->thread_names[0] = '\0';
+	accwatch_each_thread(accwatch_snapshot_thread, &visit);
 }
 
 static uint8_t accwatch_cuda_mapped(void)
@@ -188,41 +210,30 @@ static void accwatch_snapshot_native_stack(char *buffer, size_t size)
 	}
 }
 
+struct accwatch_thread_count {
+	unsigned lttng, others;
+};
+
+static int accwatch_count_thread(long tid, const char *name, void *data)
+{
+	struct accwatch_thread_count *count = data;
+
+	(void)tid;
+	if (accwatch_is_lttng_thread_name(name))
+		count->lttng++;
+	else
+		count->others++;
+	return count->others < 2;
+}
+
 /* Whether LTTng-UST's threads are all that make the process multi-threaded:
  * the program alone would have one thread. */
 static int accwatch_only_lttng_threads(void)
 {
-	DIR *tasks = opendir("/proc/self/task");
-	struct dirent *entry;
-	unsigned lttng = 0, others = 0;
+	struct accwatch_thread_count count = {0, 0};
 
-	if (!tasks)
-		return 0;
-	while ((entry = readdir(tasks)) != NULL && others < 2) {
-		char path[sizeof(entry->d_name) + 32], name[64];
-		ssize_t length;
-		int fd;
-
-		if (entry->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
-			 entry->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		length = read(fd, name, sizeof(name) - 1);
-		close(fd);
-		if (length <= 0)
-			continue;
-		name[length] = '\0';
-		name[strcspn(name, "\n")] = '\0';
-		if (accwatch_is_lttng_thread_name(name))
-			lttng++;
-		else
-			others++;
-	}
-	closedir(tasks);
-	return lttng > 0 && others <= 1;
+	accwatch_each_thread(accwatch_count_thread, &count);
+	return count.lttng > 0 && count.others <= 1;
 }
 
 /* Python 3.12+ warns at os.fork() in a multi-threaded process (it counts
