@@ -92,6 +92,13 @@ accwatch_run_output_prepare(const char *dir, bool force,
 	} else if (!S_ISDIR(info.st_mode)) {
 		status = ACCWATCH_RUN_OUTPUT_NOT_DIRECTORY;
 		goto end;
+	} else if (info.st_uid != geteuid()) {
+		/* stat follows symlinks: what would be written into. A trace
+		 * holds command lines and stacks; root writing into another
+		 * user's directory would hand them over. */
+		output->owner = info.st_uid;
+		status = ACCWATCH_RUN_OUTPUT_NOT_OWNED;
+		goto end;
 	} else {
 		entries = accwatch_run_output_has_entries(dir);
 		if (entries < 0) {

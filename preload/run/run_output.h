@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 enum accwatch_run_output_status {
@@ -17,12 +18,15 @@ enum accwatch_run_output_status {
 	ACCWATCH_RUN_OUTPUT_READ_FAILED, /* cannot list or resolve it: see error
 					  */
 	ACCWATCH_RUN_OUTPUT_TOO_LONG,
+	ACCWATCH_RUN_OUTPUT_NOT_OWNED, /* exists (through any symlink) and
+					  belongs to another user: owner */
 };
 
 struct accwatch_run_output {
 	char path[PATH_MAX]; /* absolute, canonical */
 	bool created;        /* accwatch-run made it (vs. it existed) */
 	int error;           /* errno of the failure */
+	uid_t owner;         /* NOT_OWNED: the directory's owner */
 };
 
 /* "accwatch-trace-YYYYmmdd-HHMMSS" in local time. */

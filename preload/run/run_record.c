@@ -122,6 +122,13 @@ accwatch_run_record_output_error(enum accwatch_run_output_status status,
 	case ACCWATCH_RUN_OUTPUT_TOO_LONG:
 		accwatch_run_log("output directory name is too long: %s", dir);
 		break;
+	case ACCWATCH_RUN_OUTPUT_NOT_OWNED:
+		accwatch_run_log("output directory %s belongs to another user "
+				 "(uid %ld), not to you (uid %ld): a trace "
+				 "holds your processes' command lines; choose "
+				 "a directory of your own with -o",
+				 dir, (long)output->owner, (long)geteuid());
+		break;
 	}
 }
 

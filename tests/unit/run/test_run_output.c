@@ -180,3 +180,22 @@ Test(run_output, discard_keeps_a_directory_that_existed)
 	accwatch_run_output_discard(&output);
 	cr_assert_eq(access(dir, F_OK), 0);
 }
+
+Test(run_output, another_users_directory_is_refused_also_through_a_symlink)
+{
+	char dir[PATH_MAX], link[PATH_MAX];
+	struct accwatch_run_output output;
+
+	if (geteuid() != 0)
+		cr_skip_test("giving a directory to another user needs root");
+	under_root(dir, "theirs");
+	under_root(link, "mine");
+	cr_assert_eq(mkdir(dir, 0777), 0);
+	cr_assert_eq(chown(dir, 12345, 12345), 0);
+	cr_assert_eq(symlink(dir, link), 0);
+	cr_expect_eq(accwatch_run_output_prepare(dir, false, &output),
+		     ACCWATCH_RUN_OUTPUT_NOT_OWNED);
+	cr_expect_eq(output.owner, 12345);
+	cr_expect_eq(accwatch_run_output_prepare(link, true, &output),
+		     ACCWATCH_RUN_OUTPUT_NOT_OWNED);
+}
