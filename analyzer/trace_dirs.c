@@ -51,21 +51,36 @@ static bool aw_has_metadata(const char *dir)
 	return found;
 }
 
+/* What a walk could not look into: the first directory it could not open
+ * (and why), the first it did not enter for its depth. Owned strings. */
+struct aw_walk_notes {
+	char *unreadable;
+	int unreadable_errno;
+	char *too_deep;
+};
+
 /* Returns how many trace directories it met, already known ones included. */
 static size_t aw_trace_dirs_walk(struct aw_trace_dirs *dirs, const char *dir,
-				 int depth)
+				 int depth, struct aw_walk_notes *notes)
 {
 	if (aw_has_metadata(dir)) {
 		aw_trace_dirs_add(dirs, dir);
 		return 1;
 	}
 	size_t found = 0;
-	if (depth >= AW_MAX_DEPTH)
+	if (depth >= AW_MAX_DEPTH) {
+		if (!notes->too_deep)
+			notes->too_deep = aw_xstrdup(dir);
 		return found;
+	}
 	DIR *d = opendir(dir);
-	if (!d)
-		return found; /* an unreadable subdirectory holds nothing we can
-				 read */
+	if (!d) {
+		if (!notes->unreadable) {
+			notes->unreadable_errno = errno;
+			notes->unreadable = aw_xstrdup(dir);
+		}
+		return found;
+	}
 	struct dirent *entry;
 	while ((entry = readdir(d))) {
 		if (strcmp(entry->d_name, ".") == 0 ||
@@ -74,7 +89,8 @@ static size_t aw_trace_dirs_walk(struct aw_trace_dirs *dirs, const char *dir,
 		char *child = aw_xasprintf("%s/%s", dir, entry->d_name);
 		struct stat st;
 		if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
-			found += aw_trace_dirs_walk(dirs, child, depth + 1);
+			found +=
+			    aw_trace_dirs_walk(dirs, child, depth + 1, notes);
 		free(child);
 	}
 	closedir(d);
@@ -97,6 +113,7 @@ enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
 		return AW_TRACE_DIRS_UNREADABLE;
 	}
 	size_t before = dirs->n, found = 0;
+	struct aw_walk_notes notes = {NULL, 0, NULL};
 	if (S_ISDIR(st.st_mode)) {
 		/* Keep the user's spelling, without a trailing slash. */
 		char *dir = aw_xstrdup(path);
@@ -109,7 +126,7 @@ enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
 			free(dir);
 			return AW_TRACE_DIRS_UNREADABLE;
 		}
-		found = aw_trace_dirs_walk(dirs, dir, 0);
+		found = aw_trace_dirs_walk(dirs, dir, 0, &notes);
 		free(dir);
 	} else {
 		const char *slash = strrchr(path, '/');
@@ -129,13 +146,27 @@ enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
 		}
 	}
 	if (found == 0) {
+		char why[512] = "";
+		if (notes.unreadable)
+			snprintf(
+			    why, sizeof(why), "; %s could not be read (%s)",
+			    notes.unreadable, strerror(notes.unreadable_errno));
+		else if (notes.too_deep)
+			snprintf(why, sizeof(why),
+				 "; not looked below %s, %d directories deep: "
+				 "give a path nearer the trace",
+				 notes.too_deep, AW_MAX_DEPTH);
 		snprintf(error, error_size,
-			 "no trace under %s (no CTF `metadata` file): give the "
-			 "directory accwatch-run -o "
-			 "wrote, or an LTTng session's output directory",
-			 path);
+			 "no trace under %s (no CTF `metadata` file%s): give "
+			 "the directory accwatch-run -o wrote, or an LTTng "
+			 "session's output directory",
+			 path, why);
+		free(notes.unreadable);
+		free(notes.too_deep);
 		return AW_TRACE_DIRS_NONE;
 	}
+	free(notes.unreadable);
+	free(notes.too_deep);
 	qsort(dirs->dirs + before, dirs->n - before, sizeof(*dirs->dirs),
 	      aw_compare_strings);
 	return AW_TRACE_DIRS_OK;

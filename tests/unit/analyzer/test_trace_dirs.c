@@ -99,6 +99,25 @@ Test(trace_dirs, no_trace_and_unreadable)
 	aw_trace_dirs_fini(&dirs);
 }
 
+Test(trace_dirs, too_deep_says_where_it_stopped)
+{
+	/* 40 directories down: the walk stops at 32 and says where. */
+	char relative[160] = "";
+	for (int i = 0; i < 40; i++)
+		strcat(relative, "d/");
+	strcat(relative, "metadata");
+	make_file(relative);
+	struct aw_trace_dirs dirs;
+	aw_trace_dirs_init(&dirs);
+	char error[1024] = "";
+	cr_expect_eq(aw_trace_dirs_find(&dirs, root, error, sizeof(error)),
+		     AW_TRACE_DIRS_NONE);
+	cr_expect(strstr(error, "32 directories deep") &&
+		      strstr(error, "not looked below"),
+		  "%s", error);
+	aw_trace_dirs_fini(&dirs);
+}
+
 Test(trace_dirs, symlink_loops_are_not_followed)
 {
 	make_file("t/metadata");
