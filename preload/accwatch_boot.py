@@ -325,7 +325,9 @@ def _fork_quiet(quiet):
             _fork_filter.append(warnings.filters[0])
         return
     filters.remove(_fork_filter.pop())
-    warnings._filters_mutated()
+    mutated = getattr(warnings, "_filters_mutated", None)  # the version caches
+    if mutated is not None:
+        mutated()
 
 
 def _fork_stack():
