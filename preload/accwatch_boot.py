@@ -287,10 +287,13 @@ def _fork_threads():
     skip = (threading_.get_ident(), threading_.main_thread().ident)
     dummy = getattr(threading_, "_DummyThread", ())
     lines = []
+    plain_run = threading_.Thread.run
     for thread in threading_.enumerate():
         native = getattr(thread, "native_id", None)  # 3.8+
         if thread.ident in skip or native is None or isinstance(thread, dummy):
             continue
+        if not hasattr(thread, "_target") and type(thread).run is plain_run:
+            continue  # Thread.run() returned (it deletes _target): ending
         name = str(thread.name).replace("\n", " ")
         lines.append("%d %s %s%s" % (native, _thread_module(thread).replace(" ", "_"), name,
                                      " (daemon)" if thread.daemon else ""))
