@@ -12,121 +12,95 @@
 /* PyMem_GetAllocator's domain of the raw allocator (PYMEM_DOMAIN_RAW). */
 #define ACCWATCH_PYMEM_DOMAIN_RAW 0
 
-static void *accwatch_noting_malloc(void *ctx, size_t size)
+/* One wrapper around the raw allocator, for both moments: around
+ * PySys_AddAuditHook it delegates to `before` and notes the block it hands
+ * out (the entry); once Python is up, if the allocator changed, it delegates
+ * to `after` but for the entry, which goes back to `before`. */
+static struct accwatch_mem_allocator *accwatch_wrapped(void)
 {
 	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
-	void *block = memory->before.malloc(memory->before.ctx, size);
+
+	return memory->settled ? &memory->after : &memory->before;
+}
+
+static void *accwatch_wrapper_malloc(void *ctx, size_t size)
+{
+	struct accwatch_mem_allocator *inner = accwatch_wrapped();
+	void *block = inner->malloc(inner->ctx, size);
 
 	(void)ctx;
-	memory->entry = block;
+	if (!accwatch_preload.memory.settled)
+		accwatch_preload.memory.entry = block;
 	return block;
 }
 
-static void *accwatch_noting_calloc(void *ctx, size_t count, size_t size)
+static void *accwatch_wrapper_calloc(void *ctx, size_t count, size_t size)
 {
-	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
-	void *block = memory->before.calloc(memory->before.ctx, count, size);
+	struct accwatch_mem_allocator *inner = accwatch_wrapped();
+	void *block = inner->calloc(inner->ctx, count, size);
 
 	(void)ctx;
-	memory->entry = block;
+	if (!accwatch_preload.memory.settled)
+		accwatch_preload.memory.entry = block;
 	return block;
 }
 
-static void *accwatch_before_realloc(void *ctx, void *block, size_t size)
+static void *accwatch_wrapper_realloc(void *ctx, void *block, size_t size)
 {
-	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
+	struct accwatch_mem_allocator *inner = accwatch_wrapped();
 
 	(void)ctx;
-	return memory->before.realloc(memory->before.ctx, block, size);
+	return inner->realloc(inner->ctx, block, size);
 }
 
-static void accwatch_before_free(void *ctx, void *block)
+static void accwatch_wrapper_free(void *ctx, void *block)
 {
 	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
+	struct accwatch_mem_allocator *inner = accwatch_wrapped();
 
 	(void)ctx;
-	memory->before.free(memory->before.ctx, block);
+	if (memory->settled && block && block == memory->entry) {
+		memory->entry = NULL;
+		inner = &memory->before;
+	}
+	inner->free(inner->ctx, block);
 }
+
+static struct accwatch_mem_allocator accwatch_wrapper = {
+    .malloc = accwatch_wrapper_malloc,
+    .calloc = accwatch_wrapper_calloc,
+    .realloc = accwatch_wrapper_realloc,
+    .free = accwatch_wrapper_free,
+};
 
 int accwatch_add_audit_hook(accwatch_py_audit_hook_fn hook)
 {
 	const struct accwatch_capi *api = &accwatch_preload.api;
 	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
-	struct accwatch_mem_allocator noting = {
-	    .malloc = accwatch_noting_malloc,
-	    .calloc = accwatch_noting_calloc,
-	    .realloc = accwatch_before_realloc,
-	    .free = accwatch_before_free,
-	};
 	int status;
 
 	api->PyMem_GetAllocator(ACCWATCH_PYMEM_DOMAIN_RAW, &memory->before);
-	api->PyMem_SetAllocator(ACCWATCH_PYMEM_DOMAIN_RAW, &noting);
+	api->PyMem_SetAllocator(ACCWATCH_PYMEM_DOMAIN_RAW, &accwatch_wrapper);
 	status = api->PySys_AddAuditHook(hook, NULL);
 	api->PyMem_SetAllocator(ACCWATCH_PYMEM_DOMAIN_RAW, &memory->before);
 	return status;
-}
-
-static void *accwatch_after_malloc(void *ctx, size_t size)
-{
-	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
-
-	(void)ctx;
-	return memory->after.malloc(memory->after.ctx, size);
-}
-
-static void *accwatch_after_calloc(void *ctx, size_t count, size_t size)
-{
-	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
-
-	(void)ctx;
-	return memory->after.calloc(memory->after.ctx, count, size);
-}
-
-static void *accwatch_after_realloc(void *ctx, void *block, size_t size)
-{
-	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
-
-	(void)ctx;
-	return memory->after.realloc(memory->after.ctx, block, size);
-}
-
-/* Everything to Python's allocator of now, but the entry to the one that
- * allocated it. */
-static void accwatch_after_free(void *ctx, void *block)
-{
-	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
-
-	(void)ctx;
-	if (block && block == memory->entry) {
-		memory->entry = NULL;
-		memory->before.free(memory->before.ctx, block);
-		return;
-	}
-	memory->after.free(memory->after.ctx, block);
 }
 
 void accwatch_allocator_settle(void)
 {
 	const struct accwatch_capi *api = &accwatch_preload.api;
 	struct accwatch_hook_memory *memory = &accwatch_preload.memory;
-	struct accwatch_mem_allocator wrapper = {
-	    .malloc = accwatch_after_malloc,
-	    .calloc = accwatch_after_calloc,
-	    .realloc = accwatch_after_realloc,
-	    .free = accwatch_after_free,
-	};
 
 	if (memory->settled)
 		return;
-	memory->settled = 1;
 	api->PyMem_GetAllocator(ACCWATCH_PYMEM_DOMAIN_RAW, &memory->after);
+	memory->settled = 1;
 	if (!memory->entry || (memory->after.free == memory->before.free &&
 			       memory->after.ctx == memory->before.ctx))
 		return;
 	/* Python is initialised and no other thread runs yet: the first audit
 	 * event after Py_Initialize. The wrapper only passes calls on. */
-	api->PyMem_SetAllocator(ACCWATCH_PYMEM_DOMAIN_RAW, &wrapper);
+	api->PyMem_SetAllocator(ACCWATCH_PYMEM_DOMAIN_RAW, &accwatch_wrapper);
 	ACCWATCH_DEBUG("raw allocator changed at start-up (debug hooks?): the "
 		       "audit hook's entry goes back to the allocator that "
 		       "made it");
