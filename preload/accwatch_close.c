@@ -29,13 +29,6 @@ struct accwatch_dirent64 {
 	char name[];
 };
 
-static int accwatch_attached(void)
-{
-	return atomic_load_explicit(&accwatch_preload.mode,
-				    memory_order_acquire) ==
-	       ACCWATCH_MODE_ATTACHED;
-}
-
 static int accwatch_real_close(int fd)
 {
 	return accwatch_preload.libc.close(fd);
@@ -45,7 +38,7 @@ __attribute__((visibility("default"))) int close(int fd)
 {
 	if (!ACCWATCH_LIBC_READY(close, "close"))
 		return -1;
-	if (!accwatch_attached())
+	if (!accwatch_preload_attached())
 		return accwatch_preload.libc.close(fd);
 	return accwatch_preload.hooks.safe_close(fd, accwatch_real_close);
 }
@@ -94,7 +87,7 @@ close_range(unsigned int first, unsigned int last, int flags)
 	if (!ACCWATCH_LIBC_READY(close_range, "close_range") ||
 	    !ACCWATCH_LIBC_READY(close, "close"))
 		return -1;
-	if (!accwatch_attached() || (flags & CLOSE_RANGE_CLOEXEC) ||
+	if (!accwatch_preload_attached() || (flags & CLOSE_RANGE_CLOEXEC) ||
 	    first > last || !accwatch_preload.hooks.is_self())
 		return accwatch_preload.libc.close_range(first, last, flags);
 	if (accwatch_close_listed(first, last) < 0)
@@ -110,7 +103,7 @@ __attribute__((visibility("default"))) void closefrom(int lowfd)
 		return;
 	if (lowfd < 0)
 		lowfd = 0;
-	if (!accwatch_attached() || !accwatch_preload.hooks.is_self() ||
+	if (!accwatch_preload_attached() || !accwatch_preload.hooks.is_self() ||
 	    accwatch_close_listed((unsigned)lowfd, UINT_MAX) < 0)
 		accwatch_preload.libc.closefrom(lowfd);
 }

@@ -30,19 +30,12 @@ extern char **environ;
 	    sizeof(accwatch_entries) / sizeof(accwatch_entries[0]),            \
 	    accwatch_preload_entry, sizeof(accwatch_preload_entry))
 
-static int accwatch_attached(void)
-{
-	return atomic_load_explicit(&accwatch_preload.mode,
-				    memory_order_acquire) ==
-	       ACCWATCH_MODE_ATTACHED;
-}
-
 /* Before the real exec: the recorder emits unless this is a vfork child. */
 static void accwatch_exec_notify(const char *path)
 {
 	int saved_errno = errno;
 
-	if (accwatch_attached())
+	if (accwatch_preload_attached())
 		accwatch_preload.hooks.on_exec(path, 0);
 	errno = saved_errno;
 }
@@ -112,7 +105,7 @@ static void accwatch_spawn_notify(int status, const pid_t *pid,
 {
 	int saved_errno = errno;
 
-	if (status == 0 && accwatch_attached())
+	if (status == 0 && accwatch_preload_attached())
 		accwatch_preload.hooks.on_exec(path, pid ? *pid : -1);
 	errno = saved_errno;
 }

@@ -9,19 +9,12 @@
 #include "accwatch_libc.h"
 #include "accwatch_preload.h"
 
-static int accwatch_attached(void)
-{
-	return atomic_load_explicit(&accwatch_preload.mode,
-				    memory_order_acquire) ==
-	       ACCWATCH_MODE_ATTACHED;
-}
-
 /* status as wait(2) fills it; only ends (not stops) are passed on. */
 static void accwatch_child_seen(pid_t child, int status)
 {
 	int saved_errno;
 
-	if (child <= 0 || !accwatch_attached() ||
+	if (child <= 0 || !accwatch_preload_attached() ||
 	    !(WIFEXITED(status) || WIFSIGNALED(status)))
 		return;
 	saved_errno = errno;
@@ -111,7 +104,7 @@ __attribute__((visibility("default"))) int waitid(idtype_t type, id_t id,
 
 static void accwatch_exiting(int status)
 {
-	if (accwatch_attached())
+	if (accwatch_preload_attached())
 		accwatch_preload.hooks.on_exit_self(status);
 }
 

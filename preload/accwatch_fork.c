@@ -10,13 +10,6 @@
 #include "accwatch_libc.h"
 #include "accwatch_preload.h"
 
-static int accwatch_fork_attached(void)
-{
-	return atomic_load_explicit(&accwatch_preload.mode,
-				    memory_order_acquire) ==
-	       ACCWATCH_MODE_ATTACHED;
-}
-
 __attribute__((visibility("default"))) pid_t fork(void)
 {
 	const struct accwatch_record_hooks *hooks = &accwatch_preload.hooks;
@@ -26,7 +19,7 @@ __attribute__((visibility("default"))) pid_t fork(void)
 
 	if (!ACCWATCH_LIBC_READY(fork, "fork"))
 		goto end;
-	if (!accwatch_fork_attached()) {
+	if (!accwatch_preload_attached()) {
 		pid = accwatch_preload.libc.fork();
 		goto end;
 	}
@@ -81,7 +74,7 @@ __attribute__((visibility("default"))) int clone(int (*fn)(void *), void *stack,
 	va_end(extra);
 	if (!ACCWATCH_LIBC_READY(clone, "clone"))
 		goto end;
-	if ((flags & CLONE_VM) || !accwatch_fork_attached()) {
+	if ((flags & CLONE_VM) || !accwatch_preload_attached()) {
 		result = accwatch_preload.libc.clone(
 		    fn, stack, flags, arg, parent_tid, tls, child_tid);
 		goto end;

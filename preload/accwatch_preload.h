@@ -52,6 +52,14 @@ struct accwatch_preload {
 
 extern struct accwatch_preload accwatch_preload;
 
+/* Whether the recorder is attached: the interposers' hooks are valid. */
+static inline int accwatch_preload_attached(void)
+{
+	return atomic_load_explicit(&accwatch_preload.mode,
+				    memory_order_acquire) ==
+	       ACCWATCH_MODE_ATTACHED;
+}
+
 /* PySys_AddAuditHook(hook) with the allocation of its entry noted. */
 int accwatch_add_audit_hook(accwatch_py_audit_hook_fn hook);
 /* Once, at the first audit event after Py_Initialize: if the raw allocator
