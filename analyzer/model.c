@@ -485,7 +485,7 @@ static void aw_model_on_fetch(struct aw_model *model, uint32_t process,
 }
 
 static void aw_model_on_fetch_end(struct aw_process *p,
-				  const struct aw_event_worker_fetch_end *e)
+				  const struct aw_event_fetch_end *e)
 {
 	if (!p->any_fetch || p->last_fetch_items)
 		return;

@@ -1,8 +1,11 @@
 # accwatch bootstrap: run once per torch process by libaccwatch-record.so; it
 # wraps the DataLoader methods whose calls become accwatch trace events.
 #
-# Defined by C before this runs: the _aw_* functions (one per event; they
-# never raise), _AW_UNKNOWN, _AW_BOOT_FILE, _AW_DEBUG.
+# Defined by C before this runs: the module _aw (accwatch_record.c) with one
+# function per event, called by keyword with the event's fields
+# (tracepoints/accwatch_catalogue.h; a field not given is absent in the
+# trace), the helpers (batch, worker_fetch, item_fetch, hot_methods,
+# call_before, ...; they never raise) and UNKNOWN, BOOT_FILE, DEBUG.
 #
 # Rules every wrapper keeps: the wrapped call behaves as before (same result,
 # same exception object, StopIteration above all); functools.wraps keeps
@@ -49,7 +52,7 @@
 #   next __iter__ of the same loader; __iter__ raising; interpreter exit).
 #   drawn = batches drawn, yielded = batches __next__ returned.
 # - Recorded iterations: an iteration (and a worker's fetcher) is recorded
-#   when a session has our events enabled as it begins (_aw_recording()).
+#   when a session has our events enabled as it begins (_aw.recording()).
 #   Only then do the per-batch methods (_next_index, __next__) sit on the
 #   class (_Switch): without a session batches run torch's own methods. A
 #   session started mid-epoch sees the next epoch on.
@@ -71,7 +74,8 @@
 #   tensors through _item_view, containers element-wise, repr otherwise).
 #   Items an IterableDataset produced but drop_last discarded are not sent.
 # - dist_init: after torch.distributed.init_process_group returns.
-# - exit / exec come from C (libaccwatch.so interposers, see accwatch_tp.h).
+# - exit / exec come from C (libaccwatch.so interposers; their fields in
+#   tracepoints/accwatch_catalogue.h).
 
 import functools
 import os
@@ -79,7 +83,7 @@ import sys
 import threading
 import weakref
 
-_UNKNOWN = _AW_UNKNOWN
+_UNKNOWN = _aw.UNKNOWN
 _SEED_MASK = (1 << 64) - 1
 
 _dl = sys.modules.get("torch.utils.data.dataloader")
@@ -190,9 +194,9 @@ class _Worker(object):
 
 
 def _debug(what):
-    if _AW_DEBUG:
+    if _aw.DEBUG:
         try:
-            _aw_debug("%s: %r" % (what, sys.exc_info()[1]))
+            _aw.debug("%s: %r" % (what, sys.exc_info()[1]))
         except Exception:
             pass
 
@@ -237,7 +241,7 @@ def _user_frame(frame):
     prefixes = _internal_prefixes()
     while frame is not None:
         path = frame.f_code.co_filename
-        if path != _AW_BOOT_FILE and not path.startswith(prefixes):
+        if path != _aw.BOOT_FILE and not path.startswith(prefixes):
             return frame
         frame = frame.f_back
     return None
@@ -255,7 +259,7 @@ def _format_stack(frame, limit):
     lines = []
     while frame is not None and len(lines) < limit:
         code = frame.f_code
-        if code.co_filename != _AW_BOOT_FILE:
+        if code.co_filename != _aw.BOOT_FILE:
             lines.append("%s:%s %s" % (code.co_filename, frame.f_lineno,
                                        code.co_name))
         frame = frame.f_back
@@ -356,8 +360,9 @@ def _emit_process(role):
     except Exception:
         host = ""
     torch = sys.modules.get("torch")
-    _aw_process(role, argv, host, sys.version.split()[0],
-                str(getattr(torch, "__version__", "")))
+    _aw.process(role=role, argv=argv, host=host,
+                python=sys.version.split()[0],
+                torch=str(getattr(torch, "__version__", "")))
 
 
 def _after_in_child():
@@ -480,17 +485,24 @@ def _loader_new(loader, frame):
     else:
         site = stack = ""
     batch_size = getattr(loader, "batch_size", None)
-    _aw_loader_new(
-        entry.ordinal, id(dataset), type(dataset).__qualname__,
-        _dataset_len(dataset), 1 if _is_iterable(loader) else 0,
-        _class_name(loader), _class_name(getattr(loader, "sampler", None)),
-        _class_name(getattr(loader, "batch_sampler", None)),
-        -1 if batch_size is None else _int(batch_size),
-        _flag(getattr(loader, "drop_last", None)), _shuffle(chain),
-        _int(getattr(loader, "num_workers", None)),
-        _flag(getattr(loader, "persistent_workers", None)),
-        _int(getattr(loader, "prefetch_factor", None)),
-        _start_method(loader), replicas, rank, site, stack)
+    _aw.loader_new(
+        loader=entry.ordinal, dataset_id=id(dataset),
+        dataset_type=type(dataset).__qualname__,
+        dataset_len=_dataset_len(dataset),
+        iterable=1 if _is_iterable(loader) else 0,
+        loader_class=_class_name(loader),
+        sampler_class=_class_name(getattr(loader, "sampler", None)),
+        batch_sampler_class=_class_name(getattr(loader, "batch_sampler",
+                                                None)),
+        batch_size=-1 if batch_size is None else _int(batch_size),
+        drop_last=_flag(getattr(loader, "drop_last", None)),
+        shuffle=_shuffle(chain),
+        num_workers=_int(getattr(loader, "num_workers", None)),
+        persistent_workers=_flag(getattr(loader, "persistent_workers",
+                                         None)),
+        prefetch_factor=_int(getattr(loader, "prefetch_factor", None)),
+        start_method=_start_method(loader), sampler_replicas=replicas,
+        sampler_rank=rank, site=site, stack=stack)
     return entry
 
 
@@ -510,8 +522,9 @@ def _end(rec, exhausted):
         return
     rec.open = False
     if rec.pid == _pid and rec.recorded:
-        _aw_iter_end(rec.loader, rec.iteration, rec.drawn, rec.yielded,
-                     exhausted)
+        _aw.iter_end(loader=rec.loader, iteration=rec.iteration,
+                     drawn=rec.drawn, yielded=rec.yielded,
+                     exhausted=1 if exhausted else 0)
     if rec.counted:
         rec.counted = False
         if rec.pid == _pid:
@@ -542,7 +555,7 @@ def _begin(loader):
     if entry.current is not None and entry.current.open:
         _end(entry.current, 0)
     rec = _Iteration(entry.ordinal, entry.iterations, not _is_iterable(loader),
-                     bool(_aw_recording()))
+                     bool(_aw.recording()))
     entry.iterations += 1
     entry.current = rec
     if rec.recorded:
@@ -556,8 +569,9 @@ def _begin(loader):
         except Exception:
             _debug("multiprocessing config")
     chain = _sampler_chain(loader)
-    _aw_iter_begin(rec.loader, rec.iteration, _first_int(chain, ("epoch",)),
-                   _first_int(chain, ("seed", "initial_seed")))
+    _aw.iter_begin(loader=rec.loader, iteration=rec.iteration,
+                   sampler_epoch=_first_int(chain, ("epoch",)),
+                   seed=_first_int(chain, ("seed", "initial_seed")))
     # Persistent workers: the same iterator is _reset inside the original
     # __iter__ and draws this iteration's first batches there. (torchdata
     # keeps its last iterator in _iterator without persistent workers too:
@@ -612,7 +626,8 @@ def _wrap_len(original):
                     key = (entry.ordinal, value, site)
                     if key not in _lens:
                         _lens.add(key)
-                        _aw_loader_len(entry.ordinal, _int(value), site)
+                        _aw.loader_len(loader=entry.ordinal,
+                                       value=_int(value), site=site)
             except Exception:
                 _debug("__len__")
         return value
@@ -705,7 +720,8 @@ def _drawn_one(iterator, index, rec):
         _bind(iterator, rec)
     if rec.recorded:
         if rec.indexed:
-            _aw_batch(rec.loader, rec.iteration, rec.drawn, index)
+            _aw.batch(loader=rec.loader, iteration=rec.iteration,
+                      batch=rec.drawn, indices=index)
         else:
             _drawn.rec = rec
         rec.drawn += 1
@@ -778,14 +794,14 @@ def _add_per_batch_methods(iterator):
         return
     methods = None
     try:
-        hot = _aw_hot_methods(_iters, originals[0], originals[1],
-                              _hot_unknown, _hot_unindexed, _stopped,
-                              iterator.__module__)
+        hot = _aw.hot_methods(_iters, originals[0], originals[1],
+                             _hot_unknown, _hot_unindexed, _stopped,
+                             iterator.__module__)
         if hot is not None:
             # partial: a C callable with a __dict__, so that
             # inspect.signature and __qualname__ read torch's method through
             # __wrapped__ (return annotation included).
-            methods = [_aw_instancemethod(functools.update_wrapper(
+            methods = [_aw.instancemethod(functools.update_wrapper(
                 functools.partial(function), original))
                 for function, original in zip(hot, originals)]
     except Exception:
@@ -828,8 +844,10 @@ def _worker_state():
     seed = _int(getattr(info, "seed", None), 0) & _SEED_MASK
     if seed >= 1 << 63:
         seed -= 1 << 64
-    _aw_worker_start(worker.id, _int(info.num_workers), seed, worker.loader,
-                     worker.iteration, worker.loader_pid)
+    _aw.worker_start(worker_id=worker.id,
+                     num_workers=_int(info.num_workers), seed=seed,
+                     loader=worker.loader, iteration=worker.iteration,
+                     loader_pid=worker.loader_pid)
     return worker
 
 
@@ -841,8 +859,9 @@ def _on_fetch(possibly_batched_index):
         if worker is not None:
             batch = worker.fetches
             worker.fetches += 1
-            _aw_worker_fetch(worker.id, worker.loader, worker.iteration,
-                             batch, possibly_batched_index)
+            _aw.worker_fetch(worker_id=worker.id, loader=worker.loader,
+                             iteration=worker.iteration, batch=batch,
+                             indices=possibly_batched_index)
             return (worker.id, worker.loader, worker.iteration, batch)
     except Exception:
         _debug("fetch")
@@ -878,16 +897,17 @@ def _items_before(batched):
             if worker is not None:
                 batch = worker.fetches
                 worker.fetches += 1
-                _aw_item_fetch(worker.id, worker.loader, worker.iteration,
-                               batch, args[0], batched)
+                _aw.item_fetch(worker_id=worker.id, loader=worker.loader,
+                               iteration=worker.iteration, batch=batch,
+                               data=args[0], batched=batched)
                 return
             rec = getattr(_drawn, "rec", None)
             if rec is not None and rec.pid == _pid:
-                _aw_item_fetch(-1, rec.loader, rec.iteration, rec.drawn - 1,
-                               args[0], batched)
+                _aw.item_fetch(worker_id=-1, loader=rec.loader,
+                               iteration=rec.iteration, batch=rec.drawn - 1,
+                               data=args[0], batched=batched)
             else:
-                _aw_item_fetch(-1, _UNKNOWN, _UNKNOWN, _UNKNOWN, args[0],
-                               batched)
+                _aw.item_fetch(worker_id=-1, data=args[0], batched=batched)
         except Exception:
             _debug("items")
     return before
@@ -908,17 +928,17 @@ def _wrap_fetcher_init(original):
                     if worker.base != _UNKNOWN:
                         worker.iteration = worker.base + worker.fetchers - 1
                 if (isinstance(self, _fetch._MapDatasetFetcher)
-                        and _aw_recording()):
+                        and _aw.recording()):
                     # Per instance and in C: no frame of ours between the
                     # worker loop and __getitem__ (torch copies the worker's
                     # traceback into the message of the re-raised error).
-                    fetch = _aw_call_around(self.fetch, _on_fetch)
+                    fetch = _aw.call_around(self.fetch, _on_fetch)
                     if fetch is not None:
                         self.fetch = fetch
-            if isinstance(self, _ITERABLE_FETCHER) and _aw_recording():
+            if isinstance(self, _ITERABLE_FETCHER) and _aw.recording():
                 # Items exist only here, before collation; the C trampoline
                 # keeps collate errors' tracebacks as they were.
-                collate = _aw_call_before(
+                collate = _aw.call_before(
                     self.collate_fn, _items_before(bool(self.auto_collation)))
                 if collate is not None:
                     self.collate_fn = collate
@@ -938,20 +958,24 @@ _ACCELERATE_OUTER = (("DataLoaderShard", "shard"),
 
 
 def _wrap_fields(outer, inner, kind):
-    """(split_batches, even_batches, num_processes, process_index)."""
-    fields = (-1, -1, -1, -1)
+    """The loader_wrap fields of accelerate's sharding parameters (none
+    when no object below outer has them)."""
+    fields = {}
     for obj in _sampler_chain(inner) + [getattr(inner, "dataset", None)]:
         if (obj is not None and hasattr(obj, "num_processes")
                 and hasattr(obj, "process_index")):
-            fields = (_flag(getattr(obj, "split_batches", None)),
-                      _flag(getattr(obj, "even_batches", None)),
-                      _int(obj.num_processes), _int(obj.process_index))
+            fields = dict(
+                split_batches=_flag(getattr(obj, "split_batches", None)),
+                even_batches=_flag(getattr(obj, "even_batches", None)),
+                num_processes=_int(obj.num_processes),
+                process_index=_int(obj.process_index))
             break
     if kind == "dispatcher":
         state = vars(outer).get("state")
-        fields = (_flag(vars(outer).get("split_batches")), -1,
-                  _int(getattr(state, "num_processes", None)),
-                  _int(getattr(state, "process_index", None)))
+        fields = dict(
+            split_batches=_flag(vars(outer).get("split_batches")),
+            num_processes=_int(getattr(state, "num_processes", None)),
+            process_index=_int(getattr(state, "process_index", None)))
     return fields
 
 
@@ -963,8 +987,8 @@ def _loader_wrap(outer, kind, frame):
     inner_entry = _loader_of(inner)
     if inner_entry is None:
         return
-    _aw_loader_wrap(entry.ordinal, inner_entry.ordinal, kind,
-                    *_wrap_fields(outer, inner, kind))
+    _aw.loader_wrap(outer=entry.ordinal, inner=inner_entry.ordinal,
+                    kind=kind, **_wrap_fields(outer, inner, kind))
 
 
 def _wrap_accelerate_init(kind):
@@ -1041,8 +1065,9 @@ def _wrap_init_process_group(original):
         result = original(*args, **kwargs)
         try:
             dist = sys.modules.get("torch.distributed")
-            _aw_dist_init(_int(dist.get_rank()), _int(dist.get_world_size()),
-                          str(dist.get_backend()))
+            _aw.dist_init(rank=_int(dist.get_rank()),
+                          world_size=_int(dist.get_world_size()),
+                          backend=str(dist.get_backend()))
         except Exception:
             _debug("init_process_group")
         return result

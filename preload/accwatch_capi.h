@@ -41,9 +41,13 @@ struct accwatch_py_buffer {
 typedef int (*accwatch_py_audit_hook_fn)(const char *event,
 					 accwatch_pyobject *args, void *data);
 
-/* The signatures of METH_FASTCALL and METH_VARARGS | METH_KEYWORDS. */
+/* The signatures of METH_FASTCALL, METH_FASTCALL | METH_KEYWORDS and
+ * METH_VARARGS | METH_KEYWORDS. */
 typedef accwatch_pyobject *(*accwatch_py_fastcall_fn)(
     accwatch_pyobject *self, accwatch_pyobject *const *args, ssize_t nargs);
+typedef accwatch_pyobject *(*accwatch_py_fastcall_keywords_fn)(
+    accwatch_pyobject *self, accwatch_pyobject *const *args, ssize_t nargs,
+    accwatch_pyobject *kwnames);
 typedef accwatch_pyobject *(*accwatch_py_keywords_fn)(
     accwatch_pyobject *self, accwatch_pyobject *args,
     accwatch_pyobject *kwargs);
@@ -129,6 +133,10 @@ struct accwatch_capi {
 			   accwatch_pyobject **key, accwatch_pyobject **value);
 	int (*PyObject_IsInstance)(accwatch_pyobject *object,
 				   accwatch_pyobject *kind);
+	accwatch_pyobject *(*PyModule_New)(const char *name);
+	int (*PyObject_SetAttrString)(accwatch_pyobject *object,
+				      const char *name,
+				      accwatch_pyobject *value);
 
 	/* Objects (data symbols), borrowed for the life of the process. */
 	accwatch_pyobject *Py_None;

@@ -85,6 +85,8 @@ static const struct accwatch_symbol accwatch_record_symbols[] = {
     ACCWATCH_SYMBOL(PyObject_Repr),
     ACCWATCH_SYMBOL(PyDict_Next),
     ACCWATCH_SYMBOL(PyObject_IsInstance),
+    ACCWATCH_SYMBOL(PyModule_New),
+    ACCWATCH_SYMBOL(PyObject_SetAttrString),
     {"_Py_NoneStruct", offsetof(struct accwatch_capi, Py_None)},
     ACCWATCH_SYMBOL(PyList_Type),
     ACCWATCH_SYMBOL(PyTuple_Type),

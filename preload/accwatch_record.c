@@ -39,41 +39,54 @@ end:
 	return ret;
 }
 
+/* The bootstrap's one injected name, the module `_aw`: the recorder's
+ * functions (accwatch_record_py.c) and its constants UNKNOWN, BOOT_FILE,
+ * DEBUG. */
+static accwatch_pyobject *accwatch_record_module(void)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *module = api->PyModule_New("accwatch_record");
+	const struct {
+		const char *name;
+		accwatch_pyobject *value;
+	} constants[] = {
+	    {"UNKNOWN",
+	     module ? api->PyLong_FromLongLong(ACCWATCH_UNKNOWN) : NULL},
+	    {"BOOT_FILE",
+	     module ? api->PyUnicode_FromString(ACCWATCH_BOOT_FILE) : NULL},
+	    {"DEBUG",
+	     module ? api->PyLong_FromLongLong(accwatch_recorder.debug) : NULL},
+	};
+	int ok = module && accwatch_record_module_fill(module) == 0;
+
+	for (size_t i = 0; i < sizeof(constants) / sizeof(constants[0]); i++) {
+		if (ok && constants[i].value)
+			ok = api->PyObject_SetAttrString(
+				 module, constants[i].name,
+				 constants[i].value) == 0;
+		else
+			ok = 0;
+		if (constants[i].value)
+			api->Py_DecRef(constants[i].value);
+	}
+	if (!ok && module) {
+		api->Py_DecRef(module);
+		module = NULL;
+	}
+	return module;
+}
+
 static int accwatch_record_fill_globals(accwatch_pyobject *globals)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
-	int ret = -1;
-	unsigned i;
 
 	if (api->PyDict_SetItemString(globals, "__builtins__",
 				      api->PyEval_GetBuiltins()) < 0)
-		goto end;
+		return -1;
 	if (accwatch_record_set(globals, "__name__",
-				api->PyUnicode_FromString("accwatch_boot")) <
-		0 ||
-	    accwatch_record_set(globals, "_AW_BOOT_FILE",
-				api->PyUnicode_FromString(ACCWATCH_BOOT_FILE)) <
-		0 ||
-	    accwatch_record_set(globals, "_AW_UNKNOWN",
-				api->PyLong_FromLongLong(ACCWATCH_UNKNOWN)) <
-		0 ||
-	    accwatch_record_set(
-		globals, "_AW_DEBUG",
-		api->PyLong_FromLongLong(accwatch_recorder.debug)) < 0)
-		goto end;
-	for (i = 0; i < accwatch_record_method_count; i++) {
-		struct accwatch_py_method_def *def =
-		    (struct accwatch_py_method_def
-			 *)&accwatch_record_methods[i];
-
-		if (accwatch_record_set(
-			globals, def->ml_name,
-			api->PyCFunction_NewEx(def, NULL, NULL)) < 0)
-			goto end;
-	}
-	ret = 0;
-end:
-	return ret;
+				api->PyUnicode_FromString("accwatch_boot")) < 0)
+		return -1;
+	return accwatch_record_set(globals, "_aw", accwatch_record_module());
 }
 
 static enum accwatch_record_status accwatch_record_boot(void)

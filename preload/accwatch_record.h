@@ -63,15 +63,17 @@ struct accwatch_recorder {
 
 extern struct accwatch_recorder accwatch_recorder;
 
-/* The functions the bootstrap calls, as METH_FASTCALL definitions. */
-extern const struct accwatch_py_method_def accwatch_record_methods[];
-extern const unsigned accwatch_record_method_count;
+/* Puts the functions the bootstrap calls into module (the bootstrap's
+ * `_aw`): one per event without a sequence, called by keyword, named after
+ * it (accwatch_catalogue.h), and batch, worker_fetch, item_fetch and the
+ * helpers. -1 with a Python error set when that failed. */
+int accwatch_record_module_fill(accwatch_pyobject *module);
 
 /* The batch event of one draw (indices: the Python batch of indices). */
 void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
 			   accwatch_pyobject *indices);
 
-/* _aw_hot_methods and _aw_instancemethod (accwatch_record_hot.c): the
+/* _aw.hot_methods and _aw.instancemethod (accwatch_record_hot.c): the
  * per-batch methods in C. */
 accwatch_pyobject *accwatch_py_hot_methods(accwatch_pyobject *self,
 					   accwatch_pyobject *const *args,

@@ -9,7 +9,7 @@
 #include "accwatch_capi.h"
 
 /* Bumped whenever this header changes: both objects must agree. */
-#define ACCWATCH_RECORD_ABI 3
+#define ACCWATCH_RECORD_ABI 4
 #define ACCWATCH_RECORD_INIT_SYMBOL "accwatch_record_init"
 #define ACCWATCH_RECORD_LIBRARY "libaccwatch-record.so"
 /* The preloaded object's file name, as LD_PRELOAD names it. */

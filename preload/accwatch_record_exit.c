@@ -33,10 +33,14 @@ void accwatch_record_on_child_exit(pid_t child, int status)
 	if (!lttng_ust_tracepoint_enabled(accwatch, exit) ||
 	    !accwatch_record_is_self())
 		return;
-	lttng_ust_tracepoint(accwatch, exit, accwatch_recorder.run,
-			     accwatch_recorder.pid, child,
-			     WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-			     WIFSIGNALED(status) ? WTERMSIG(status) : -1);
+	lttng_ust_tracepoint(
+	    accwatch, exit,
+	    &(struct accwatch_exit_info){
+		.run = accwatch_recorder.run,
+		.pid = accwatch_recorder.pid,
+		.exited_pid = child,
+		.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : -1});
 }
 
 void accwatch_record_on_exit_self(int status)
@@ -44,9 +48,13 @@ void accwatch_record_on_exit_self(int status)
 	if (!lttng_ust_tracepoint_enabled(accwatch, exit) ||
 	    !accwatch_record_is_self())
 		return;
-	lttng_ust_tracepoint(accwatch, exit, accwatch_recorder.run,
-			     accwatch_recorder.pid, accwatch_recorder.pid,
-			     status & 0xff, -1);
+	lttng_ust_tracepoint(
+	    accwatch, exit,
+	    &(struct accwatch_exit_info){.run = accwatch_recorder.run,
+					 .pid = accwatch_recorder.pid,
+					 .exited_pid = accwatch_recorder.pid,
+					 .status = status & 0xff,
+					 .signal = -1});
 }
 
 void accwatch_record_on_exec(const char *path, pid_t child)
@@ -54,8 +62,12 @@ void accwatch_record_on_exec(const char *path, pid_t child)
 	if (!lttng_ust_tracepoint_enabled(accwatch, exec) ||
 	    !accwatch_record_is_self())
 		return;
-	lttng_ust_tracepoint(accwatch, exec, accwatch_recorder.run,
-			     accwatch_recorder.pid, path ? path : "", child);
+	lttng_ust_tracepoint(
+	    accwatch, exec,
+	    &(struct accwatch_exec_info){.run = accwatch_recorder.run,
+					 .pid = accwatch_recorder.pid,
+					 .path = path ? path : "",
+					 .child_pid = child});
 }
 
 /* exit(): after Python finalised, before liblttng-ust's destructors (it is

@@ -330,23 +330,22 @@ void accwatch_record_before_fork(sigset_t *sigset)
 void accwatch_record_after_fork_parent(sigset_t *sigset, pid_t child)
 {
 	struct accwatch_fork_snapshot *snapshot = &accwatch_recorder.fork;
-	struct accwatch_fork_info info;
-
 	lttng_ust_after_fork_parent(sigset);
 	if (!atomic_load(&snapshot->busy) ||
 	    !pthread_equal(snapshot->owner, pthread_self()))
 		goto end;
 	if (child > 0) {
-		info.run = accwatch_recorder.run;
-		info.pid = accwatch_recorder.pid;
-		info.child_pid = child;
-		info.threads = snapshot->threads;
-		info.thread_names = snapshot->thread_names;
-		info.cuda_mapped = snapshot->cuda_mapped;
-		info.py_stack = snapshot->py_stack;
-		info.native_stack = snapshot->native_stack;
-		info.py_threads = snapshot->py_threads;
-		lttng_ust_tracepoint(accwatch, fork, &info);
+		lttng_ust_tracepoint(accwatch, fork,
+				     &(struct accwatch_fork_info){
+					 .run = accwatch_recorder.run,
+					 .pid = accwatch_recorder.pid,
+					 .child_pid = child,
+					 .threads = snapshot->threads,
+					 .thread_names = snapshot->thread_names,
+					 .cuda_mapped = snapshot->cuda_mapped,
+					 .py_stack = snapshot->py_stack,
+					 .native_stack = snapshot->native_stack,
+					 .py_threads = snapshot->py_threads});
 	}
 	atomic_store(&snapshot->busy, 0);
 end:

@@ -7,7 +7,7 @@
  * The bootstrap wraps each builtin in a functools.partial carrying torch's
  * method as __wrapped__ (inspect.signature, __qualname__ and __doc__ read
  * through it, return annotation included) and that in an instancemethod
- * (_aw_instancemethod), which binds it to the iterator like a function. The
+ * (_aw.instancemethod), which binds it to the iterator like a function. The
  * bootstrap's _Iteration is a list subclass; the slots read here are
  * ACCWATCH_HOT_* below, the same indices as in accwatch_boot.py. The C-API
  * functions beyond the usual ones are struct accwatch_capi's batch group.

@@ -7,220 +7,77 @@
 #include "accwatch_env.h"
 #include "accwatch_events.h"
 #include "accwatch_record.h"
+#include "accwatch_record_args.h"
 #include "accwatch_tp.h"
 
-static int64_t accwatch_arg_i64(accwatch_pyobject *object, int64_t fallback)
+/* role "" means "rank" when a rank variable answered, else "other"; the
+ * rank fields and ppid are the recorder's own. */
+static void accwatch_process_complete(struct accwatch_process_info *info)
 {
-	const struct accwatch_capi *api = accwatch_recorder.api;
-	int overflow = 0;
-	long long value = api->PyLong_AsLongLongAndOverflow(object, &overflow);
-
-	if (value == -1 && api->PyErr_Occurred()) {
-		api->PyErr_Clear();
-		return fallback;
-	}
-	return overflow ? fallback : value;
-}
-
-static int32_t accwatch_arg_i32(accwatch_pyobject *object)
-{
-	int64_t value = accwatch_arg_i64(object, -1);
-
-	return value < INT32_MIN || value > INT32_MAX ? -1 : (int32_t)value;
-}
-
-static int8_t accwatch_arg_i8(accwatch_pyobject *object)
-{
-	int64_t value = accwatch_arg_i64(object, -1);
-
-	return value < INT8_MIN || value > INT8_MAX ? -1 : (int8_t)value;
-}
-
-/* Loader, iteration and batch ordinals: ACCWATCH_UNKNOWN when unknown. */
-static uint32_t accwatch_arg_u32(accwatch_pyobject *object)
-{
-	int64_t value = accwatch_arg_i64(object, -1);
-
-	return value < 0 || value > UINT32_MAX ? ACCWATCH_UNKNOWN
-					       : (uint32_t)value;
-}
-
-static const char *accwatch_arg_str(accwatch_pyobject *object)
-{
-	const struct accwatch_capi *api = accwatch_recorder.api;
-	const char *text = api->PyUnicode_AsUTF8(object);
-
-	if (!text) {
-		api->PyErr_Clear();
-		text = "";
-	}
-	return text;
-}
-
-static int accwatch_args_ok(const char *name, ssize_t nargs, ssize_t expected)
-{
-	if (nargs == expected)
-		return 1;
-	ACCWATCH_DEBUG("%s: %zd arguments instead of %zd", name, nargs,
-		       expected);
-	return 0;
-}
-
-/* (role, argv, host, python, torch); role "" means "rank" when a rank
- * variable answered, else "other". */
-static accwatch_pyobject *accwatch_py_process(accwatch_pyobject *self,
-					      accwatch_pyobject *const *args,
-					      ssize_t nargs)
-{
-	struct accwatch_process_info info;
 	struct accwatch_rank_info rank;
 
-	(void)self;
-	if (!accwatch_args_ok("process", nargs, 5))
-		goto end;
 	accwatch_env_rank(accwatch_env_getenv, NULL, &rank);
-	info.run = accwatch_recorder.run;
-	info.pid = accwatch_recorder.pid;
-	info.ppid = getppid();
-	info.rank = rank.rank;
-	info.local_rank = rank.local_rank;
-	info.world_size = rank.world_size;
-	info.local_world_size = rank.local_world_size;
-	info.rank_source = rank.source;
-	info.role = accwatch_arg_str(args[0]);
-	if (info.role[0] == '\0')
-		info.role = rank.rank >= 0 ? "rank" : "other";
-	info.argv = accwatch_arg_str(args[1]);
-	info.host = accwatch_arg_str(args[2]);
-	info.python = accwatch_arg_str(args[3]);
-	info.torch = accwatch_arg_str(args[4]);
-	lttng_ust_tracepoint(accwatch, process, &info);
-end:
-	return accwatch_record_none();
+	info->ppid = getppid();
+	info->rank = rank.rank;
+	info->local_rank = rank.local_rank;
+	info->world_size = rank.world_size;
+	info->local_world_size = rank.local_world_size;
+	info->rank_source = rank.source;
+	if (info->role[0] == '\0')
+		info->role = rank.rank >= 0 ? "rank" : "other";
 }
 
-/* (rank, world_size, backend) */
-static accwatch_pyobject *accwatch_py_dist_init(accwatch_pyobject *self,
-						accwatch_pyobject *const *args,
-						ssize_t nargs)
+/* The events without a sequence, callable by keyword (one C function,
+ * its self the event's index here). */
+struct accwatch_event_call {
+	const char *name;
+	const struct accwatch_arg_list *args;
+	void (*emit)(const void *info);
+};
+
+/* clang-format off */
+#define ACCWATCH_EMIT_none(name, list)                                         \
+	static void accwatch_emit_##name(const void *info)                     \
+	{                                                                      \
+		lttng_ust_tracepoint(accwatch, name, info);                    \
+	}
+#define ACCWATCH_EMIT_u32_indices(name, list)
+#define ACCWATCH_EMIT_i64_indices(name, list)
+#define ACCWATCH_EMIT_u64_hashes(name, list)
+#define ACCWATCH_EMIT(name, NAME, list, model, sequence)                       \
+	ACCWATCH_EMIT_##sequence(name, list)
+ACCWATCH_EVENTS(ACCWATCH_EMIT)
+
+#define ACCWATCH_CALL_none(name, list)                                         \
+	{#name, &accwatch_args_##list, accwatch_emit_##name},
+#define ACCWATCH_CALL_u32_indices(name, list)
+#define ACCWATCH_CALL_i64_indices(name, list)
+#define ACCWATCH_CALL_u64_hashes(name, list)
+#define ACCWATCH_CALL(name, NAME, list, model, sequence)                       \
+	ACCWATCH_CALL_##sequence(name, list)
+/* clang-format on */
+static const struct accwatch_event_call accwatch_event_calls[] = {
+    ACCWATCH_EVENTS(ACCWATCH_CALL)};
+#define ACCWATCH_EVENT_CALLS                                                   \
+	(sizeof(accwatch_event_calls) / sizeof(accwatch_event_calls[0]))
+
+static accwatch_pyobject *accwatch_py_event(accwatch_pyobject *self,
+					    accwatch_pyobject *const *args,
+					    ssize_t nargs,
+					    accwatch_pyobject *kwnames)
 {
-	(void)self;
-	if (!accwatch_args_ok("dist_init", nargs, 3))
+	int64_t index = accwatch_arg_int(self, ACCWATCH_ARG_u32, -1);
+	const struct accwatch_event_call *call;
+	union accwatch_any_info info;
+
+	if (index < 0 || (size_t)index >= ACCWATCH_EVENT_CALLS)
 		goto end;
-	lttng_ust_tracepoint(accwatch, dist_init, accwatch_recorder.run,
-			     accwatch_recorder.pid, accwatch_arg_i32(args[0]),
-			     accwatch_arg_i32(args[1]),
-			     accwatch_arg_str(args[2]));
-end:
-	return accwatch_record_none();
-}
-
-/* The fields of struct accwatch_loader_info after run and pid, in order. */
-static accwatch_pyobject *accwatch_py_loader_new(accwatch_pyobject *self,
-						 accwatch_pyobject *const *args,
-						 ssize_t nargs)
-{
-	struct accwatch_loader_info info;
-
-	(void)self;
-	if (!accwatch_args_ok("loader_new", nargs, 19))
-		goto end;
-	info.run = accwatch_recorder.run;
-	info.pid = accwatch_recorder.pid;
-	info.loader = accwatch_arg_u32(args[0]);
-	info.dataset_id = (uint64_t)accwatch_arg_i64(args[1], 0);
-	info.dataset_type = accwatch_arg_str(args[2]);
-	info.dataset_len = accwatch_arg_i64(args[3], -1);
-	info.iterable = (uint8_t)accwatch_arg_i8(args[4]);
-	info.loader_class = accwatch_arg_str(args[5]);
-	info.sampler_class = accwatch_arg_str(args[6]);
-	info.batch_sampler_class = accwatch_arg_str(args[7]);
-	info.batch_size = accwatch_arg_i64(args[8], -1);
-	info.drop_last = accwatch_arg_i8(args[9]);
-	info.shuffle = accwatch_arg_i8(args[10]);
-	info.num_workers = accwatch_arg_i32(args[11]);
-	info.persistent_workers = accwatch_arg_i8(args[12]);
-	info.prefetch_factor = accwatch_arg_i32(args[13]);
-	info.start_method = accwatch_arg_str(args[14]);
-	info.sampler_replicas = accwatch_arg_i32(args[15]);
-	info.sampler_rank = accwatch_arg_i32(args[16]);
-	info.site = accwatch_arg_str(args[17]);
-	info.stack = accwatch_arg_str(args[18]);
-	lttng_ust_tracepoint(accwatch, loader_new, &info);
-end:
-	return accwatch_record_none();
-}
-
-/* (outer, inner, kind, split_batches, even_batches, num_processes,
- * process_index) */
-static accwatch_pyobject *
-accwatch_py_loader_wrap(accwatch_pyobject *self, accwatch_pyobject *const *args,
-			ssize_t nargs)
-{
-	struct accwatch_wrap_info info;
-
-	(void)self;
-	if (!accwatch_args_ok("loader_wrap", nargs, 7))
-		goto end;
-	info.run = accwatch_recorder.run;
-	info.pid = accwatch_recorder.pid;
-	info.outer = accwatch_arg_u32(args[0]);
-	info.inner = accwatch_arg_u32(args[1]);
-	info.kind = accwatch_arg_str(args[2]);
-	info.split_batches = accwatch_arg_i8(args[3]);
-	info.even_batches = accwatch_arg_i8(args[4]);
-	info.num_processes = accwatch_arg_i32(args[5]);
-	info.process_index = accwatch_arg_i32(args[6]);
-	lttng_ust_tracepoint(accwatch, loader_wrap, &info);
-end:
-	return accwatch_record_none();
-}
-
-/* (loader, value, site) */
-static accwatch_pyobject *accwatch_py_loader_len(accwatch_pyobject *self,
-						 accwatch_pyobject *const *args,
-						 ssize_t nargs)
-{
-	(void)self;
-	if (!accwatch_args_ok("loader_len", nargs, 3))
-		goto end;
-	lttng_ust_tracepoint(accwatch, loader_len, accwatch_recorder.run,
-			     accwatch_recorder.pid, accwatch_arg_u32(args[0]),
-			     accwatch_arg_i64(args[1], -1),
-			     accwatch_arg_str(args[2]));
-end:
-	return accwatch_record_none();
-}
-
-/* (loader, iteration, sampler_epoch, seed) */
-static accwatch_pyobject *accwatch_py_iter_begin(accwatch_pyobject *self,
-						 accwatch_pyobject *const *args,
-						 ssize_t nargs)
-{
-	(void)self;
-	if (!accwatch_args_ok("iter_begin", nargs, 4))
-		goto end;
-	lttng_ust_tracepoint(
-	    accwatch, iter_begin, accwatch_recorder.run, accwatch_recorder.pid,
-	    accwatch_arg_u32(args[0]), accwatch_arg_u32(args[1]),
-	    accwatch_arg_i64(args[2], -1), accwatch_arg_i64(args[3], -1));
-end:
-	return accwatch_record_none();
-}
-
-/* (loader, iteration, drawn, yielded, exhausted) */
-static accwatch_pyobject *accwatch_py_iter_end(accwatch_pyobject *self,
-					       accwatch_pyobject *const *args,
-					       ssize_t nargs)
-{
-	(void)self;
-	if (!accwatch_args_ok("iter_end", nargs, 5))
-		goto end;
-	lttng_ust_tracepoint(
-	    accwatch, iter_end, accwatch_recorder.run, accwatch_recorder.pid,
-	    accwatch_arg_u32(args[0]), accwatch_arg_u32(args[1]),
-	    accwatch_arg_u32(args[2]), accwatch_arg_u32(args[3]),
-	    (uint8_t)(accwatch_arg_i64(args[4], 0) != 0));
+	call = &accwatch_event_calls[index];
+	accwatch_args_fill(call->name, call->args, &info, args, nargs, kwnames,
+			   NULL);
+	if (call->args == &accwatch_args_process)
+		accwatch_process_complete(&info.process);
+	call->emit(&info);
 end:
 	return accwatch_record_none();
 }
@@ -293,61 +150,56 @@ void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
 	accwatch_walk_indices(indices, &event, "batch", batch);
 }
 
-/* (loader, iteration, batch, indices): the per-batch path when the
+/* The keyword holding a chunk event's sequence (indices) or its items
+ * (data, batched: item_fetch). */
+static const char *const accwatch_indices_keyword[] = {"indices"};
+static const char *const accwatch_items_keywords[] = {"data", "batched"};
+
+/* batch(loader=, iteration=, batch=, indices=): the per-batch path when the
  * bootstrap's Python wrappers are in use (accwatch_record_hot.c otherwise).
  */
 static accwatch_pyobject *accwatch_py_batch(accwatch_pyobject *self,
 					    accwatch_pyobject *const *args,
-					    ssize_t nargs)
+					    ssize_t nargs,
+					    accwatch_pyobject *kwnames)
 {
+	struct accwatch_batch_info info;
+	accwatch_pyobject *indices;
+	struct accwatch_arg_extra extra = {accwatch_indices_keyword, &indices,
+					   1};
+
 	(void)self;
-	if (accwatch_args_ok("batch", nargs, 4))
-		accwatch_record_batch(accwatch_arg_u32(args[0]),
-				      accwatch_arg_u32(args[1]),
-				      accwatch_arg_u32(args[2]), args[3]);
+	accwatch_args_fill("batch", &accwatch_args_batch, &info, args, nargs,
+			   kwnames, &extra);
+	if (indices)
+		accwatch_record_batch(info.loader, info.iteration, info.batch,
+				      indices);
 	return accwatch_record_none();
 }
 
-/* (worker_id, num_workers, seed, loader, iteration, loader_pid) */
-static accwatch_pyobject *
-accwatch_py_worker_start(accwatch_pyobject *self,
-			 accwatch_pyobject *const *args, ssize_t nargs)
-{
-	(void)self;
-	if (!accwatch_args_ok("worker_start", nargs, 6))
-		goto end;
-	lttng_ust_tracepoint(
-	    accwatch, worker_start, accwatch_recorder.run,
-	    accwatch_recorder.pid, accwatch_arg_i32(args[0]),
-	    accwatch_arg_i32(args[1]), (uint64_t)accwatch_arg_i64(args[2], 0),
-	    accwatch_arg_u32(args[3]), accwatch_arg_u32(args[4]),
-	    accwatch_arg_i32(args[5]));
-end:
-	return accwatch_record_none();
-}
-
-/* (worker_id, loader, iteration, fetch ordinal, indices) */
+/* worker_fetch(worker_id=, loader=, iteration=, batch=, indices=); batch is
+ * the worker's fetch ordinal. */
 static accwatch_pyobject *
 accwatch_py_worker_fetch(accwatch_pyobject *self,
-			 accwatch_pyobject *const *args, ssize_t nargs)
+			 accwatch_pyobject *const *args, ssize_t nargs,
+			 accwatch_pyobject *kwnames)
 {
-	struct accwatch_fetch_info info;
+	struct accwatch_chunk_info info;
+	accwatch_pyobject *indices;
+	struct accwatch_arg_extra extra = {accwatch_indices_keyword, &indices,
+					   1};
 	struct accwatch_indices_event event = {
 	    &info.offset, &info.total, &info.count, accwatch_emit_fetch, &info};
 
 	(void)self;
-	if (!accwatch_args_ok("worker_fetch", nargs, 5))
-		goto end;
 	if (!lttng_ust_tracepoint_enabled(accwatch, worker_fetch) &&
 	    !lttng_ust_tracepoint_enabled(accwatch, worker_fetch_wide))
 		goto end;
-	info.run = accwatch_recorder.run;
-	info.pid = accwatch_recorder.pid;
-	info.worker_id = accwatch_arg_i32(args[0]);
-	info.loader = accwatch_arg_u32(args[1]);
-	info.iteration = accwatch_arg_u32(args[2]);
-	info.batch = accwatch_arg_u32(args[3]);
-	accwatch_walk_indices(args[4], &event, "worker fetch", info.batch);
+	accwatch_args_fill("worker_fetch", &accwatch_args_chunk, &info, args,
+			   nargs, kwnames, &extra);
+	if (indices)
+		accwatch_walk_indices(indices, &event, "worker fetch",
+				      info.batch);
 end:
 	return accwatch_record_none();
 }
@@ -356,7 +208,7 @@ end:
  * fingerprinting may run Python code that lets another thread in). */
 #define ACCWATCH_ITEM_CHUNK 256
 
-static void accwatch_emit_items(struct accwatch_fetch_info *info,
+static void accwatch_emit_items(struct accwatch_chunk_info *info,
 				accwatch_pyobject *items, int is_list,
 				ssize_t count)
 {
@@ -391,34 +243,34 @@ static void accwatch_emit_items(struct accwatch_fetch_info *info,
 	}
 }
 
-/* (worker_id, loader, iteration, batch, data, batched): data is what the
- * IterableDataset fetcher hands to collate_fn, a list of items when batched,
- * else one item. */
+/* item_fetch(worker_id=, loader=, iteration=, batch=, data=, batched=):
+ * data is what the IterableDataset fetcher hands to collate_fn, a list of
+ * items when batched, else one item. */
 static accwatch_pyobject *accwatch_py_item_fetch(accwatch_pyobject *self,
 						 accwatch_pyobject *const *args,
-						 ssize_t nargs)
+						 ssize_t nargs,
+						 accwatch_pyobject *kwnames)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
-	struct accwatch_fetch_info info;
+	struct accwatch_chunk_info info;
+	accwatch_pyobject *items[2];
+	struct accwatch_arg_extra extra = {accwatch_items_keywords, items, 2};
 	accwatch_pyobject *data;
 	uint64_t hash;
 	int is_list;
 
 	(void)self;
-	if (!accwatch_args_ok("item_fetch", nargs, 6) ||
-	    !lttng_ust_tracepoint_enabled(accwatch, item_fetch))
+	if (!lttng_ust_tracepoint_enabled(accwatch, item_fetch))
 		goto end;
-	info.run = accwatch_recorder.run;
-	info.pid = accwatch_recorder.pid;
-	info.worker_id = accwatch_arg_i32(args[0]);
-	info.loader = accwatch_arg_u32(args[1]);
-	info.iteration = accwatch_arg_u32(args[2]);
-	info.batch = accwatch_arg_u32(args[3]);
-	data = args[4];
+	accwatch_args_fill("item_fetch", &accwatch_args_chunk, &info, args,
+			   nargs, kwnames, &extra);
+	data = items[0];
+	if (!data)
+		goto end;
 	is_list = api->PyObject_IsInstance(data, api->PyList_Type);
 	if (is_list < 0)
 		api->PyErr_Clear();
-	if (accwatch_arg_i64(args[5], 0) &&
+	if (items[1] && accwatch_arg_int(items[1], ACCWATCH_ARG_i64, 0) &&
 	    (is_list == 1 ||
 	     api->PyObject_IsInstance(data, api->PyTuple_Type) == 1)) {
 		accwatch_emit_items(&info, data, is_list == 1,
@@ -449,8 +301,8 @@ static accwatch_pyobject *accwatch_py_call_around(accwatch_pyobject *self,
 	accwatch_pyobject *target = api->PyTuple_GetItem(self, 0);
 	accwatch_pyobject *before = api->PyTuple_GetItem(self, 1);
 	accwatch_pyobject *token, *result;
-	int32_t worker_id = -1;
-	uint32_t loader = 0, iteration = 0, batch = 0;
+	struct accwatch_fetch_end_info end = {.run = accwatch_recorder.run,
+					      .pid = accwatch_recorder.pid};
 	int known = 0;
 
 	if (!target || !before)
@@ -460,21 +312,27 @@ static accwatch_pyobject *accwatch_py_call_around(accwatch_pyobject *self,
 		return NULL;
 	if (api->PyObject_IsInstance(token, api->PyTuple_Type) == 1 &&
 	    api->PyTuple_Size(token) == 4) {
-		worker_id = accwatch_arg_i32(api->PyTuple_GetItem(token, 0));
-		loader = accwatch_arg_u32(api->PyTuple_GetItem(token, 1));
-		iteration = accwatch_arg_u32(api->PyTuple_GetItem(token, 2));
-		batch = accwatch_arg_u32(api->PyTuple_GetItem(token, 3));
+		end.worker_id = (int32_t)accwatch_arg_int(
+		    api->PyTuple_GetItem(token, 0), ACCWATCH_ARG_i32, -1);
+		end.loader = (uint32_t)accwatch_arg_int(
+		    api->PyTuple_GetItem(token, 1), ACCWATCH_ARG_u32,
+		    ACCWATCH_UNKNOWN);
+		end.iteration = (uint32_t)accwatch_arg_int(
+		    api->PyTuple_GetItem(token, 2), ACCWATCH_ARG_u32,
+		    ACCWATCH_UNKNOWN);
+		end.batch = (uint32_t)accwatch_arg_int(
+		    api->PyTuple_GetItem(token, 3), ACCWATCH_ARG_u32,
+		    ACCWATCH_UNKNOWN);
 		known = 1;
 	}
 	api->Py_DecRef(token);
 	if (api->PyErr_Occurred())
 		api->PyErr_Clear();
 	result = api->PyObject_Call(target, args, kwargs);
-	if (known)
-		lttng_ust_tracepoint(accwatch, worker_fetch_end,
-				     accwatch_recorder.run,
-				     accwatch_recorder.pid, worker_id, loader,
-				     iteration, batch, result != NULL);
+	if (known) {
+		end.ok = result != NULL;
+		lttng_ust_tracepoint(accwatch, worker_fetch_end, &end);
+	}
 	return result;
 }
 
@@ -524,8 +382,11 @@ accwatch_trampoline_new(const struct accwatch_py_method_def *def,
 	const struct accwatch_capi *api = accwatch_recorder.api;
 	accwatch_pyobject *pair = NULL, *function = NULL;
 
-	if (!accwatch_args_ok(def->ml_name, nargs, 2))
+	if (nargs != 2) {
+		ACCWATCH_DEBUG("%s: %zd arguments instead of 2", def->ml_name,
+			       nargs);
 		goto end;
+	}
 	pair = api->PyTuple_Pack(2, args[0], args[1]);
 	if (!pair)
 		goto end;
@@ -593,26 +454,77 @@ static accwatch_pyobject *accwatch_py_debug(accwatch_pyobject *self,
 		name, (void *)(accwatch_py_fastcall_fn)function,               \
 		    ACCWATCH_PY_METH_FASTCALL, NULL                            \
 	}
+#define ACCWATCH_KEYWORD_METHOD(name, function)                                \
+	{                                                                      \
+		name, (void *)(accwatch_py_fastcall_keywords_fn)function,      \
+		    ACCWATCH_PY_METH_FASTCALL | ACCWATCH_PY_METH_KEYWORDS,     \
+		    NULL                                                       \
+	}
 
-const struct accwatch_py_method_def accwatch_record_methods[] = {
-    ACCWATCH_METHOD("_aw_process", accwatch_py_process),
-    ACCWATCH_METHOD("_aw_dist_init", accwatch_py_dist_init),
-    ACCWATCH_METHOD("_aw_loader_new", accwatch_py_loader_new),
-    ACCWATCH_METHOD("_aw_loader_wrap", accwatch_py_loader_wrap),
-    ACCWATCH_METHOD("_aw_loader_len", accwatch_py_loader_len),
-    ACCWATCH_METHOD("_aw_iter_begin", accwatch_py_iter_begin),
-    ACCWATCH_METHOD("_aw_iter_end", accwatch_py_iter_end),
-    ACCWATCH_METHOD("_aw_batch", accwatch_py_batch),
-    ACCWATCH_METHOD("_aw_hot_methods", accwatch_py_hot_methods),
-    ACCWATCH_METHOD("_aw_instancemethod", accwatch_py_instancemethod),
-    ACCWATCH_METHOD("_aw_worker_start", accwatch_py_worker_start),
-    ACCWATCH_METHOD("_aw_worker_fetch", accwatch_py_worker_fetch),
-    ACCWATCH_METHOD("_aw_item_fetch", accwatch_py_item_fetch),
-    ACCWATCH_METHOD("_aw_call_before", accwatch_py_call_before_new),
-    ACCWATCH_METHOD("_aw_call_around", accwatch_py_call_around_new),
-    ACCWATCH_METHOD("_aw_recording", accwatch_py_recording),
-    ACCWATCH_METHOD("_aw_debug", accwatch_py_debug),
+/* The module _aw's functions besides the events without a sequence. */
+static const struct accwatch_py_method_def accwatch_record_methods[] = {
+    ACCWATCH_KEYWORD_METHOD("batch", accwatch_py_batch),
+    ACCWATCH_KEYWORD_METHOD("worker_fetch", accwatch_py_worker_fetch),
+    ACCWATCH_KEYWORD_METHOD("item_fetch", accwatch_py_item_fetch),
+    ACCWATCH_METHOD("hot_methods", accwatch_py_hot_methods),
+    ACCWATCH_METHOD("instancemethod", accwatch_py_instancemethod),
+    ACCWATCH_METHOD("call_before", accwatch_py_call_before_new),
+    ACCWATCH_METHOD("call_around", accwatch_py_call_around_new),
+    ACCWATCH_METHOD("recording", accwatch_py_recording),
+    ACCWATCH_METHOD("debug", accwatch_py_debug),
 };
 
-const unsigned accwatch_record_method_count =
-    sizeof(accwatch_record_methods) / sizeof(accwatch_record_methods[0]);
+static const struct accwatch_py_method_def accwatch_event_method =
+    ACCWATCH_KEYWORD_METHOD("event", accwatch_py_event);
+
+/* module.name = value, dropping the reference to value. */
+static int accwatch_module_set(accwatch_pyobject *module, const char *name,
+			       accwatch_pyobject *value)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	int ret;
+
+	if (!value)
+		return -1;
+	ret = api->PyObject_SetAttrString(module, name, value);
+	api->Py_DecRef(value);
+	return ret;
+}
+
+int accwatch_record_module_fill(accwatch_pyobject *module)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	size_t i;
+
+	for (i = 0; i < sizeof(accwatch_record_methods) /
+			    sizeof(accwatch_record_methods[0]);
+	     i++) {
+		struct accwatch_py_method_def *def =
+		    (struct accwatch_py_method_def
+			 *)&accwatch_record_methods[i];
+
+		if (accwatch_module_set(
+			module, def->ml_name,
+			api->PyCFunction_NewEx(def, NULL, NULL)) < 0)
+			return -1;
+	}
+	/* One function per event: the same C function, its self the index
+	 * of the event's entry. */
+	for (i = 0; i < ACCWATCH_EVENT_CALLS; i++) {
+		accwatch_pyobject *index =
+		    api->PyLong_FromLongLong((long long)i);
+		accwatch_pyobject *function =
+		    index
+			? api->PyCFunction_NewEx((struct accwatch_py_method_def
+						      *)&accwatch_event_method,
+						 index, NULL)
+			: NULL;
+
+		if (index)
+			api->Py_DecRef(index);
+		if (accwatch_module_set(module, accwatch_event_calls[i].name,
+					function) < 0)
+			return -1;
+	}
+	return 0;
+}

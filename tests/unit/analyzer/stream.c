@@ -200,7 +200,7 @@ void s_worker_fetch_end(struct aw_model *m, int32_t pid, int32_t worker_id,
 			bool ok)
 {
 	struct aw_event e = s_event(AW_EVENT_WORKER_FETCH_END, pid);
-	e.u.fetch_end = (struct aw_event_worker_fetch_end){
+	e.u.fetch_end = (struct aw_event_fetch_end){
 	    .worker_id = worker_id,
 	    .loader = loader,
 	    .iteration = iteration,

@@ -48,7 +48,7 @@ static void emit_process(uint32_t run, int32_t pid, int32_t ppid, int32_t rank,
 static void emit_loader(uint32_t run, int32_t pid, uint32_t loader,
 			int64_t dataset_len, int64_t batch_size)
 {
-	struct accwatch_loader_info info = {
+	struct accwatch_loader_new_info info = {
 	    .run = run,
 	    .pid = pid,
 	    .loader = loader,
@@ -105,13 +105,74 @@ static void emit_batch(uint32_t run, int32_t pid, uint32_t loader,
 	}
 }
 
+static void emit_iter_begin(uint32_t run, int32_t pid, uint32_t iteration,
+			    int64_t sampler_epoch, int64_t seed)
+{
+	lttng_ust_tracepoint(
+	    accwatch, iter_begin,
+	    &(struct accwatch_iter_begin_info){.run = run,
+					       .pid = pid,
+					       .loader = 0,
+					       .iteration = iteration,
+					       .sampler_epoch = sampler_epoch,
+					       .seed = seed});
+}
+
+static void emit_iter_end(uint32_t run, int32_t pid, uint32_t iteration,
+			  uint32_t drawn, uint32_t yielded, uint8_t exhausted)
+{
+	lttng_ust_tracepoint(
+	    accwatch, iter_end,
+	    &(struct accwatch_iter_end_info){.run = run,
+					     .pid = pid,
+					     .loader = 0,
+					     .iteration = iteration,
+					     .drawn = drawn,
+					     .yielded = yielded,
+					     .exhausted = exhausted});
+}
+
+static void emit_loader_len(uint32_t run, int32_t pid, int64_t value,
+			    const char *site)
+{
+	lttng_ust_tracepoint(accwatch, loader_len,
+			     &(struct accwatch_loader_len_info){.run = run,
+								.pid = pid,
+								.loader = 0,
+								.value = value,
+								.site = site});
+}
+
+static void emit_dist_init(uint32_t run, int32_t pid, int32_t rank,
+			   int32_t world_size, const char *backend)
+{
+	lttng_ust_tracepoint(
+	    accwatch, dist_init,
+	    &(struct accwatch_dist_init_info){.run = run,
+					      .pid = pid,
+					      .rank = rank,
+					      .world_size = world_size,
+					      .backend = backend});
+}
+
+static void emit_exit(uint32_t run, int32_t pid, int32_t exited_pid,
+		      int32_t status, int32_t signal)
+{
+	lttng_ust_tracepoint(
+	    accwatch, exit,
+	    &(struct accwatch_exit_info){.run = run,
+					 .pid = pid,
+					 .exited_pid = exited_pid,
+					 .status = status,
+					 .signal = signal});
+}
+
 /* One rank's epoch: its indices in batches of BATCH, plus two prefetched
  * batches drawn past what the loop yields when `prefetch` is set. */
 static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 		       const uint32_t *indices, uint32_t count, int prefetch)
 {
-	lttng_ust_tracepoint(accwatch, iter_begin, run, pid, 0, iteration,
-			     iteration, 1234);
+	emit_iter_begin(run, pid, iteration, iteration, 1234);
 	uint32_t batches = 0;
 	for (uint32_t start = 0; start < count; start += BATCH, batches++) {
 		uint32_t n = count - start < BATCH ? count - start : BATCH;
@@ -129,8 +190,7 @@ static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 		emit_batch(run, pid, 0, iteration, drawn++, extra, BATCH, BATCH,
 			   0);
 	}
-	lttng_ust_tracepoint(accwatch, iter_end, run, pid, 0, iteration, drawn,
-			     batches, 1);
+	emit_iter_end(run, pid, iteration, drawn, batches, 1);
 }
 
 static int scenario_two_ranks(uint32_t run, int sharded)
@@ -139,16 +199,23 @@ static int scenario_two_ranks(uint32_t run, int sharded)
 	emit_process(run, 1000, 1, -1, "launcher");
 	for (int r = 0; r < 2; r++) {
 		emit_process(run, pids[r], 1000, r, "rank");
-		lttng_ust_tracepoint(accwatch, dist_init, run, pids[r], r, 2,
-				     "gloo");
+		emit_dist_init(run, pids[r], r, 2, "gloo");
 		emit_loader(run, pids[r], 0, DATASET, BATCH);
 	}
 	/* A worker of rank 0, for the process model. */
 	emit_process(run, 2001, pids[0], 0, "worker");
-	lttng_ust_tracepoint(accwatch, worker_start, run, 2001, 0, 1, 99, 0, 0,
-			     pids[0]);
+	lttng_ust_tracepoint(
+	    accwatch, worker_start,
+	    &(struct accwatch_worker_start_info){.run = run,
+						 .pid = 2001,
+						 .worker_id = 0,
+						 .num_workers = 1,
+						 .seed = 99,
+						 .loader = 0,
+						 .iteration = 0,
+						 .loader_pid = pids[0]});
 	uint32_t fetched[4] = {0, 2, 4, 6};
-	struct accwatch_fetch_info fetch = {
+	struct accwatch_chunk_info fetch = {
 	    .run = run,
 	    .pid = 2001,
 	    .worker_id = 0,
@@ -171,13 +238,12 @@ static int scenario_two_ranks(uint32_t run, int sharded)
 				if (!sharded || i % 2 == (uint32_t)r)
 					indices[n++] = i;
 			}
-			lttng_ust_tracepoint(accwatch, loader_len, run, pids[r],
-					     0, (n + BATCH - 1) / BATCH,
-					     "train.py:20");
+			emit_loader_len(run, pids[r], (n + BATCH - 1) / BATCH,
+					"train.py:20");
 			emit_epoch(run, pids[r], epoch, indices, n, r == 0);
 		}
 	}
-	lttng_ust_tracepoint(accwatch, exit, run, 2001, 2001, 0, -1);
+	emit_exit(run, 2001, 2001, 0, -1);
 	return 0;
 }
 
@@ -189,8 +255,7 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 	for (int r = 0; r < RANKS; r++) {
 		emit_process(run, 5000 + r, 4999, r, "rank");
 		emit_loader(run, 5000 + r, 0, (int64_t)total, B);
-		lttng_ust_tracepoint(accwatch, iter_begin, run, 5000 + r, 0, 0,
-				     0, 0);
+		emit_iter_begin(run, 5000 + r, 0, 0, 0);
 	}
 	uint32_t ordinal = 0;
 	for (unsigned long long start = 0; start < total;
@@ -206,8 +271,7 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 		}
 	}
 	for (int r = 0; r < RANKS; r++)
-		lttng_ust_tracepoint(accwatch, iter_end, run, 5000 + r, 0, 0,
-				     ordinal, ordinal, 1);
+		emit_iter_end(run, 5000 + r, 0, ordinal, ordinal, 1);
 	return 0;
 }
 
@@ -220,10 +284,8 @@ static int scenario_absurd(uint32_t run)
 	for (int r = 0; r < 2; r++) {
 		emit_process(run, pids[r], 2999, r, "rank");
 		emit_loader(run, pids[r], 0, INT64_C(1) << 62, HUGE_BATCH);
-		lttng_ust_tracepoint(accwatch, loader_len, run, pids[r], 0,
-				     INT64_MIN, "absurd.py:1");
-		lttng_ust_tracepoint(accwatch, iter_begin, run, pids[r], 0, 0,
-				     INT64_MAX, INT64_MIN);
+		emit_loader_len(run, pids[r], INT64_MIN, "absurd.py:1");
+		emit_iter_begin(run, pids[r], 0, INT64_MAX, INT64_MIN);
 	}
 	/* Rank 0: one batch of 10^7 indices, in chunks as the recorder splits
 	 * it, then one claiming 2^32-1 indices and bringing 3. */
@@ -247,8 +309,7 @@ static int scenario_absurd(uint32_t run)
 	    .count = 3,
 	};
 	lttng_ust_tracepoint(accwatch, batch, &claim, few);
-	lttng_ust_tracepoint(accwatch, iter_end, run, pids[0], 0, 0, UINT32_MAX,
-			     UINT32_MAX, 1);
+	emit_iter_end(run, pids[0], 0, UINT32_MAX, UINT32_MAX, 1);
 	/* Rank 1: indices below 0 and beyond 2^32, 2^62 and int64's ends. */
 	int64_t wide[8] = {-1,
 			   -(INT64_C(1) << 40),
@@ -269,7 +330,7 @@ static int scenario_absurd(uint32_t run)
 	    .count = 8,
 	};
 	lttng_ust_tracepoint(accwatch, batch_wide, &odd, wide);
-	lttng_ust_tracepoint(accwatch, iter_end, run, pids[1], 0, 0, 1, 5, 1);
+	emit_iter_end(run, pids[1], 0, 1, 5, 1);
 	/* A process claiming the last rank of a world of 2^31-1, a loader
 	 * and an iteration numbered at the top of their range, and ids
 	 * nobody uses (pid 0, negative ppid). */
@@ -289,13 +350,25 @@ static int scenario_absurd(uint32_t run)
 	    .torch = "",
 	};
 	lttng_ust_tracepoint(accwatch, process, &giant);
-	lttng_ust_tracepoint(accwatch, dist_init, run, 0, INT32_MAX, -5, "");
-	lttng_ust_tracepoint(accwatch, iter_begin, run, 0, UINT32_MAX - 1,
-			     UINT32_MAX - 1, -1, -1);
-	lttng_ust_tracepoint(accwatch, iter_end, run, 0, UINT32_MAX - 1,
-			     UINT32_MAX - 1, 0, UINT32_MAX, 0);
-	lttng_ust_tracepoint(accwatch, exit, run, 0, INT32_MIN, INT32_MIN,
-			     INT32_MAX);
+	emit_dist_init(run, 0, INT32_MAX, -5, "");
+	lttng_ust_tracepoint(
+	    accwatch, iter_begin,
+	    &(struct accwatch_iter_begin_info){.run = run,
+					       .pid = 0,
+					       .loader = UINT32_MAX - 1,
+					       .iteration = UINT32_MAX - 1,
+					       .sampler_epoch = -1,
+					       .seed = -1});
+	lttng_ust_tracepoint(
+	    accwatch, iter_end,
+	    &(struct accwatch_iter_end_info){.run = run,
+					     .pid = 0,
+					     .loader = UINT32_MAX - 1,
+					     .iteration = UINT32_MAX - 1,
+					     .drawn = 0,
+					     .yielded = UINT32_MAX,
+					     .exhausted = 0});
+	emit_exit(run, 0, INT32_MIN, INT32_MIN, INT32_MAX);
 	return 0;
 }
 

@@ -26,8 +26,12 @@ int main(int argc, char *argv[])
 	pause.tv_sec = pause_ms / 1000;
 	pause.tv_nsec = (pause_ms % 1000) * 1000000L;
 	for (long i = 0; i < count; i++) {
-		lttng_ust_tracepoint(accwatch, exec, run, (int32_t)getpid(),
-				     argv[1], 0);
+		lttng_ust_tracepoint(
+		    accwatch, exec,
+		    &(struct accwatch_exec_info){.run = run,
+						 .pid = (int32_t)getpid(),
+						 .path = argv[1],
+						 .child_pid = 0});
 		if (pause_ms > 0)
 			nanosleep(&pause, NULL);
 	}
