@@ -1,5 +1,5 @@
 /* libFuzzer harness on the analyzer past babeltrace2: the input is an event
- * stream (analyzer/event_codec.h), the bytes the reader's child writes. It
+ * stream (analyzer/read/event_codec.h), the bytes the reader's child writes. It
  * is fed to the model, whose runs are checked (--run), which is finished,
  * checked and rendered both ways, then everything is freed, as
  * accwatch-report does. The input's last bytes also choose the questions

@@ -1,5 +1,5 @@
 /* Turns a recorded trace into a fuzz input: the event stream the reader's
- * babeltrace2 half writes (analyzer/event_codec.h), saved to a file.
+ * babeltrace2 half writes (analyzer/read/event_codec.h), saved to a file.
  *   accwatch_trace_to_seed OUT TRACE... */
 #include <errno.h>
 #include <fcntl.h>
