@@ -14,6 +14,7 @@
 #include "iteration.h"
 #include "query.h"
 #include "sample_set.h"
+#include "trace_stats.h"
 
 struct aw_process {
 	/* (source, run) pid namespace, see aw_model.space_index. */
@@ -183,42 +184,6 @@ struct aw_global_loader {
 	bool rebuilt;
 	/* Iterations of ranks that only primed a dispatched loader. */
 	uint32_t primed_iterations;
-};
-
-/* A run of discarded events in one stream of the trace. */
-struct aw_stream_discards {
-	char *stream; /* the stream's name or "stream <id>" */
-	uint64_t events, messages;
-};
-
-/* One run whose events a trace directory holds. */
-struct aw_trace_run {
-	char *dir; /* the trace directory, "" when unknown */
-	uint32_t run;
-};
-
-/* What the reader saw besides the events it handed over. */
-struct aw_trace_stats {
-	uint64_t trace_dirs, streams, packets;
-	uint64_t discarded_events; /* sum of known counts */
-	/* Messages, with or without a count. */
-	uint64_t discarded_events_messages;
-	uint64_t discarded_packets;
-	uint64_t events, foreign_events, unknown_accwatch_events;
-	uint64_t by_kind[AW_EVENT_KIND_COUNT];
-	/* Bit k: the trace's metadata declares event kind k (the recorder
-	 * had it), whether or not any such event was recorded. */
-	uint32_t declared_kinds;
-	bool read_error; /* reading stopped before the end */
-	char read_error_message[512];
-	/* Per stream (per CPU with per-UID buffers, not per rank). */
-	struct aw_stream_discards *discards;
-	size_t n_discards, discards_cap;
-	/* The runs of each trace directory, by first appearance: a directory
-	 * with several holds unrelated programs (runs.h). */
-	struct aw_trace_run *trace_runs;
-	size_t n_trace_runs, trace_runs_cap;
-	uint64_t other_run_events; /* of runs --run did not select */
 };
 
 struct aw_model {

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "event.h"
-#include "model.h"
+#include "trace_stats.h"
 
 enum aw_record_tag {
 	AW_RECORD_STATS = 0x40,
