@@ -3,7 +3,7 @@
 #
 # Defined by C before this runs: the module _aw (accwatch_record.c) with one
 # function per event, called by keyword with the event's fields
-# (tracepoints/accwatch_catalogue.h; a field not given is absent in the
+# (tracepoints/accwatch_catalogue.def; a field not given is absent in the
 # trace), the helpers (batch, worker_fetch, item_fetch, hot_methods,
 # call_before, ...; they never raise) and UNKNOWN, BOOT_FILE, DEBUG.
 #
@@ -75,7 +75,7 @@
 #   Items an IterableDataset produced but drop_last discarded are not sent.
 # - dist_init: after torch.distributed.init_process_group returns.
 # - exit / exec come from C (libaccwatch.so interposers; their fields in
-#   tracepoints/accwatch_catalogue.h).
+#   tracepoints/accwatch_catalogue.def).
 
 import functools
 import os

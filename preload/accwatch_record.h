@@ -65,7 +65,7 @@ extern struct accwatch_recorder accwatch_recorder;
 
 /* Puts the functions the bootstrap calls into module (the bootstrap's
  * `_aw`): one per event without a sequence, called by keyword, named after
- * it (accwatch_catalogue.h), and batch, worker_fetch, item_fetch and the
+ * it (accwatch_catalogue.def), and batch, worker_fetch, item_fetch and the
  * helpers. -1 with a Python error set when that failed. */
 int accwatch_record_module_fill(accwatch_pyobject *module);
 

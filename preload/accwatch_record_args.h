@@ -1,6 +1,6 @@
 /* The bootstrap's calls of the recorder, by keyword: `_aw.loader_new(
  * loader=0, dataset_len=10, ...)` fills the members of the same names of
- * the event's struct accwatch_<list>_info (tracepoints/accwatch_catalogue.h).
+ * the event's struct accwatch_<list>_info (tracepoints/accwatch_catalogue.def).
  * A keyword not given, of the wrong type or out of its member's range
  * leaves the member at its catalogue's `absent` value; nothing raises. */
 #ifndef ACCWATCH_RECORD_ARGS_H

@@ -1,12 +1,12 @@
 /* Names, limits and argument structs of the `accwatch` trace events
- * (accwatch_catalogue.h), shared by the recorder (which fills them) and the
+ * (accwatch_catalogue.def), shared by the recorder (which fills them) and the
  * analyzer (which reads them). */
 #ifndef ACCWATCH_EVENTS_H
 #define ACCWATCH_EVENTS_H
 
 #include <stdint.h>
 
-#include "accwatch_catalogue.h"
+#include "accwatch_catalogue.def"
 
 #define ACCWATCH_PROVIDER "accwatch"
 /* Environment variable carrying the run id that every event repeats. */

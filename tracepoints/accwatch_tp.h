@@ -1,5 +1,5 @@
 /* The LTTng-UST provider `accwatch`, made from the catalogue
- * (accwatch_catalogue.h): one tracepoint per event, taking the event's
+ * (accwatch_catalogue.def): one tracepoint per event, taking the event's
  * struct accwatch_<list>_info (and its sequence, if it has one). */
 
 #undef LTTNG_UST_TRACEPOINT_PROVIDER

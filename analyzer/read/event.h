@@ -8,7 +8,7 @@
 
 #include "accwatch_events.h"
 
-/* One kind per event of the catalogue (tracepoints/accwatch_catalogue.h), in
+/* One kind per event of the catalogue (tracepoints/accwatch_catalogue.def), in
  * its order: AW_EVENT_PROCESS, AW_EVENT_BATCH, ... */
 #define AW_EVENT_KIND(name, NAME, list, model, sequence) AW_EVENT_##NAME,
 enum aw_event_kind { ACCWATCH_EVENTS(AW_EVENT_KIND) AW_EVENT_KIND_COUNT };

@@ -1,5 +1,5 @@
 /* The accwatch events' member tables (the catalogue,
- * tracepoints/accwatch_catalogue.h, as struct aw_event sees it) and the
+ * tracepoints/accwatch_catalogue.def, as struct aw_event sees it) and the
  * accessors that store and load members by slot. */
 #include "event_fields.h"
 
