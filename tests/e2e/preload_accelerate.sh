@@ -4,19 +4,9 @@
 # libaccwatch.so, and loader_wrap / loader_len / iterations recorded as
 # documented in accwatch_boot.py. Usage: preload_accelerate.sh LIBDIR
 set -u
-libdir=$(cd "${1:?usage: preload_accelerate.sh BUILD_DIR/lib}" && pwd) || exit 2
-here=$(cd "$(dirname "$0")" && pwd)
-python=${ACCWATCH_PYTHON:-/usr/bin/python3}
-work=$(mktemp -d)
-session=accwatch_accelerate_$$
-trap 'lttng destroy "$session" >/dev/null 2>&1; rm -rf "$work"' EXIT
-
-lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null || exit 1
-lttng create "$session" --output="$work/trace" >/dev/null || exit 1
-run=$((RANDOM * 32768 + RANDOM + 1))
-lttng enable-event -u -s "$session" 'accwatch:*' --filter "run == $run" \
-	>/dev/null || exit 1
-lttng start "$session" >/dev/null || exit 1
+. "$(dirname "$0")/session.sh"
+aw_test accelerate "${1:-}"
+aw_session || exit 1
 "$python" "$here/preload_accelerate.py" >"$work/plain" 2>&1
 ACCWATCH_RUN=$run LD_PRELOAD=$libdir/libaccwatch.so "$python" \
 	"$here/preload_accelerate.py" >"$work/preloaded" 2>&1

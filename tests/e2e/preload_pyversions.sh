@@ -3,22 +3,11 @@
 # static or shared libpython), using the stand-in torch in preload_fake_torch/.
 # Pythons are taken from pyenv when present. Usage: preload_pyversions.sh LIBDIR
 set -u
-libdir=$(cd "${1:?usage: preload_pyversions.sh BUILD_DIR/lib}" && pwd) || exit 2
-here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-session=accwatch_pyversions_$$
-trap 'lttng destroy "$session" >/dev/null 2>&1; rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null || exit 1
-lttng create "$session" --output="$work/trace" >/dev/null || exit 1
-# Runs first_run + 1, + 2, ... (one per Python); other tests' processes of
-# this user reach every session, the filter keeps ours.
+. "$(dirname "$0")/session.sh"
+aw_test pyversions "${1:-}"
+# Runs first_run + 1, + 2, ... (one per Python).
 first_run=$((RANDOM * 32768 + 1000))
-lttng enable-event -u -s "$session" 'accwatch:*' \
-	--filter "run > $first_run && run < $((first_run + 100))" >/dev/null || exit 1
-lttng start "$session" >/dev/null || exit 1
+aw_session "run > $first_run && run < $((first_run + 100))" || exit 1
 
 pythons=(/usr/bin/python3)
 for version in 3.8 3.9 3.10 3.11 3.12 3.13; do

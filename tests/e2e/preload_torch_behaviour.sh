@@ -4,15 +4,8 @@
 # LTTng session listening) and compares stdout, stderr and exit status.
 # Usage: preload_torch_behaviour.sh LIBDIR
 set -u
-libdir=$(cd "${1:?usage: preload_torch_behaviour.sh BUILD_DIR/lib}" && pwd) || exit 2
-here=$(cd "$(dirname "$0")" && pwd)
-python=${ACCWATCH_PYTHON:-/usr/bin/python3}
-work=$(mktemp -d)
-session=accwatch_behaviour_$$
-run=$((RANDOM * 32768 + RANDOM + 1))
-trap 'lttng destroy "$session" >/dev/null 2>&1; rm -rf "$work"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/session.sh"
+aw_test torch_behaviour "${1:-}"
 
 cd "$work" || exit 2
 "$python" "$here/preload_torch_behaviour.py" >plain.out 2>plain.err
@@ -35,11 +28,7 @@ LD_PRELOAD=$libdir/libaccwatch.so "$python" "$here/preload_torch_behaviour.py" \
 	>run.out 2>run.err
 compare "preloaded, no session" $?
 
-if lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null 2>&1; then
-	lttng create "$session" --output="$work/trace" >/dev/null &&
-		lttng enable-event -u -s "$session" 'accwatch:*' \
-			--filter "run == $run" >/dev/null &&
-		lttng start "$session" >/dev/null
+if aw_session 2>/dev/null; then
 	ACCWATCH_RUN=$run LD_PRELOAD=$libdir/libaccwatch.so "$python" \
 		"$here/preload_torch_behaviour.py" >run.out 2>run.err
 	compare "preloaded, recorded" $?

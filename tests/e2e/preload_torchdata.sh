@@ -5,22 +5,9 @@
 # epoch, workers' fetches in the right iteration. Needs the real torchdata
 # (the venv stack). Usage: preload_torchdata.sh LIBDIR
 set -u
-libdir=$(cd "${1:?usage: preload_torchdata.sh BUILD_DIR/lib}" && pwd) || exit 2
-here=$(cd "$(dirname "$0")" && pwd)
-python=${ACCWATCH_PYTHON:-/usr/bin/python3}
-work=$(mktemp -d)
-session=accwatch_torchdata_$$
-trap 'lttng destroy "$session" >/dev/null 2>&1; rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null || exit 1
-lttng create "$session" --output="$work/trace" >/dev/null || exit 1
-lttng enable-channel -u -s "$session" --blocking-timeout=inf chan >/dev/null || exit 1
-run=$((RANDOM * 32768 + RANDOM + 1))
-lttng enable-event -u -s "$session" -c chan 'accwatch:*' \
-	--filter "run == $run" >/dev/null || exit 1
-lttng start "$session" >/dev/null || exit 1
+. "$(dirname "$0")/session.sh"
+aw_test torchdata "${1:-}"
+aw_session "" --blocking-timeout=inf || exit 1
 expected=$("$python" \
 	"$here/preload_torchdata.py" 2>&1)
 got=$(LTTNG_UST_ALLOW_BLOCKING=1 \

@@ -49,14 +49,7 @@ void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world)
 
 void s_worker_start(struct aw_model *m, int32_t pid, int32_t worker_id)
 {
-	struct aw_event e = s_event(AW_EVENT_WORKER_START, pid);
-	e.u.worker_start = (struct aw_event_worker_start){
-	    .worker_id = worker_id,
-	    .num_workers = 2,
-	    .loader = 0,
-	    .iteration = 0,
-	};
-	aw_model_add_event(m, &e);
+	s_worker(m, pid, worker_id, 0, 0);
 }
 
 void s_loader(struct aw_model *m, int32_t pid, uint32_t loader,
@@ -169,22 +162,31 @@ void s_worker(struct aw_model *m, int32_t pid, int32_t worker_id,
 	aw_model_add_event(m, &e);
 }
 
+/* One chunk event: values are u32 indices, i64 indices or u64 hashes as the
+ * kind says. */
+static void s_chunk(struct aw_model *m, enum aw_event_kind kind, int32_t pid,
+		    struct aw_event_chunk chunk, const void *values,
+		    uint32_t count)
+{
+	struct aw_event e = s_event(kind, pid);
+	e.u.chunk = chunk;
+	e.values.u32 = values;
+	e.count = count;
+	aw_model_add_event(m, &e);
+}
+
 static void s_fetch(struct aw_model *m, enum aw_event_kind kind, int32_t pid,
 		    int32_t worker_id, uint32_t loader, uint32_t iteration,
 		    uint32_t fetch, const void *values, uint32_t count)
 {
-	struct aw_event e = s_event(kind, pid);
-	e.u.chunk = (struct aw_event_chunk){
-	    .worker_id = worker_id,
-	    .loader = loader,
-	    .iteration = iteration,
-	    .batch = fetch,
-	    .offset = 0,
-	    .total = count,
-	};
-	e.values.u32 = values;
-	e.count = count;
-	aw_model_add_event(m, &e);
+	s_chunk(m, kind, pid,
+		(struct aw_event_chunk){.worker_id = worker_id,
+					.loader = loader,
+					.iteration = iteration,
+					.batch = fetch,
+					.offset = 0,
+					.total = count},
+		values, count);
 }
 
 void s_worker_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
@@ -219,18 +221,8 @@ void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 		  uint32_t loader, uint32_t iteration, uint32_t fetch,
 		  const uint64_t *hashes, uint32_t count)
 {
-	struct aw_event e = s_event(AW_EVENT_ITEM_FETCH, pid);
-	e.u.chunk = (struct aw_event_chunk){
-	    .worker_id = worker_id,
-	    .loader = loader,
-	    .iteration = iteration,
-	    .batch = fetch,
-	    .offset = 0,
-	    .total = count,
-	};
-	e.values.u64 = hashes;
-	e.count = count;
-	aw_model_add_event(m, &e);
+	s_fetch(m, AW_EVENT_ITEM_FETCH, pid, worker_id, loader, iteration, fetch,
+		hashes, count);
 }
 
 void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
@@ -250,36 +242,28 @@ void s_batch(struct aw_model *m, int32_t pid, uint32_t loader,
 	     uint32_t iteration, uint32_t batch, uint32_t offset,
 	     uint32_t total, const uint32_t *indices, uint32_t count)
 {
-	struct aw_event e = s_event(AW_EVENT_BATCH, pid);
-	e.u.chunk = (struct aw_event_chunk){
-	    .worker_id = -1,
-	    .loader = loader,
-	    .iteration = iteration,
-	    .batch = batch,
-	    .offset = offset,
-	    .total = total,
-	};
-	e.values.u32 = indices;
-	e.count = count;
-	aw_model_add_event(m, &e);
+	s_chunk(m, AW_EVENT_BATCH, pid,
+		(struct aw_event_chunk){.worker_id = -1,
+					.loader = loader,
+					.iteration = iteration,
+					.batch = batch,
+					.offset = offset,
+					.total = total},
+		indices, count);
 }
 
 void s_batch_wide(struct aw_model *m, int32_t pid, uint32_t loader,
 		  uint32_t iteration, uint32_t batch, uint32_t offset,
 		  uint32_t total, const int64_t *indices, uint32_t count)
 {
-	struct aw_event e = s_event(AW_EVENT_BATCH_WIDE, pid);
-	e.u.chunk = (struct aw_event_chunk){
-	    .worker_id = -1,
-	    .loader = loader,
-	    .iteration = iteration,
-	    .batch = batch,
-	    .offset = offset,
-	    .total = total,
-	};
-	e.values.i64 = indices;
-	e.count = count;
-	aw_model_add_event(m, &e);
+	s_chunk(m, AW_EVENT_BATCH_WIDE, pid,
+		(struct aw_event_chunk){.worker_id = -1,
+					.loader = loader,
+					.iteration = iteration,
+					.batch = batch,
+					.offset = offset,
+					.total = total},
+		indices, count);
 }
 
 void s_iter_end(struct aw_model *m, int32_t pid, uint32_t loader,
