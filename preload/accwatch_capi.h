@@ -164,4 +164,12 @@ struct accwatch_capi {
 	} batch;
 };
 
+/* Py_XDECREF: drops the reference to object unless it is NULL. */
+static inline void accwatch_py_drop(const struct accwatch_capi *api,
+				    accwatch_pyobject *object)
+{
+	if (object)
+		api->Py_DecRef(object);
+}
+
 #endif

@@ -174,10 +174,8 @@ accwatch_indices_walk_buffer(const struct accwatch_capi *api,
 					   api->PyList_GetItem, chunk_max,
 					   buffer, chunk, context);
 end:
-	if (list)
-		api->Py_DecRef(list);
-	if (type)
-		api->Py_DecRef(type);
+	accwatch_py_drop(api, list);
+	accwatch_py_drop(api, type);
 	if (api->PyErr_Occurred())
 		api->PyErr_Clear();
 	return status;

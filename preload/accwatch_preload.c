@@ -185,10 +185,8 @@ static int accwatch_module_ready(accwatch_pyobject **key, const char *name)
 		goto end;
 	ready = api->PyObject_IsTrue(initializing) == 0;
 end:
-	if (initializing)
-		api->Py_DecRef(initializing);
-	if (spec)
-		api->Py_DecRef(spec);
+	accwatch_py_drop(api, initializing);
+	accwatch_py_drop(api, spec);
 	api->PyErr_Clear();
 	return ready;
 }

@@ -110,13 +110,10 @@ void accwatch_pylayout_probe(const struct accwatch_capi *api,
 	if (found.sequences && found.longs != ACCWATCH_LONG_UNKNOWN)
 		*layout = found;
 end:
-	if (list)
-		api->Py_DecRef(list);
-	if (tuple)
-		api->Py_DecRef(tuple);
+	accwatch_py_drop(api, list);
+	accwatch_py_drop(api, tuple);
 	for (i = 0; i < ACCWATCH_PROBES; i++)
-		if (probes[i])
-			api->Py_DecRef(probes[i]);
+		accwatch_py_drop(api, probes[i]);
 	if (api->PyErr_Occurred())
 		api->PyErr_Clear();
 }

@@ -66,8 +66,7 @@ static accwatch_pyobject *accwatch_record_module(void)
 				 constants[i].value) == 0;
 		else
 			ok = 0;
-		if (constants[i].value)
-			api->Py_DecRef(constants[i].value);
+		accwatch_py_drop(api, constants[i].value);
 	}
 	if (!ok && module) {
 		api->Py_DecRef(module);
@@ -89,6 +88,18 @@ static int accwatch_record_fill_globals(accwatch_pyobject *globals)
 	return accwatch_record_set(globals, "_aw", accwatch_record_module());
 }
 
+/* globals[name], a new reference kept for the process; NULL if absent. */
+static accwatch_pyobject *accwatch_record_keep(accwatch_pyobject *globals,
+					       const char *name)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *value = api->PyDict_GetItemString(globals, name);
+
+	if (value)
+		api->Py_IncRef(value);
+	return value;
+}
+
 static enum accwatch_record_status accwatch_record_boot(void)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
@@ -106,22 +117,14 @@ static enum accwatch_record_status accwatch_record_boot(void)
 	if (!result)
 		goto end;
 	accwatch_recorder.fork_stack_fn =
-	    api->PyDict_GetItemString(globals, "_fork_stack");
-	if (accwatch_recorder.fork_stack_fn)
-		api->Py_IncRef(accwatch_recorder.fork_stack_fn);
+	    accwatch_record_keep(globals, "_fork_stack");
 	accwatch_recorder.fork_quiet_fn =
-	    api->PyDict_GetItemString(globals, "_fork_quiet");
-	if (accwatch_recorder.fork_quiet_fn)
-		api->Py_IncRef(accwatch_recorder.fork_quiet_fn);
+	    accwatch_record_keep(globals, "_fork_quiet");
 	accwatch_recorder.module_fn =
-	    api->PyDict_GetItemString(globals, "_on_module");
-	if (accwatch_recorder.module_fn)
-		api->Py_IncRef(accwatch_recorder.module_fn);
+	    accwatch_record_keep(globals, "_on_module");
 	accwatch_recorder.fingerprint.api = api;
 	accwatch_recorder.fingerprint.view_fn =
-	    api->PyDict_GetItemString(globals, "_item_view");
-	if (accwatch_recorder.fingerprint.view_fn)
-		api->Py_IncRef(accwatch_recorder.fingerprint.view_fn);
+	    accwatch_record_keep(globals, "_item_view");
 	accwatch_recorder.globals = globals;
 	globals = NULL;
 	status = ACCWATCH_RECORD_OK;
@@ -132,39 +135,35 @@ end:
 		else
 			api->PyErr_Clear();
 	}
-	if (result)
-		api->Py_DecRef(result);
-	if (globals)
-		api->Py_DecRef(globals);
-	if (code)
-		api->Py_DecRef(code);
+	accwatch_py_drop(api, result);
+	accwatch_py_drop(api, globals);
+	accwatch_py_drop(api, code);
 	return status;
+}
+
+void accwatch_record_call_one(accwatch_pyobject *function,
+			      accwatch_pyobject *argument)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *arguments = NULL, *result = NULL;
+
+	if (function && argument)
+		arguments = api->PyTuple_Pack(1, argument);
+	if (arguments)
+		result = api->PyObject_CallObject(function, arguments);
+	accwatch_py_drop(api, result);
+	accwatch_py_drop(api, arguments);
+	accwatch_py_drop(api, argument);
+	if (api->PyErr_Occurred())
+		api->PyErr_Clear();
 }
 
 void accwatch_record_on_module(const char *name)
 {
-	const struct accwatch_capi *api = accwatch_recorder.api;
-	accwatch_pyobject *text = NULL, *arguments = NULL, *result = NULL;
-
-	if (!accwatch_recorder.module_fn)
-		goto end;
-	text = api->PyUnicode_FromString(name);
-	if (!text)
-		goto end;
-	arguments = api->PyTuple_Pack(1, text);
-	if (!arguments)
-		goto end;
-	result =
-	    api->PyObject_CallObject(accwatch_recorder.module_fn, arguments);
-end:
-	if (result)
-		api->Py_DecRef(result);
-	if (arguments)
-		api->Py_DecRef(arguments);
-	if (text)
-		api->Py_DecRef(text);
-	if (api->PyErr_Occurred())
-		api->PyErr_Clear();
+	if (accwatch_recorder.module_fn)
+		accwatch_record_call_one(
+		    accwatch_recorder.module_fn,
+		    accwatch_recorder.api->PyUnicode_FromString(name));
 }
 
 __attribute__((visibility("default"))) enum accwatch_record_status

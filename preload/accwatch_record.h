@@ -82,6 +82,11 @@ accwatch_pyobject *accwatch_py_instancemethod(accwatch_pyobject *self,
 					      accwatch_pyobject *const *args,
 					      ssize_t nargs);
 
+/* function(argument), its result dropped and any error cleared; takes the
+ * reference to argument (NULL: nothing is called). GIL held. */
+void accwatch_record_call_one(accwatch_pyobject *function,
+			      accwatch_pyobject *argument);
+
 /* Returns None (a new reference). */
 accwatch_pyobject *accwatch_record_none(void);
 

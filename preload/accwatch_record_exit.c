@@ -28,22 +28,7 @@ int accwatch_record_safe_close(int fd, int (*close_cb)(int fd))
 	return lttng_ust_safe_close_fd(fd, close_cb);
 }
 
-void accwatch_record_on_child_exit(pid_t child, int status)
-{
-	if (!lttng_ust_tracepoint_enabled(accwatch, exit) ||
-	    !accwatch_record_is_self())
-		return;
-	lttng_ust_tracepoint(
-	    accwatch, exit,
-	    &(struct accwatch_exit_info){
-		.run = accwatch_recorder.run,
-		.pid = accwatch_recorder.pid,
-		.exited_pid = child,
-		.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-		.signal = WIFSIGNALED(status) ? WTERMSIG(status) : -1});
-}
-
-void accwatch_record_on_exit_self(int status)
+static void accwatch_record_exit(pid_t exited, int status, int signal)
 {
 	if (!lttng_ust_tracepoint_enabled(accwatch, exit) ||
 	    !accwatch_record_is_self())
@@ -52,9 +37,21 @@ void accwatch_record_on_exit_self(int status)
 	    accwatch, exit,
 	    &(struct accwatch_exit_info){.run = accwatch_recorder.run,
 					 .pid = accwatch_recorder.pid,
-					 .exited_pid = accwatch_recorder.pid,
-					 .status = status & 0xff,
-					 .signal = -1});
+					 .exited_pid = exited,
+					 .status = status,
+					 .signal = signal});
+}
+
+void accwatch_record_on_child_exit(pid_t child, int status)
+{
+	accwatch_record_exit(child,
+			     WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+			     WIFSIGNALED(status) ? WTERMSIG(status) : -1);
+}
+
+void accwatch_record_on_exit_self(int status)
+{
+	accwatch_record_exit(accwatch_recorder.pid, status & 0xff, -1);
 }
 
 void accwatch_record_on_exec(const char *path, pid_t child)

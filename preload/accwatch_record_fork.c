@@ -241,25 +241,11 @@ static int accwatch_only_lttng_threads(void)
  * keeps that warning from a program that alone would not get it. */
 static void accwatch_quiet_fork_warning(void)
 {
-	const struct accwatch_capi *api = accwatch_recorder.api;
-	accwatch_pyobject *quiet = NULL, *args = NULL, *result = NULL;
-
-	if (!accwatch_recorder.fork_quiet_fn)
-		goto end;
-	quiet = api->PyLong_FromLongLong(accwatch_only_lttng_threads());
-	args = quiet ? api->PyTuple_Pack(1, quiet) : NULL;
-	result = args ? api->PyObject_CallObject(
-			    accwatch_recorder.fork_quiet_fn, args)
-		      : NULL;
-end:
-	if (result)
-		api->Py_DecRef(result);
-	if (args)
-		api->Py_DecRef(args);
-	if (quiet)
-		api->Py_DecRef(quiet);
-	if (api->PyErr_Occurred())
-		api->PyErr_Clear();
+	if (accwatch_recorder.fork_quiet_fn)
+		accwatch_record_call_one(
+		    accwatch_recorder.fork_quiet_fn,
+		    accwatch_recorder.api->PyLong_FromLongLong(
+			accwatch_only_lttng_threads()));
 }
 
 /* _fork_stack() answers (stack, threads): both kept for the fork that
@@ -290,8 +276,7 @@ void accwatch_record_on_fork_audit(void)
 	accwatch_recorder.py_stack_thread = pthread_self();
 	accwatch_recorder.py_stack_valid = 1;
 end:
-	if (answer)
-		api->Py_DecRef(answer);
+	accwatch_py_drop(api, answer);
 	if (api->PyErr_Occurred())
 		api->PyErr_Clear();
 }

@@ -230,10 +230,8 @@ accwatch_pyobject *accwatch_py_hot_methods(accwatch_pyobject *self,
 	if (next_index && next)
 		pair = api->PyTuple_Pack(2, next_index, next);
 end:
-	if (next_index)
-		api->Py_DecRef(next_index);
-	if (next)
-		api->Py_DecRef(next);
+	accwatch_py_drop(api, next_index);
+	accwatch_py_drop(api, next);
 	if (!pair) {
 		api->PyErr_Clear();
 		pair = accwatch_record_none();

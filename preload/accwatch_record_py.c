@@ -35,26 +35,24 @@ struct accwatch_event_call {
 	void (*emit)(const void *info);
 };
 
+/* What stands inside is kept for the events without a sequence only. */
+#define ACCWATCH_IF_none(...) __VA_ARGS__
+#define ACCWATCH_IF_u32_indices(...)
+#define ACCWATCH_IF_i64_indices(...)
+#define ACCWATCH_IF_u64_hashes(...)
+
 /* clang-format off */
-#define ACCWATCH_EMIT_none(name, list)                                         \
-	static void accwatch_emit_##name(const void *info)                     \
-	{                                                                      \
-		lttng_ust_tracepoint(accwatch, name, info);                    \
-	}
-#define ACCWATCH_EMIT_u32_indices(name, list)
-#define ACCWATCH_EMIT_i64_indices(name, list)
-#define ACCWATCH_EMIT_u64_hashes(name, list)
 #define ACCWATCH_EMIT(name, NAME, list, model, sequence)                       \
-	ACCWATCH_EMIT_##sequence(name, list)
+	ACCWATCH_IF_##sequence(                                                \
+	    static void accwatch_emit_##name(const void *info)                 \
+	    {                                                                  \
+		    lttng_ust_tracepoint(accwatch, name, info);                \
+	    })
 ACCWATCH_EVENTS(ACCWATCH_EMIT)
 
-#define ACCWATCH_CALL_none(name, list)                                         \
-	{#name, &accwatch_args_##list, accwatch_emit_##name},
-#define ACCWATCH_CALL_u32_indices(name, list)
-#define ACCWATCH_CALL_i64_indices(name, list)
-#define ACCWATCH_CALL_u64_hashes(name, list)
 #define ACCWATCH_CALL(name, NAME, list, model, sequence)                       \
-	ACCWATCH_CALL_##sequence(name, list)
+	ACCWATCH_IF_##sequence(                                                \
+	    {#name, &accwatch_args_##list, accwatch_emit_##name},)
 /* clang-format on */
 static const struct accwatch_event_call accwatch_event_calls[] = {
     ACCWATCH_EVENTS(ACCWATCH_CALL)};
@@ -393,8 +391,7 @@ accwatch_trampoline_new(const struct accwatch_py_method_def *def,
 	function = api->PyCFunction_NewEx((struct accwatch_py_method_def *)def,
 					  pair, NULL);
 end:
-	if (pair)
-		api->Py_DecRef(pair);
+	accwatch_py_drop(api, pair);
 	if (!function) {
 		api->PyErr_Clear();
 		function = accwatch_record_none();
@@ -520,8 +517,7 @@ int accwatch_record_module_fill(accwatch_pyobject *module)
 						 index, NULL)
 			: NULL;
 
-		if (index)
-			api->Py_DecRef(index);
+		accwatch_py_drop(api, index);
 		if (accwatch_module_set(module, accwatch_event_calls[i].name,
 					function) < 0)
 			return -1;
