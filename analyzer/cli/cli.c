@@ -10,16 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accwatch_options.h"
 #include "util.h"
 
-struct aw_cli_option {
-	const char *long_name; /* without "--" */
-	char short_name;       /* 0: none */
-	bool takes_value;
-	/* Returns false and fills error when the value is not acceptable. */
-	bool (*apply)(struct aw_options *opts, const char *value, char *error,
-		      size_t error_size);
-};
+/* Returns false and fills error when the value is not acceptable. */
+typedef bool (*aw_cli_apply_fn)(struct aw_options *opts, const char *value,
+				char *error, size_t error_size);
 
 static bool aw_cli_fail(char *error, size_t error_size, const char *fmt, ...)
 {
@@ -174,17 +170,38 @@ static bool aw_apply_run(struct aw_options *opts, const char *value,
 	return true;
 }
 
-static const struct aw_cli_option aw_cli_options[] = {
-    {"format", 0, true, aw_apply_format},
-    {"sample", 0, true, aw_apply_sample},
-    {"rank", 0, true, aw_apply_rank},
-    {"epoch", 0, true, aw_apply_epoch},
-    {"loader", 0, true, aw_apply_loader},
-    {"run", 0, true, aw_apply_run},
-    {"fail-on", 0, true, aw_apply_fail_on},
-    {"output", 'o', true, aw_apply_output},
-    {"help", 'h', false, aw_apply_help},
-    {"version", 'V', false, aw_apply_version},
+enum aw_cli_option_id {
+	AW_OPT_FORMAT,
+	AW_OPT_SAMPLE,
+	AW_OPT_RANK,
+	AW_OPT_EPOCH,
+	AW_OPT_LOADER,
+	AW_OPT_RUN,
+	AW_OPT_FAIL_ON,
+	AW_OPT_OUTPUT,
+	AW_OPT_HELP,
+	AW_OPT_VERSION,
+};
+
+static const struct accwatch_option aw_cli_options[] = {
+    {"format", 0, true, AW_OPT_FORMAT},
+    {"sample", 0, true, AW_OPT_SAMPLE},
+    {"rank", 0, true, AW_OPT_RANK},
+    {"epoch", 0, true, AW_OPT_EPOCH},
+    {"loader", 0, true, AW_OPT_LOADER},
+    {"run", 0, true, AW_OPT_RUN},
+    {"fail-on", 0, true, AW_OPT_FAIL_ON},
+    {"output", 'o', true, AW_OPT_OUTPUT},
+    {"help", 'h', false, AW_OPT_HELP},
+    {"version", 'V', false, AW_OPT_VERSION},
+};
+
+static const aw_cli_apply_fn aw_cli_apply[] = {
+    [AW_OPT_FORMAT] = aw_apply_format,   [AW_OPT_SAMPLE] = aw_apply_sample,
+    [AW_OPT_RANK] = aw_apply_rank,       [AW_OPT_EPOCH] = aw_apply_epoch,
+    [AW_OPT_LOADER] = aw_apply_loader,   [AW_OPT_RUN] = aw_apply_run,
+    [AW_OPT_FAIL_ON] = aw_apply_fail_on, [AW_OPT_OUTPUT] = aw_apply_output,
+    [AW_OPT_HELP] = aw_apply_help,       [AW_OPT_VERSION] = aw_apply_version,
 };
 
 #define AW_N_CLI_OPTIONS (sizeof(aw_cli_options) / sizeof(aw_cli_options[0]))
@@ -254,63 +271,27 @@ void aw_cli_usage(FILE *out)
 	    out);
 }
 
-static const struct aw_cli_option *aw_cli_find_long(const char *name,
-						    size_t len)
+/* One option found by the scanner, or its error. */
+static bool aw_cli_option(enum accwatch_option_status status,
+			  const struct accwatch_option_scan *scan,
+			  const struct accwatch_option *option,
+			  const char *value, struct aw_options *opts,
+			  char *error, size_t error_size)
 {
-	for (size_t i = 0; i < AW_N_CLI_OPTIONS; i++)
-		if (strlen(aw_cli_options[i].long_name) == len &&
-		    strncmp(aw_cli_options[i].long_name, name, len) == 0)
-			return &aw_cli_options[i];
-	return NULL;
-}
-
-static const struct aw_cli_option *aw_cli_find_short(char name)
-{
-	for (size_t i = 0; i < AW_N_CLI_OPTIONS; i++)
-		if (aw_cli_options[i].short_name == name)
-			return &aw_cli_options[i];
-	return NULL;
-}
-
-/* One option at argv[*i]; advances *i past a separate value. */
-static bool aw_cli_option(int argc, char **argv, int *i,
-			  struct aw_options *opts, char *error,
-			  size_t error_size)
-{
-	const char *arg = argv[*i];
-	const struct aw_cli_option *option;
-	const char *value = NULL;
-	char name[64];
-	if (arg[1] == '-') {
-		const char *eq = strchr(arg + 2, '=');
-		size_t len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
-		option = aw_cli_find_long(arg + 2, len);
-		snprintf(name, sizeof(name), "--%.*s", (int)AW_MIN(len, 40),
-			 arg + 2);
-		if (option && eq && !option->takes_value)
-			return aw_cli_fail(error, error_size,
-					   "%s takes no value", name);
-		if (eq)
-			value = eq + 1;
-	} else {
-		option = aw_cli_find_short(arg[1]);
-		snprintf(name, sizeof(name), "-%c", arg[1]);
-		if (option && arg[2] && option->takes_value)
-			value = arg + 2;
-		else if (arg[2])
-			return aw_cli_fail(error, error_size,
-					   "unknown option '%s'", arg);
-	}
-	if (!option)
+	switch (status) {
+	case ACCWATCH_OPTION_FOUND:
+		return aw_cli_apply[option->id](opts, value ? value : "", error,
+						error_size);
+	case ACCWATCH_OPTION_VALUE_NOT_TAKEN:
+		return aw_cli_fail(error, error_size, "%s takes no value",
+				   scan->written);
+	case ACCWATCH_OPTION_MISSING_VALUE:
+		return aw_cli_fail(error, error_size, "%s needs a value",
+				   scan->written);
+	default:
 		return aw_cli_fail(error, error_size, "unknown option '%s'",
-				   arg);
-	if (option->takes_value && !value) {
-		if (*i + 1 >= argc)
-			return aw_cli_fail(error, error_size,
-					   "%s needs a value", name);
-		value = argv[++*i];
+				   scan->written);
 	}
-	return option->apply(opts, value ? value : "", error, error_size);
 }
 
 enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts,
@@ -320,19 +301,25 @@ enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts,
 	opts->format = AW_FORMAT_TEXT;
 	opts->fail_on = AW_FAIL_ON_ERROR;
 	opts->paths = aw_xcalloc((size_t)AW_MAX(argc, 1), sizeof(*opts->paths));
-	bool options_done = false;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if (!options_done && strcmp(arg, "--") == 0) {
-			options_done = true;
-		} else if (!options_done && arg[0] == '-' && arg[1]) {
-			if (!aw_cli_option(argc, argv, &i, opts, error,
-					   error_size))
-				return AW_CLI_USAGE;
-		} else {
-			opts->paths[opts->n_paths++] = arg;
-		}
+	struct accwatch_option_scan scan;
+	enum accwatch_option_status status;
+	const struct accwatch_option *option;
+	const char *value;
+	accwatch_option_scan_init(&scan, argc, argv);
+	/* Operands (the paths) may stand between options, and all after
+	 * "--" are operands. */
+	while ((status = accwatch_option_next(
+		    &scan, aw_cli_options, AW_N_CLI_OPTIONS, &option,
+		    &value)) != ACCWATCH_OPTION_DONE &&
+	       status != ACCWATCH_OPTION_SEPARATOR) {
+		if (status == ACCWATCH_OPTION_OPERAND)
+			opts->paths[opts->n_paths++] = argv[scan.index++];
+		else if (!aw_cli_option(status, &scan, option, value, opts,
+					error, error_size))
+			return AW_CLI_USAGE;
 	}
+	while (scan.index < argc)
+		opts->paths[opts->n_paths++] = argv[scan.index++];
 	if (opts->rank_given != opts->epoch_given) {
 		aw_cli_fail(error, error_size,
 			    "%s needs %s too: the indices of one rank in one "

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "accwatch_options.h"
+
 enum accwatch_run_option_id {
 	ACCWATCH_RUN_OPT_OUTPUT,
 	ACCWATCH_RUN_OPT_FORCE,
@@ -18,14 +20,7 @@ enum accwatch_run_option_id {
 	ACCWATCH_RUN_OPT_VERSION,
 };
 
-struct accwatch_run_option {
-	const char *long_name;
-	char short_name; /* 0: long form only */
-	bool takes_value;
-	enum accwatch_run_option_id id;
-};
-
-static const struct accwatch_run_option accwatch_run_option_table[] = {
+static const struct accwatch_option accwatch_run_option_table[] = {
     {"output", 'o', true, ACCWATCH_RUN_OPT_OUTPUT},
     {"force", 'f', false, ACCWATCH_RUN_OPT_FORCE},
     {"discard", 0, false, ACCWATCH_RUN_OPT_DISCARD},
@@ -41,27 +36,6 @@ static const struct accwatch_run_option accwatch_run_option_table[] = {
 #define ACCWATCH_RUN_OPTION_COUNT                                              \
 	(sizeof(accwatch_run_option_table) /                                   \
 	 sizeof(accwatch_run_option_table[0]))
-
-static const struct accwatch_run_option *
-accwatch_run_option_by_long(const char *name, size_t name_len)
-{
-	for (size_t i = 0; i < ACCWATCH_RUN_OPTION_COUNT; i++) {
-		const char *candidate = accwatch_run_option_table[i].long_name;
-		if (strlen(candidate) == name_len &&
-		    strncmp(candidate, name, name_len) == 0)
-			return &accwatch_run_option_table[i];
-	}
-	return NULL;
-}
-
-static const struct accwatch_run_option *accwatch_run_option_by_short(char name)
-{
-	for (size_t i = 0; i < ACCWATCH_RUN_OPTION_COUNT; i++) {
-		if (accwatch_run_option_table[i].short_name == name)
-			return &accwatch_run_option_table[i];
-	}
-	return NULL;
-}
 
 static void accwatch_run_args_set_culprit(struct accwatch_run_args_error *error,
 					  const char *text, size_t len)
@@ -120,8 +94,8 @@ accwatch_run_parse_size(const char *text, uint64_t min, uint64_t *value)
 
 /* Applies one recognised option; value is NULL for flags. */
 static enum accwatch_run_args_status
-accwatch_run_args_apply(const struct accwatch_run_option *option,
-			const char *value, struct accwatch_run_options *options,
+accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
+			struct accwatch_run_options *options,
 			struct accwatch_run_args_error *error)
 {
 	enum accwatch_run_size_status size_status;
@@ -175,80 +149,22 @@ accwatch_run_args_apply(const struct accwatch_run_option *option,
 	return ACCWATCH_RUN_ARGS_OK;
 }
 
-/* "--name" or "--name=value"; *index moves past a value taken from the next
- * argument. */
+/* The scanner's error for the option as written. */
 static enum accwatch_run_args_status
-accwatch_run_args_long(int argc, char *const argv[], int *index,
-		       struct accwatch_run_options *options,
-		       struct accwatch_run_args_error *error)
+accwatch_run_args_scan_error(enum accwatch_option_status status,
+			     const struct accwatch_option_scan *scan,
+			     struct accwatch_run_args_error *error)
 {
-	const char *arg = argv[*index];
-	const char *name = arg + 2;
-	const char *equals = strchr(name, '=');
-	size_t name_len = equals ? (size_t)(equals - name) : strlen(name);
-	const struct accwatch_run_option *option =
-	    accwatch_run_option_by_long(name, name_len);
-	const char *value = NULL;
-
-	if (!option) {
-		accwatch_run_args_set_culprit(error, arg,
-					      (size_t)(name + name_len - arg));
+	accwatch_run_args_set_culprit(error, scan->written,
+				      strlen(scan->written));
+	switch (status) {
+	case ACCWATCH_OPTION_VALUE_NOT_TAKEN:
+		return ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE;
+	case ACCWATCH_OPTION_MISSING_VALUE:
+		return ACCWATCH_RUN_ARGS_MISSING_VALUE;
+	default:
 		return ACCWATCH_RUN_ARGS_UNKNOWN_OPTION;
 	}
-	if (!option->takes_value && equals) {
-		accwatch_run_args_set_culprit(error, arg,
-					      (size_t)(name + name_len - arg));
-		return ACCWATCH_RUN_ARGS_UNEXPECTED_VALUE;
-	}
-	if (option->takes_value) {
-		if (equals) {
-			value = equals + 1;
-		} else if (*index + 1 < argc) {
-			value = argv[++*index];
-		} else {
-			accwatch_run_args_set_culprit(error, arg, strlen(arg));
-			return ACCWATCH_RUN_ARGS_MISSING_VALUE;
-		}
-	}
-	return accwatch_run_args_apply(option, value, options, error);
-}
-
-/* "-qf", "-o DIR", "-oDIR": flags may be grouped, a value ends the group. */
-static enum accwatch_run_args_status
-accwatch_run_args_short(int argc, char *const argv[], int *index,
-			struct accwatch_run_options *options,
-			struct accwatch_run_args_error *error)
-{
-	const char *arg = argv[*index];
-
-	for (size_t i = 1; arg[i] != '\0'; i++) {
-		const struct accwatch_run_option *option =
-		    accwatch_run_option_by_short(arg[i]);
-		const char *value = NULL;
-		enum accwatch_run_args_status status;
-		char written[2] = {'-', arg[i]};
-
-		if (!option) {
-			accwatch_run_args_set_culprit(error, written,
-						      sizeof(written));
-			return ACCWATCH_RUN_ARGS_UNKNOWN_OPTION;
-		}
-		if (option->takes_value) {
-			if (arg[i + 1] != '\0') {
-				value = &arg[i + 1];
-			} else if (*index + 1 < argc) {
-				value = argv[++*index];
-			} else {
-				accwatch_run_args_set_culprit(error, written,
-							      sizeof(written));
-				return ACCWATCH_RUN_ARGS_MISSING_VALUE;
-			}
-		}
-		status = accwatch_run_args_apply(option, value, options, error);
-		if (status != ACCWATCH_RUN_ARGS_OK || option->takes_value)
-			return status;
-	}
-	return ACCWATCH_RUN_ARGS_OK;
 }
 
 enum accwatch_run_args_status
@@ -257,7 +173,8 @@ accwatch_run_args_parse(int argc, char *const argv[],
 			struct accwatch_run_args_error *error)
 {
 	enum accwatch_run_args_status status = ACCWATCH_RUN_ARGS_OK;
-	int index = 1;
+	enum accwatch_option_status scanned = ACCWATCH_OPTION_FOUND;
+	struct accwatch_option_scan scan;
 
 	*options = (struct accwatch_run_options){
 	    .buffers = ACCWATCH_RUN_BUFFERS_PER_UID,
@@ -265,35 +182,32 @@ accwatch_run_args_parse(int argc, char *const argv[],
 	    .num_subbuf = ACCWATCH_RUN_DEFAULT_NUM_SUBBUF,
 	};
 	*error = (struct accwatch_run_args_error){0};
+	accwatch_option_scan_init(&scan, argc, argv);
+	/* The command starts at the first operand or after "--". */
+	while (status == ACCWATCH_RUN_ARGS_OK &&
+	       scanned == ACCWATCH_OPTION_FOUND) {
+		const struct accwatch_option *option;
+		const char *value;
 
-	for (; index < argc; index++) {
-		const char *arg = argv[index];
-
-		if (strcmp(arg, "--") == 0) {
-			index++;
-			break;
-		}
-		/* The command starts at the first non-option; "-" alone is one.
-		 */
-		if (arg[0] != '-' || arg[1] == '\0')
-			break;
-		if (arg[1] == '-')
-			status = accwatch_run_args_long(argc, argv, &index,
-							options, error);
-		else
-			status = accwatch_run_args_short(argc, argv, &index,
-							 options, error);
-		if (status != ACCWATCH_RUN_ARGS_OK)
-			goto end;
+		scanned = accwatch_option_next(&scan, accwatch_run_option_table,
+					       ACCWATCH_RUN_OPTION_COUNT,
+					       &option, &value);
+		if (scanned == ACCWATCH_OPTION_FOUND)
+			status = accwatch_run_args_apply(option, value, options,
+							 error);
+		else if (scanned != ACCWATCH_OPTION_OPERAND &&
+			 scanned != ACCWATCH_OPTION_SEPARATOR &&
+			 scanned != ACCWATCH_OPTION_DONE)
+			status =
+			    accwatch_run_args_scan_error(scanned, &scan, error);
 	}
-	if (index >= argc) {
-		status = ACCWATCH_RUN_ARGS_MISSING_COMMAND;
-		goto end;
-	}
-	options->command = &argv[index];
-	options->command_argc = argc - index;
-end:
-	return status;
+	if (status != ACCWATCH_RUN_ARGS_OK)
+		return status;
+	if (scan.index >= argc)
+		return ACCWATCH_RUN_ARGS_MISSING_COMMAND;
+	options->command = &argv[scan.index];
+	options->command_argc = argc - scan.index;
+	return ACCWATCH_RUN_ARGS_OK;
 }
 
 static const char *
