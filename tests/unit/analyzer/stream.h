@@ -30,6 +30,14 @@ struct s_loader_opts {
 	uint8_t iterable;
 };
 
+/* N = 100, B = 10, no drop_last, a sampler that does not shard. */
+#define S_BASE_LOADER(workers)                                                 \
+	{                                                                      \
+		.dataset_len = 100, .batch_size = 10, .drop_last = 0,          \
+		.num_workers = (workers), .sampler_replicas = -1,              \
+		.sampler = "RandomSampler"                                     \
+	}
+
 void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
 	       int32_t world, const char *role);
 void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world);

@@ -8,12 +8,7 @@
 #include "stream.h"
 
 /* N = 100, B = 10, no drop_last, a sampler that does not shard. */
-static const struct s_loader_opts base = {.dataset_len = 100,
-					  .batch_size = 10,
-					  .drop_last = 0,
-					  .num_workers = 2,
-					  .sampler_replicas = -1,
-					  .sampler = "RandomSampler"};
+static const struct s_loader_opts base = S_BASE_LOADER(2);
 
 static void expect_only(const struct aw_findings *f, const char *id)
 {

@@ -9,12 +9,7 @@
 #include "render.h"
 #include "stream.h"
 
-static const struct s_loader_opts base = {.dataset_len = 100,
-					  .batch_size = 10,
-					  .drop_last = 0,
-					  .num_workers = 2,
-					  .sampler_replicas = -1,
-					  .sampler = "RandomSampler"};
+static const struct s_loader_opts base = S_BASE_LOADER(2);
 
 /* Two loaders: L0 unsharded over 2 epochs with a padding-free layout, L1
  * (dataset_len unknown, never iterated, len() asked). */

@@ -10,12 +10,7 @@
 #include "stream.h"
 
 /* N = 100, B = 10, no drop_last, a sampler that does not shard. */
-static const struct s_loader_opts base = {.dataset_len = 100,
-					  .batch_size = 10,
-					  .drop_last = 0,
-					  .num_workers = 0,
-					  .sampler_replicas = -1,
-					  .sampler = "RandomSampler"};
+static const struct s_loader_opts base = S_BASE_LOADER(0);
 
 /* Every error and warning is `id` (infos are free); NULL: none at all. */
 static void expect_only(const struct aw_findings *f, const char *id)

@@ -9,22 +9,7 @@
 #include <unistd.h>
 
 #include "run_output.h"
-
-static char root[64]; /* short: paths below it fit in PATH_MAX */
-
-static void make_root(void)
-{
-	snprintf(root, sizeof(root), "/tmp/accwatch-run-test-XXXXXX");
-	cr_assert_not_null(mkdtemp(root));
-}
-
-static void remove_root(void)
-{
-	char command[sizeof(root) + 16];
-
-	snprintf(command, sizeof(command), "rm -rf '%s'", root);
-	cr_assert_eq(system(command), 0);
-}
+#include "scratch.h"
 
 static void under_root(char *path, const char *relative)
 {
