@@ -1,0 +1,83 @@
+"""The bootstrap's calls of the recorder against the event catalogue: every
+_aw.<event>(...) names an event of tracepoints/accwatch_catalogue.def and
+passes, by keyword only, fields of that event's list (or the sequence's own
+keywords). A misspelt keyword would leave its field absent in every trace
+without an error (the recorder never raises), so it is caught here.
+Usage: check_calls.py CATALOGUE BOOTSTRAP"""
+import ast
+import re
+import sys
+
+# What the recorder's functions other than the events take by keyword
+# (accwatch_record_py.c), beside their field list.
+SEQUENCE_CALLS = {"batch": ("batch", {"indices"}),
+                  "worker_fetch": ("chunk", {"indices"}),
+                  "item_fetch": ("chunk", {"data", "batched"})}
+HELPERS = {"hot_methods", "instancemethod", "call_before", "call_around",
+           "recording", "debug"}
+CONSTANTS = {"UNKNOWN", "BOOT_FILE", "DEBUG"}
+
+
+def catalogue(path):
+    text = open(path).read()
+    lists = {}
+    for match in re.finditer(r"#define ACCWATCH_FIELDS_(\w+)\(F, X\)((?:[^\n]*\\\n)*[^\n]*)", text):
+        lists[match.group(1)] = re.findall(r"F\(X, \w+, (\w+),", match.group(2))
+    events = {}
+    for name, fields, sequence in re.findall(r"E\((\w+), \w+, (\w+), \w+, (\w+)\)", text):
+        events[name] = (fields, sequence)
+    return lists, events
+
+
+def main():
+    lists, events = catalogue(sys.argv[1])
+    tree = ast.parse(open(sys.argv[2]).read(), sys.argv[2])
+    problems, calls = [], 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "_aw" and not isinstance(getattr(node, "ctx", None), ast.Store):
+            name = node.attr
+            if name not in CONSTANTS and name not in HELPERS and name not in SEQUENCE_CALLS \
+                    and (name not in events or events[name][1] != "none"):
+                problems.append("line %d: _aw.%s is no recorder function" % (node.lineno, name))
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "_aw"):
+            continue
+        name = node.func.attr
+        if name in HELPERS:
+            continue
+        calls += 1
+        if name in SEQUENCE_CALLS:
+            field_list, extra = SEQUENCE_CALLS[name]
+        elif name in events:
+            field_list, extra = events[name][0], set()
+        else:
+            continue  # reported above
+        allowed = set(lists[field_list]) | extra
+        if node.args:
+            problems.append("line %d: _aw.%s called with positional arguments" % (node.lineno, name))
+        for keyword in node.keywords:
+            if keyword.arg is None:  # **fields: checked where it is built
+                continue
+            if keyword.arg not in allowed:
+                problems.append("line %d: _aw.%s has no field %s (fields: %s)"
+                                % (node.lineno, name, keyword.arg, ", ".join(sorted(allowed))))
+    # The dict that becomes loader_wrap's **fields.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "_wrap_fields":
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "dict":
+                    for keyword in call.keywords:
+                        if keyword.arg not in lists["loader_wrap"]:
+                            problems.append("line %d: loader_wrap has no field %s"
+                                            % (call.lineno, keyword.arg))
+    if calls < 10:
+        problems.append("only %d recorder calls found: the check reads the wrong file" % calls)
+    for problem in problems:
+        print("FAIL:", problem)
+    print("%d calls checked, %d problems" % (calls, len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
