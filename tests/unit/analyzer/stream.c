@@ -2,6 +2,8 @@
  * reader makes them from a trace. */
 #include "stream.h"
 
+#include <criterion/criterion.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,8 +223,8 @@ void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 		  uint32_t loader, uint32_t iteration, uint32_t fetch,
 		  const uint64_t *hashes, uint32_t count)
 {
-	s_fetch(m, AW_EVENT_ITEM_FETCH, pid, worker_id, loader, iteration, fetch,
-		hashes, count);
+	s_fetch(m, AW_EVENT_ITEM_FETCH, pid, worker_id, loader, iteration,
+		fetch, hashes, count);
 }
 
 void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
@@ -367,4 +369,91 @@ void s_done(struct s_run *r)
 {
 	aw_findings_fini(&r->findings);
 	aw_model_destroy(r->model);
+}
+
+void s_expect_only(const struct aw_findings *f, const char *id)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->items[i].severity != AW_SEVERITY_INFO)
+			cr_expect(id && strcmp(f->items[i].id, id) == 0,
+				  "unexpected finding %s: %s", f->items[i].id,
+				  f->items[i].message);
+	if (id)
+		cr_expect_gt(s_count(f, id), 0, "no %s finding", id);
+}
+
+void s_expect_exactly(const struct aw_findings *f, const char *id)
+{
+	for (size_t i = 0; i < f->n; i++)
+		cr_expect(id && strcmp(f->items[i].id, id) == 0,
+			  "unexpected finding %s: %s", f->items[i].id,
+			  f->items[i].message);
+	if (id)
+		cr_expect_gt(s_count(f, id), 0, "no %s finding", id);
+}
+
+const struct aw_finding *s_get(const struct s_run *r, const char *id)
+{
+	const struct aw_finding *f = aw_findings_find(&r->findings, id);
+	cr_assert(f, "no %s finding", id);
+	cr_expect(f->message && *f->message);
+	cr_expect(f->fix && *f->fix, "%s has no fix", id);
+	return f;
+}
+
+int64_t s_number(const struct aw_finding *f, const char *name)
+{
+	for (size_t i = 0; i < f->n_numbers; i++)
+		if (strcmp(f->numbers[i].name, name) == 0)
+			return f->numbers[i].integer;
+	cr_assert_fail("finding %s has no number %s", f->id, name);
+	return -1;
+}
+
+bool s_has_rank(const struct aw_finding *f, int32_t rank)
+{
+	for (size_t i = 0; i < f->n_ranks; i++)
+		if (f->ranks[i] == rank)
+			return true;
+	return false;
+}
+
+bool s_says(const struct aw_finding *f, const char *text)
+{
+	return (f->message && strstr(f->message, text)) ||
+	       (f->evidence && strstr(f->evidence, text)) ||
+	       (f->fix && strstr(f->fix, text));
+}
+
+void s_reads_in_order(struct aw_model *m, int rank, uint32_t loader,
+		      uint32_t iteration, const uint32_t *idx, size_t count,
+		      uint32_t b)
+{
+	struct s_epoch e = {
+	    .indices = idx, .count = count, .batch_size = b, .end = true};
+	s_epoch(m, 100 + rank, loader, iteration, &e);
+}
+
+void s_workers_over_epochs(struct aw_model *m, uint32_t epochs,
+			   int8_t persistent, const char *names)
+{
+	struct s_loader_opts o = S_BASE_LOADER(0);
+	o.num_workers = 2;
+	o.persistent_workers = persistent;
+	s_ranks(m, 1, &o);
+	for (uint32_t e = 0; e < epochs; e++) {
+		s_iter_begin(m, 100, 0, e);
+		bool fork = !persistent || e == 0;
+		for (int32_t w = 0; fork && w < 2; w++) {
+			int32_t pid = 200 + 2 * (int32_t)e + w;
+			s_fork(m, 100, pid, 3, names, false);
+			s_process(m, pid, 100, 0, 1, "worker");
+			s_worker(m, pid, w, 0, e);
+		}
+		uint32_t idx[100];
+		s_range(idx, 0, 100, 1);
+		for (uint32_t b = 0; b < 10; b++)
+			s_batch(m, 100, 0, e, b, 0, 10, idx + 10 * b, 10);
+		s_iter_end(m, 100, 0, e, 10, 10, 1);
+	}
 }

@@ -130,4 +130,25 @@ size_t s_count(const struct aw_findings *f, const char *id);
 /* The model's index of loader `id` of process `pid`, AW_NONE. */
 uint32_t s_loader_of(const struct aw_model *m, int32_t pid, uint32_t id);
 
+/* Assertions on findings (Criterion). s_expect_only: every error and
+ * warning is `id` (infos are free); s_expect_exactly: every finding is;
+ * NULL: none at all. s_get: the finding `id`, which must be there with a
+ * message and a fix. s_number: its number `name`, which must be there.
+ * s_says: its message, evidence or fix holds text. */
+void s_expect_only(const struct aw_findings *f, const char *id);
+void s_expect_exactly(const struct aw_findings *f, const char *id);
+const struct aw_finding *s_get(const struct s_run *r, const char *id);
+int64_t s_number(const struct aw_finding *f, const char *name);
+bool s_has_rank(const struct aw_finding *f, int32_t rank);
+bool s_says(const struct aw_finding *f, const char *text);
+/* Rank r (pid 100 + r) reads indices in the given order, batches of b. */
+void s_reads_in_order(struct aw_model *m, int rank, uint32_t loader,
+		      uint32_t iteration, const uint32_t *idx, size_t count,
+		      uint32_t b);
+
+/* Rank 0 (pid 100) with loader 0 of 2 workers; forks a worker per epoch
+ * pair (pids 200 + 2e + w) with the given thread names. */
+void s_workers_over_epochs(struct aw_model *m, uint32_t epochs,
+			   int8_t persistent, const char *names);
+
 #endif

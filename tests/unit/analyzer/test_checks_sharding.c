@@ -1,7 +1,10 @@
-/* Every finding rule on event streams built here, with its edges: padding at
- * the allowance and one past it, W = 1, empty epochs, drop_last, prefetched
- * batches, ranks that never sent iter_end. */
+/* The sharding checks (checks_sharding.c) on event streams built here, with
+ * their edges: unsharded, overlap and padding (at the allowance and one past
+ * it), missing (drop_last, loops left early), uneven-batches and partial
+ * epochs, index-range; W = 1, empty epochs, prefetched batches, ranks that
+ * never sent iter_end. */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <string.h>
 
 #include "cli.h"
@@ -9,16 +12,8 @@
 
 /* N = 100, B = 10, no drop_last, a sampler that does not shard. */
 static const struct s_loader_opts base = S_BASE_LOADER(2);
-
-static void expect_only(const struct aw_findings *f, const char *id)
-{
-	for (size_t i = 0; i < f->n; i++)
-		cr_expect(id && strcmp(f->items[i].id, id) == 0,
-			  "unexpected finding %s: %s", f->items[i].id,
-			  f->items[i].message);
-	if (id)
-		cr_expect_gt(s_count(f, id), 0, "no %s finding", id);
-}
+/* The same without workers. */
+static const struct s_loader_opts base0 = S_BASE_LOADER(0);
 
 static void expect_well_formed(const struct aw_finding *f)
 {
@@ -31,48 +26,39 @@ static void expect_well_formed(const struct aw_finding *f)
 		cr_expect_lt(f->ranks[i - 1], f->ranks[i]);
 }
 
-static int64_t number(const struct aw_finding *f, const char *name)
-{
-	for (size_t i = 0; i < f->n_numbers; i++)
-		if (strcmp(f->numbers[i].name, name) == 0)
-			return f->numbers[i].integer;
-	cr_assert_fail("finding %s has no number %s", f->id, name);
-	return -1;
-}
-
-Test(checks, sharded_ranks_are_clean)
+Test(checks_sharding, sharded_ranks_are_clean)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
 	s_finish(&r);
-	expect_only(&r.findings, NULL);
+	s_expect_exactly(&r.findings, NULL);
 	s_done(&r);
 }
 
-Test(checks, unsharded)
+Test(checks_sharding, unsharded)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 4, &base);
 	for (int rank = 0; rank < 4; rank++)
 		s_rank_reads(r.model, rank, 0, 0, 100, 10);
 	s_finish(&r);
-	expect_only(&r.findings, "unsharded");
+	s_expect_exactly(&r.findings, "unsharded");
 	const struct aw_finding *f = aw_findings_find(&r.findings, "unsharded");
 	cr_assert(f);
 	expect_well_formed(f);
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	cr_expect_eq(f->n_ranks, 4);
-	cr_expect_eq(number(f, "world"), 4);
-	cr_expect_eq(number(f, "union"), 100);
+	cr_expect_eq(s_number(f, "world"), 4);
+	cr_expect_eq(s_number(f, "union"), 100);
 	cr_expect(strstr(
 	    f->fix, "DistributedSampler(dataset, num_replicas=4, rank=r)"));
 	cr_expect(strstr(f->fix, "accelerator.prepare()"));
 	s_done(&r);
 }
 
-Test(checks, unsharded_at_ninety_percent)
+Test(checks_sharding, unsharded_at_ninety_percent)
 {
 	/* Rank 1 reads exactly 90% of the union: still unsharded; 89%: overlap.
 	 */
@@ -83,23 +69,24 @@ Test(checks, unsharded_at_ninety_percent)
 		s_rank_reads(r.model, 1, 0, variant ? 11 : 10, 100,
 			     9); /* 10 batches too */
 		s_finish(&r);
-		expect_only(&r.findings, variant ? "overlap" : "unsharded");
+		s_expect_exactly(&r.findings,
+				 variant ? "overlap" : "unsharded");
 		s_done(&r);
 	}
 }
 
-Test(checks, single_rank_is_never_unsharded)
+Test(checks_sharding, single_rank_is_never_unsharded)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 1, &base);
 	s_rank_reads(r.model, 0, 0, 0, 100, 10);
 	s_rank_reads(r.model, 0, 1, 0, 100, 10);
 	s_finish(&r);
-	expect_only(&r.findings, NULL);
+	s_expect_exactly(&r.findings, NULL);
 	s_done(&r);
 }
 
-Test(checks, padding_at_allowance_then_overlap_one_past)
+Test(checks_sharding, padding_at_allowance_then_overlap_one_past)
 {
 	/* W = 2, B = 10: allowance W*B - 1 = 19 cross-rank duplicates. */
 	struct s_run r = {.model = aw_model_create()};
@@ -117,11 +104,11 @@ Test(checks, padding_at_allowance_then_overlap_one_past)
 	cr_assert(padding && overlap);
 	cr_expect_eq(padding->epoch, 0);
 	cr_expect_eq(padding->severity, AW_SEVERITY_INFO);
-	cr_expect_eq(number(padding, "cross_rank_duplicates"), 19);
-	cr_expect_eq(number(padding, "padding_allowance"), 19);
+	cr_expect_eq(s_number(padding, "cross_rank_duplicates"), 19);
+	cr_expect_eq(s_number(padding, "padding_allowance"), 19);
 	cr_expect_eq(overlap->epoch, 1);
 	cr_expect_eq(overlap->severity, AW_SEVERITY_ERROR);
-	cr_expect_eq(number(overlap, "cross_rank_duplicates"), 20);
+	cr_expect_eq(s_number(overlap, "cross_rank_duplicates"), 20);
 	expect_well_formed(padding);
 	expect_well_formed(overlap);
 	cr_expect_eq(padding->n_ranks, 2);
@@ -130,7 +117,7 @@ Test(checks, padding_at_allowance_then_overlap_one_past)
 	s_done(&r);
 }
 
-Test(checks, padding_of_a_tiny_dataset_is_not_unsharded)
+Test(checks_sharding, padding_of_a_tiny_dataset_is_not_unsharded)
 {
 	/* N = 1 over 2 ranks: DistributedSampler gives both rank index 0. */
 	struct s_loader_opts o = base;
@@ -141,18 +128,18 @@ Test(checks, padding_of_a_tiny_dataset_is_not_unsharded)
 	s_rank_reads(r.model, 0, 0, 0, 1, 1);
 	s_rank_reads(r.model, 1, 0, 0, 1, 1);
 	s_finish(&r);
-	expect_only(&r.findings, "padding");
+	s_expect_exactly(&r.findings, "padding");
 	s_done(&r);
 }
 
-Test(checks, padding_only_exits_clean)
+Test(checks_sharding, padding_only_exits_clean)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 55, 11);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
 	s_finish(&r);
-	expect_only(&r.findings, "padding");
+	s_expect_exactly(&r.findings, "padding");
 	struct aw_options opts = {.fail_on = AW_FAIL_ON_ERROR};
 	cr_expect_eq(aw_cli_exit_status(
 			 &opts,
@@ -162,23 +149,23 @@ Test(checks, padding_only_exits_clean)
 	s_done(&r);
 }
 
-Test(checks, missing_with_coverage)
+Test(checks_sharding, missing_with_coverage)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 25, 5);
 	s_rank_reads(r.model, 1, 0, 25, 50, 5);
 	s_finish(&r);
-	expect_only(&r.findings, "missing");
+	s_expect_exactly(&r.findings, "missing");
 	const struct aw_finding *f = aw_findings_find(&r.findings, "missing");
 	expect_well_formed(f);
-	cr_expect_eq(number(f, "missing"), 50);
-	cr_expect_eq(number(f, "drop_allowance"), 0);
+	cr_expect_eq(s_number(f, "missing"), 50);
+	cr_expect_eq(s_number(f, "drop_allowance"), 0);
 	cr_expect(strstr(f->message, "coverage 50.0%"), "%s", f->message);
 	s_done(&r);
 }
 
-Test(checks, missing_explained_by_drop_last)
+Test(checks_sharding, missing_explained_by_drop_last)
 {
 	/* drop_last, W = 2, B = 8: allowance W*B - 1 = 15 unread samples. */
 	struct s_loader_opts o = base;
@@ -195,16 +182,16 @@ Test(checks, missing_explained_by_drop_last)
 		     8); /* epoch 2: 84 read, 16 missing */
 	s_rank_reads(r.model, 1, 2, 50, 94, 9);
 	s_finish(&r);
-	expect_only(&r.findings, "missing");
+	s_expect_exactly(&r.findings, "missing");
 	cr_assert_eq(r.findings.n, 1);
 	const struct aw_finding *f = &r.findings.items[0];
 	cr_expect_eq(f->epoch, 2);
-	cr_expect_eq(number(f, "missing"), 16);
-	cr_expect_eq(number(f, "drop_allowance"), 15);
+	cr_expect_eq(s_number(f, "missing"), 16);
+	cr_expect_eq(s_number(f, "drop_allowance"), 15);
 	s_done(&r);
 }
 
-Test(checks, missing_allowance_of_distributed_sampler_drop_last)
+Test(checks_sharding, missing_allowance_of_distributed_sampler_drop_last)
 {
 	/* Loader without drop_last, DistributedSampler over 2 replicas: its own
 	 * drop_last may leave 1 sample. */
@@ -217,12 +204,12 @@ Test(checks, missing_allowance_of_distributed_sampler_drop_last)
 		s_rank_reads(r.model, 0, 0, 0, 50, 10);
 		s_rank_reads(r.model, 1, 0, 50, 100 - missing, 10);
 		s_finish(&r);
-		expect_only(&r.findings, missing == 1 ? NULL : "missing");
+		s_expect_exactly(&r.findings, missing == 1 ? NULL : "missing");
 		s_done(&r);
 	}
 }
 
-Test(checks, missing_skipped_when_a_loop_left_early)
+Test(checks_sharding, missing_skipped_when_a_loop_left_early)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
@@ -237,11 +224,11 @@ Test(checks, missing_skipped_when_a_loop_left_early)
 	s_range(idx, 50, 20, 1);
 	s_epoch(r.model, 101, 0, 0, &e);
 	s_finish(&r);
-	expect_only(&r.findings, NULL);
+	s_expect_exactly(&r.findings, NULL);
 	s_done(&r);
 }
 
-Test(checks, missing_skipped_for_subset_samplers_and_unknown_len)
+Test(checks_sharding, missing_skipped_for_subset_samplers_and_unknown_len)
 {
 	struct s_loader_opts o = base;
 	o.sampler = "SubsetRandomSampler";
@@ -249,7 +236,7 @@ Test(checks, missing_skipped_for_subset_samplers_and_unknown_len)
 	s_ranks(r.model, 1, &o);
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
 	s_finish(&r);
-	expect_only(&r.findings, NULL);
+	s_expect_exactly(&r.findings, NULL);
 	s_done(&r);
 
 	o = base;
@@ -258,11 +245,11 @@ Test(checks, missing_skipped_for_subset_samplers_and_unknown_len)
 	s_ranks(r.model, 1, &o);
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
 	s_finish(&r);
-	expect_only(&r.findings, NULL);
+	s_expect_exactly(&r.findings, NULL);
 	s_done(&r);
 }
 
-Test(checks, uneven_batches)
+Test(checks_sharding, uneven_batches)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 3, &base);
@@ -275,13 +262,13 @@ Test(checks, uneven_batches)
 	    aw_findings_find(&r.findings, "uneven-batches");
 	cr_assert(f);
 	expect_well_formed(f);
-	cr_expect_eq(number(f, "fewest_batches"), 3);
-	cr_expect_eq(number(f, "most_batches"), 4);
+	cr_expect_eq(s_number(f, "fewest_batches"), 3);
+	cr_expect_eq(s_number(f, "most_batches"), 4);
 	cr_expect_eq(f->n_ranks, 3);
 	s_done(&r);
 }
 
-Test(checks, uneven_batches_not_claimed_without_iter_end)
+Test(checks_sharding, uneven_batches_not_claimed_without_iter_end)
 {
 	/* Rank 1 died mid-epoch: its counts are those of a crash. */
 	struct s_run r = {.model = aw_model_create()};
@@ -299,7 +286,7 @@ Test(checks, uneven_batches_not_claimed_without_iter_end)
 	s_done(&r);
 }
 
-Test(checks, prefetched_batches_are_not_consumed)
+Test(checks_sharding, prefetched_batches_are_not_consumed)
 {
 	/* Each rank's workers drew 4 batches past the end of its loop, from the
 	 * other rank's shard: no overlap, no padding. */
@@ -317,11 +304,11 @@ Test(checks, prefetched_batches_are_not_consumed)
 		s_epoch(r.model, 100 + rank, 0, 0, &e);
 	}
 	s_finish(&r);
-	expect_only(&r.findings, NULL);
+	s_expect_exactly(&r.findings, NULL);
 	s_done(&r);
 }
 
-Test(checks, chunked_batches_count_once)
+Test(checks_sharding, chunked_batches_count_once)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
@@ -337,7 +324,7 @@ Test(checks, chunked_batches_count_once)
 		s_iter_end(r.model, pid, 0, 0, 5, 5, 1);
 	}
 	s_finish(&r);
-	expect_only(&r.findings, NULL);
+	s_expect_exactly(&r.findings, NULL);
 	const struct aw_epoch *e = &r.model->loaders_global[0].epochs[0];
 	cr_expect_eq(e->samples, 100);
 	cr_expect_eq(e->union_count, 100);
@@ -345,7 +332,7 @@ Test(checks, chunked_batches_count_once)
 	s_done(&r);
 }
 
-Test(checks, empty_epoch)
+Test(checks_sharding, empty_epoch)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
@@ -355,7 +342,7 @@ Test(checks, empty_epoch)
 	}
 	s_finish(&r);
 	/* Nothing read at all of 100 samples: missing, nothing else. */
-	expect_only(&r.findings, "missing");
+	s_expect_exactly(&r.findings, "missing");
 	s_done(&r);
 
 	struct s_loader_opts o = base;
@@ -367,21 +354,21 @@ Test(checks, empty_epoch)
 		s_iter_end(r.model, 100 + rank, 0, 0, 0, 0, 1);
 	}
 	s_finish(&r);
-	expect_only(&r.findings, NULL);
+	s_expect_exactly(&r.findings, NULL);
 	s_done(&r);
 }
 
-Test(checks, never_iterated_loader_has_no_epochs)
+Test(checks_sharding, never_iterated_loader_has_no_epochs)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
 	s_finish(&r);
-	expect_only(&r.findings, NULL);
+	s_expect_exactly(&r.findings, NULL);
 	cr_expect_eq(r.model->loaders_global[0].n_epochs, 0);
 	s_done(&r);
 }
 
-Test(checks, padding_allowance_and_drop_allowance_formulas)
+Test(checks_sharding, padding_allowance_and_drop_allowance_formulas)
 {
 	struct aw_loader d;
 	memset(&d, 0, sizeof(d));
@@ -400,7 +387,7 @@ Test(checks, padding_allowance_and_drop_allowance_formulas)
 	cr_expect_eq(aw_drop_allowance(&d, 0, 32), 0);
 }
 
-Test(checks, findings_sorted_by_severity_then_loader_id_epoch)
+Test(checks_sharding, findings_sorted_by_severity_then_loader_id_epoch)
 {
 	struct s_run r = {.model = aw_model_create()};
 	s_ranks(r.model, 2, &base);
@@ -421,7 +408,7 @@ Test(checks, findings_sorted_by_severity_then_loader_id_epoch)
 	s_done(&r);
 }
 
-Test(checks, same_sampler_rank_everywhere_is_named)
+Test(checks_sharding, same_sampler_rank_everywhere_is_named)
 {
 	/* DistributedSampler(num_replicas=2, rank=0) on both ranks. */
 	struct s_loader_opts o = base;
@@ -438,5 +425,171 @@ Test(checks, same_sampler_rank_everywhere_is_named)
 		  "%s", f->evidence);
 	/* Half the data is never read, too. */
 	cr_expect_eq(s_count(&r.findings, "missing"), 1);
+	s_done(&r);
+}
+
+/* --- padding, uneven-batches, partial epochs --------------------------------
+ */
+
+Test(checks_sharding, padding_of_distributed_sampler_is_explained)
+{
+	/* N = 402 over 4 ranks: DistributedSampler pads 2 (ceil(402/4)*4). */
+	struct s_loader_opts o = base;
+	o.dataset_len = 402;
+	o.batch_size = 8;
+	o.sampler = "torch.utils.data.distributed.DistributedSampler";
+	o.sampler_replicas = 4;
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 4, &o);
+	uint32_t idx[101];
+	for (int rank = 0; rank < 4; rank++) {
+		for (uint32_t i = 0; i < 101; i++)
+			idx[i] = ((uint32_t)rank + 4 * i) % 402;
+		s_reads_in_order(r.model, rank, 0, 0, idx, 101, 8);
+	}
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	const struct aw_finding *f = s_get(&r, "padding");
+	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 2);
+	cr_expect(s_says(f, "not a duplication bug"), "%s", f->message);
+	cr_expect(s_says(f, "DistributedSampler(drop_last=False)"), "%s",
+		  f->message);
+	cr_expect(s_says(f, "(2 here, for N=402, W=4)"), "%s", f->message);
+	s_done(&r);
+}
+
+Test(checks_sharding, padding_of_even_batches_is_explained)
+{
+	/* accelerate's shard loader: the inner DataLoader (id 0) wrapped by
+	 * DataLoaderShard (id 1) with even_batches. */
+	struct s_loader_opts o = base;
+	o.batch_size = -1;
+	o.batch_sampler = "accelerate.data_loader.BatchSamplerShard";
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 2, &o);
+	struct s_loader_opts outer = o;
+	outer.loader_class = "accelerate.data_loader.DataLoaderShard";
+	for (int rank = 0; rank < 2; rank++) {
+		s_loader(r.model, 100 + rank, 1, &outer);
+		s_loader_wrap(r.model, 100 + rank, 1, 0, "shard", 0, 1, 2,
+			      rank);
+	}
+	/* 95 samples, B = 10: 10 batches, the last round padded with 5. */
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	uint32_t idx[50];
+	s_range(idx, 50, 45, 1);
+	s_range(idx + 45, 0, 5, 1);
+	s_reads_in_order(r.model, 1, 0, 0, idx, 50, 10);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "padding");
+	cr_expect(s_says(f, "even_batches=True"), "%s", f->message);
+	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 5);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_batches_when_samplers_ran_out_differently)
+{
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 2, &base0);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);  /* 5 batches */
+	s_rank_reads(r.model, 1, 0, 50, 90, 10); /* 4 batches */
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(s_number(f, "fewest_batches"), 4);
+	cr_expect_eq(s_number(f, "most_batches"), 5);
+	s_done(&r);
+}
+
+Test(checks_sharding, a_rank_that_left_early_is_partial_not_uneven)
+{
+	/* Rank 1's loop broke after 2 batches (exhausted = 0): a partial
+	 * epoch, counts as read, neither uneven-batches nor missing. */
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 2, &base0);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	uint32_t idx[20];
+	s_range(idx, 50, 20, 1);
+	struct s_epoch e = {.indices = idx,
+			    .count = 20,
+			    .batch_size = 10,
+			    .prefetched = 2,
+			    .prefetch_index = 99,
+			    .end = true,
+			    .abandoned = true};
+	s_epoch(r.model, 101, 0, 0, &e);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	const struct aw_epoch *ep = &r.model->loaders_global[0].epochs[0];
+	cr_expect_not(ep->exhausted);
+	cr_expect(ep->complete);
+	cr_expect_eq(ep->cells[1].batches, 2);
+	cr_expect_eq(ep->cells[1].samples, 20);
+	cr_expect_not(ep->cells[1].exhausted);
+	s_done(&r);
+}
+
+Test(checks_sharding, a_rank_still_going_past_another_ranks_end_is_uneven)
+{
+	/* Rank 0's sampler ran out after 4 batches; rank 1 consumed 5 and
+	 * never ended its epoch (it hung in a collective and was killed). */
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 2, &base0);
+	s_rank_reads(r.model, 0, 0, 0, 40, 10);
+	uint32_t idx[50];
+	s_range(idx, 50, 50, 1);
+	struct s_epoch e = {
+	    .indices = idx, .count = 50, .batch_size = 10, .end = false};
+	s_epoch(r.model, 101, 0, 0, &e);
+	s_exit(r.model, 101, 101, -1, SIGKILL);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(s_number(f, "most_batches"), 5);
+	cr_expect_eq(s_count(&r.findings, "trace-incomplete"), 0,
+		     "the process's end is known");
+	s_done(&r);
+}
+
+Test(checks_sharding, single_rank_has_no_padding_or_uneven)
+{
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 1, &base0);
+	s_rank_reads(r.model, 0, 0, 0, 100, 10);
+	s_rank_reads(r.model, 0, 1, 0, 100, 10);
+	s_finish(&r);
+	cr_expect_eq(r.findings.n, 0);
+	s_done(&r);
+}
+
+/* --- index-range ------------------------------------------------------------
+ */
+
+Test(checks_sharding, index_range_at_n_and_negative)
+{
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 2, &base0);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_rank_reads(r.model, 1, 0, 50, 101, 11); /* 100 = N is out */
+	s_finish(&r);
+	s_expect_only(&r.findings, "index-range");
+	const struct aw_finding *f = s_get(&r, "index-range");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect_eq(s_number(f, "out_of_range"), 1);
+	cr_expect(s_has_rank(f, 1) && !s_has_rank(f, 0));
+	cr_expect(s_says(f, "e.g. 100"), "%s", f->evidence);
+	cr_expect(s_says(f, "[0, 100)"), "%s", f->message);
+	s_done(&r);
+
+	/* N - 1 is fine; -1 (batch_wide) is not. */
+	r.model = aw_model_create();
+	s_ranks(r.model, 1, &base0);
+	s_iter_begin(r.model, 100, 0, 0);
+	int64_t wide[3] = {99, -1, 5};
+	s_batch_wide(r.model, 100, 0, 0, 0, 0, 3, wide, 3);
+	s_iter_end(r.model, 100, 0, 0, 1, 1, 1);
+	s_finish(&r);
+	f = s_get(&r, "index-range");
+	cr_expect_eq(s_number(f, "out_of_range"), 0);
+	cr_expect_eq(s_number(f, "unrepresentable"), 1);
+	cr_expect(s_says(f, "-1"), "%s", f->evidence);
 	s_done(&r);
 }

@@ -1,0 +1,369 @@
+/* How processes ended (checks_exit.c), on event streams built here with
+ * their edges: worker-died, worker-stuck, rank-died. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <string.h>
+
+#include "stream.h"
+
+static const struct s_loader_opts base = S_BASE_LOADER(0);
+
+/* --- worker-died
+ * ----------------------------------------------------------------
+ */
+
+Test(checks_exit, worker_died_names_rank_worker_pid_and_last_fetch)
+{
+	struct s_run r = {.model = aw_model_create()};
+	s_workers_over_epochs(r.model, 1, 1, "python3");
+	uint32_t idx[8];
+	s_range(idx, 161, 8, 4);
+	s_worker_fetch(r.model, 201, 1, 0, 0, 2, idx, 8);
+	s_exit(r.model, 100, 201, -1, SIGKILL); /* the parent saw it */
+	s_exit(r.model, 200, 200, 0, -1);       /* worker 0 ended well */
+	s_finish(&r);
+	s_expect_only(&r.findings, "worker-died");
+	cr_expect_eq(s_count(&r.findings, "worker-died"), 1);
+	const struct aw_finding *f = s_get(&r, "worker-died");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_has_rank(f, 0));
+	cr_expect_eq(s_number(f, "pid"), 201);
+	cr_expect_eq(s_number(f, "worker_id"), 1);
+	cr_expect_eq(s_number(f, "signal"), SIGKILL);
+	cr_expect_eq(s_number(f, "fetch"), 2);
+	cr_expect_eq(s_number(f, "first_index"), 161);
+	cr_expect(s_says(f, "worker 1"), "%s", f->message);
+	cr_expect(s_says(f, "SIGKILL"), "%s", f->message);
+	cr_expect(s_says(f, "fetch #2 of epoch 0 (indices [161, 165, 169, 173, "
+			    "177, 181, 185, 189])"),
+		  "%s", f->message);
+	/* A trace without fetch ends cannot say whether it was in it. */
+	cr_expect(s_says(f, "does not record whether it ended"), "%s",
+		  f->evidence);
+	cr_expect(s_says(f, "out-of-memory"), "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_exit, worker_died_by_status_but_not_by_sigterm)
+{
+	struct s_run r = {.model = aw_model_create()};
+	s_workers_over_epochs(r.model, 1, 1, "python3");
+	s_exit(r.model, 200, 200, 1, -1);
+	s_exit(r.model, 100, 201, -1, SIGTERM); /* the DataLoader's shutdown */
+	s_finish(&r);
+	cr_expect_eq(s_count(&r.findings, "worker-died"), 1);
+	const struct aw_finding *f = s_get(&r, "worker-died");
+	cr_expect_eq(s_number(f, "pid"), 200);
+	cr_expect_eq(s_number(f, "status"), 1);
+	s_done(&r);
+}
+
+/* --- worker-stuck ------------------------------------------------------------
+ */
+
+/* Rank 0's workers (pids 200, 201, one epoch, persistent): worker 0 fetches
+ * 0..3 and ends; worker 1's fetch #1 of [17, 19, 21, 23] starts at 1.0 s
+ * and, if `end`, ends. */
+static void worker_fetches(struct aw_model *m, bool end)
+{
+	s_workers_over_epochs(m, 1, 1, "python3");
+	uint32_t first[4] = {0, 1, 2, 3}, stuck[4] = {17, 19, 21, 23};
+	s_clock(m, 0.5);
+	s_worker_fetch(m, 200, 0, 0, 0, 0, first, 4);
+	s_worker_fetch_end(m, 200, 0, 0, 0, 0, true);
+	s_worker_fetch(m, 201, 1, 0, 0, 0, first, 4);
+	s_worker_fetch_end(m, 201, 1, 0, 0, 0, true);
+	s_clock(m, 1.0);
+	s_worker_fetch(m, 201, 1, 0, 0, 1, stuck, 4);
+	if (end)
+		s_worker_fetch_end(m, 201, 1, 0, 0, 1, true);
+	s_clock(m, 9.5);
+}
+
+Test(checks_exit, worker_stuck_names_the_fetch_its_indices_and_how_long)
+{
+	/* DataLoader(timeout=...) expired; the shutdown SIGTERMed worker 1. */
+	struct s_run r = {.model = aw_model_create()};
+	worker_fetches(r.model, false);
+	s_exit(r.model, 100, 200, 0, -1);
+	s_exit(r.model, 100, 201, -1, SIGTERM);
+	s_finish(&r);
+	s_expect_only(&r.findings, "worker-stuck");
+	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 1);
+	const struct aw_finding *f = s_get(&r, "worker-stuck");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect_eq(f->loader, 0);
+	cr_expect_eq(f->epoch, 0);
+	cr_expect(s_has_rank(f, 0) && f->n_ranks == 1);
+	cr_expect_eq(s_number(f, "pid"), 201);
+	cr_expect_eq(s_number(f, "worker_id"), 1);
+	cr_expect_eq(s_number(f, "fetch"), 1);
+	cr_expect_eq(s_number(f, "fetch_size"), 4);
+	cr_expect_eq(s_number(f, "first_index"), 17);
+	cr_expect_eq(s_number(f, "signal"), SIGTERM);
+	cr_expect(s_says(f, "worker 1 of L0 (train.py:10) on rank 0 (pid 201)"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "fetch #1 of epoch 0 (indices [17, 19, 21, 23])"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "for 8.5 s"), "%s", f->message);
+	cr_expect(s_says(f, "SIGTERM"), "%s", f->message);
+	cr_expect(s_says(f, "num_workers=0"), "%s", f->fix);
+	cr_expect(s_says(f, "py-spy dump --pid 201"), "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_exit, worker_stuck_when_it_answered_the_sigterm_with_exit_0)
+{
+	/* torch's workers _exit(0) on their parent's SIGTERM: the worker's
+	 * own exit event says status 0. */
+	struct s_run r = {.model = aw_model_create()};
+	worker_fetches(r.model, false);
+	s_exit(r.model, 201, 201, 0, -1);
+	s_finish(&r);
+	s_expect_only(&r.findings, "worker-stuck");
+	const struct aw_finding *f = s_get(&r, "worker-stuck");
+	cr_expect_eq(s_number(f, "status"), 0);
+	cr_expect(s_says(f, "for 8.5 s, until it exited with status 0"), "%s",
+		  f->message);
+	s_done(&r);
+}
+
+Test(checks_exit, worker_stuck_when_the_trace_ended_inside_the_fetch)
+{
+	struct s_run r = {.model = aw_model_create()};
+	worker_fetches(r.model, false);
+	s_finish(&r);
+	s_expect_only(&r.findings, "worker-stuck");
+	const struct aw_finding *f = s_get(&r, "worker-stuck");
+	cr_expect(s_says(f, "still in it when the trace ended"), "%s",
+		  f->message);
+	cr_expect(s_says(f, "for 8.5 s"), "%s", f->message);
+	s_done(&r);
+
+	/* Without clock records: no duration, the rest the same. */
+	r.model = aw_model_create();
+	worker_fetches(r.model, false);
+	r.model->clock_ns = -1;
+	r.model->processes[3].fetch_start_ns = -1;
+	s_finish(&r);
+	f = s_get(&r, "worker-stuck");
+	cr_expect(!s_says(f, " s, "), "%s", f->message);
+	cr_expect(s_says(f, "[17, 19, 21, 23]"), "%s", f->message);
+	s_done(&r);
+}
+
+Test(checks_exit, no_worker_stuck_when_the_fetch_ended)
+{
+	/* The fetch ended, then the shutdown SIGTERMed the idle worker. */
+	struct s_run r = {.model = aw_model_create()};
+	worker_fetches(r.model, true);
+	s_exit(r.model, 100, 201, -1, SIGTERM);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+
+	/* Terminated 0.5 s into an ordinary fetch (at interpreter exit):
+	 * too short for a hang. */
+	r.model = aw_model_create();
+	worker_fetches(r.model, false);
+	r.model->clock_ns = 1500000000;
+	s_exit(r.model, 100, 201, -1, SIGTERM);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+
+	/* Events were lost: the end may be one of them. */
+	r.model = aw_model_create();
+	worker_fetches(r.model, false);
+	r.model->stats.discarded_events = 3;
+	s_finish(&r);
+	s_expect_only(&r.findings, "trace-incomplete");
+	s_done(&r);
+
+	/* A recorder without worker_fetch_end: every fetch looks open. */
+	r.model = aw_model_create();
+	s_workers_over_epochs(r.model, 1, 1, "python3");
+	uint32_t idx[4] = {17, 19, 21, 23};
+	s_worker_fetch(r.model, 201, 1, 0, 0, 1, idx, 4);
+	s_exit(r.model, 100, 201, -1, SIGTERM);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+}
+
+Test(checks_exit, worker_stuck_on_its_first_fetch_when_the_trace_declares_ends)
+{
+	/* Every worker hangs on its first fetch (a fork deadlock): no end was
+	 * recorded, but the metadata says the recorder had the event. */
+	struct s_run r = {.model = aw_model_create()};
+	s_workers_over_epochs(r.model, 1, 1, "python3");
+	r.model->stats.declared_kinds = 1u << AW_EVENT_WORKER_FETCH_END;
+	uint32_t idx[2] = {0, 1};
+	s_worker_fetch(r.model, 200, 0, 0, 0, 0, idx, 2);
+	s_worker_fetch(r.model, 201, 1, 0, 0, 0, idx, 2);
+	s_finish(&r);
+	s_expect_only(&r.findings, "worker-stuck");
+	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 2);
+	s_done(&r);
+}
+
+Test(checks_exit, a_crashed_worker_is_worker_died_only_and_says_it_was_fetching)
+{
+	struct s_run r = {.model = aw_model_create()};
+	worker_fetches(r.model, false);
+	s_exit(r.model, 100, 201, -1, SIGSEGV);
+	s_finish(&r);
+	s_expect_only(&r.findings, "worker-died");
+	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 0);
+	const struct aw_finding *f = s_get(&r, "worker-died");
+	cr_expect_eq(s_number(f, "fetch_open"), 1);
+	cr_expect(s_says(f, "in the middle of its fetch #1 of epoch 0 (indices "
+			    "[17, 19, 21, 23])"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "was still in progress"), "%s", f->evidence);
+	s_done(&r);
+
+	/* Died between fetches: said so, with how the last one ended. */
+	r.model = aw_model_create();
+	worker_fetches(r.model, true);
+	s_exit(r.model, 100, 201, -1, SIGKILL);
+	s_finish(&r);
+	s_expect_only(&r.findings, "worker-died");
+	f = s_get(&r, "worker-died");
+	cr_expect_eq(s_number(f, "fetch_open"), 0);
+	cr_expect(s_says(f, "between fetches (its last, #1 of epoch 0, had "
+			    "returned)"),
+		  "%s", f->message);
+	s_done(&r);
+}
+
+/* --- rank-died ---------------------------------------------------------------
+ */
+
+/* Two ranks (N = 100, B = 10): rank 0 reads its 50 to the end, rank 1
+ * draws 3 batches of 50.. and neither ends nor exits (yet). */
+static void rank_cut_short(struct aw_model *m)
+{
+	s_ranks(m, 2, &base);
+	s_rank_reads(m, 0, 0, 0, 50, 10);
+	uint32_t idx[30];
+	s_range(idx, 50, 30, 1);
+	struct s_epoch e = {
+	    .indices = idx, .count = 30, .batch_size = 10, .end = false};
+	s_epoch(m, 101, 0, 0, &e);
+}
+
+Test(checks_exit, rank_died_names_the_rank_signal_epoch_and_last_batch)
+{
+	/* The launcher (torch imported, so traced) reaped rank 1, killed by
+	 * SIGKILL mid-epoch, then stopped rank 2 with SIGTERM. */
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 3, &base);
+	s_rank_reads(r.model, 0, 0, 0, 30, 10);
+	uint32_t idx[30];
+	s_range(idx, 50, 30, 1);
+	struct s_epoch e = {
+	    .indices = idx, .count = 30, .batch_size = 10, .end = false};
+	s_epoch(r.model, 101, 0, 0, &e);
+	s_range(idx, 30, 20, 1);
+	e.count = 20;
+	s_epoch(r.model, 102, 0, 0, &e);
+	s_exit(r.model, 99, 101, -1, SIGKILL);
+	s_exit(r.model, 99, 102, -1, SIGTERM);
+	s_finish(&r);
+	s_expect_only(&r.findings, "rank-died");
+	cr_expect_eq(s_count(&r.findings, "rank-died"), 1,
+		     "rank 2 was stopped because rank 1 died");
+	cr_expect_eq(s_count(&r.findings, "trace-incomplete"), 0);
+	const struct aw_finding *f = s_get(&r, "rank-died");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_has_rank(f, 1) && f->n_ranks == 1);
+	cr_expect_eq(f->loader, 0);
+	cr_expect_eq(f->epoch, 0);
+	cr_expect_eq(s_number(f, "pid"), 101);
+	cr_expect_eq(s_number(f, "signal"), SIGKILL);
+	cr_expect_eq(s_number(f, "batch"), 2);
+	cr_expect_eq(s_number(f, "batches"), 3);
+	cr_expect_eq(s_number(f, "first_index"), 70);
+	cr_expect(s_says(f, "rank 1 (pid 101) was killed by signal 9 (SIGKILL) "
+			    "in epoch 0 of L0 (train.py:10)"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "the last #2 with indices [70, 71, 72, 73, 74, 75, "
+			    "76, 77, ...] (10 indices)"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "rank 2 (pid 102) was stopped by SIGTERM too, in "
+			    "epoch 0 of L0 (train.py:10) after 2 batches"),
+		  "%s", f->evidence);
+	cr_expect(s_says(f, "out-of-memory"), "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
+{
+	struct s_run r = {.model = aw_model_create()};
+	rank_cut_short(r.model);
+	s_exit(r.model, 99, 101, -1, SIGTERM);
+	s_finish(&r);
+	s_expect_only(&r.findings, "rank-died");
+	const struct aw_finding *f = s_get(&r, "rank-died");
+	cr_expect(s_has_rank(f, 1));
+	cr_expect(s_says(f, "stopped from outside"), "%s", f->fix);
+	s_done(&r);
+
+	/* Rank 0 raised outside its loop (its pass had ended); the launcher
+	 * then stopped ranks 1 and 2 mid-epoch: one finding for both. */
+	r.model = aw_model_create();
+	s_ranks(r.model, 3, &base);
+	s_rank_reads(r.model, 0, 0, 0, 30, 10);
+	uint32_t idx[20];
+	s_range(idx, 30, 20, 1);
+	struct s_epoch e = {
+	    .indices = idx, .count = 20, .batch_size = 10, .end = false};
+	s_epoch(r.model, 101, 0, 0, &e);
+	s_epoch(r.model, 102, 0, 0, &e);
+	s_exit(r.model, 99, 100, 1, -1);
+	s_exit(r.model, 99, 101, -1, SIGTERM);
+	s_exit(r.model, 99, 102, -1, SIGTERM);
+	s_finish(&r);
+	s_expect_only(&r.findings, "rank-died");
+	cr_expect_eq(s_count(&r.findings, "rank-died"), 1);
+	f = s_get(&r, "rank-died");
+	cr_expect(s_has_rank(f, 1) && s_has_rank(f, 2) && !s_has_rank(f, 0));
+	cr_expect(s_says(f, "rank 0 (pid 100) exited with status 1 outside any "
+			    "pass over a loader"),
+		  "%s", f->evidence);
+	cr_expect(s_says(f, "rank 2 (pid 102) was stopped by SIGTERM too"),
+		  "%s", f->evidence);
+	s_done(&r);
+
+	r.model = aw_model_create();
+	rank_cut_short(r.model);
+	s_exit(r.model, 101, 101, 3, -1); /* its own _exit(3) */
+	s_finish(&r);
+	s_expect_only(&r.findings, "rank-died");
+	f = s_get(&r, "rank-died");
+	cr_expect_eq(s_number(f, "status"), 3);
+	cr_expect(s_says(f, "exited with status 3"), "%s", f->message);
+	s_done(&r);
+}
+
+Test(checks_exit, no_rank_died_after_its_epochs_or_for_a_clean_exit)
+{
+	/* Killed after its loop ended: not a data-loading death. */
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 2, &base);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_rank_reads(r.model, 1, 0, 50, 100, 10);
+	s_exit(r.model, 99, 101, -1, SIGKILL);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+
+	/* os._exit(0) mid-epoch: it chose to; nothing to say. */
+	r.model = aw_model_create();
+	rank_cut_short(r.model);
+	s_exit(r.model, 101, 101, 0, -1);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+}

@@ -1,0 +1,312 @@
+/* The loader checks (checks_loader.c) on event streams built here, with their
+ * edges: same-order, unused-prepared, stale-len, len-mismatch. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <string.h>
+
+#include "stream.h"
+
+static const struct s_loader_opts base = S_BASE_LOADER(0);
+
+/* --- same-order -------------------------------------------------------------
+ */
+
+Test(checks_loader, same_order_when_a_shuffling_sampler_repeats)
+{
+	struct s_loader_opts o = base;
+	o.shuffle = 1;
+	o.sampler = "torch.utils.data.distributed.DistributedSampler";
+	o.sampler_replicas = 2;
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 2, &o);
+	uint32_t order[50];
+	for (int rank = 0; rank < 2; rank++) {
+		for (uint32_t i = 0; i < 50; i++)
+			order[i] = (uint32_t)rank + 2 * ((i * 7) % 50);
+		for (uint32_t epoch = 0; epoch < 3; epoch++)
+			s_reads_in_order(r.model, rank, 0, epoch, order, 50,
+					 10);
+	}
+	s_finish(&r);
+	s_expect_only(&r.findings, "same-order");
+	cr_expect_eq(s_count(&r.findings, "same-order"), 1);
+	const struct aw_finding *f = s_get(&r, "same-order");
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	cr_expect_eq(f->epoch, 1);
+	cr_expect_eq(f->n_ranks, 2);
+	cr_expect_eq(s_number(f, "epoch_pairs"), 4);
+	cr_expect(s_says(f, "set_epoch"), "%s", f->fix);
+	/* s_iter_begin reports sampler_epoch = iteration: it changed. */
+	cr_expect_not(s_says(f, "was not called"));
+	s_done(&r);
+}
+
+Test(checks_loader, same_order_needs_shuffle_the_same_sequence_and_two_samples)
+{
+	uint32_t a[10], b[10];
+	s_range(a, 0, 10, 1);
+	for (uint32_t i = 0; i < 10; i++)
+		b[i] = 9 - i; /* the same set, another order */
+	struct s_loader_opts o = base;
+	o.shuffle = 1;
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 1, &o);
+	s_reads_in_order(r.model, 0, 0, 0, a, 10, 5);
+	s_reads_in_order(r.model, 0, 0, 1, b, 10, 5);
+	s_finish(&r);
+	cr_expect_eq(s_count(&r.findings, "same-order"), 0);
+	s_done(&r);
+
+	o.shuffle = 0; /* a sequential sampler repeats by design */
+	r.model = aw_model_create();
+	s_ranks(r.model, 1, &o);
+	s_reads_in_order(r.model, 0, 0, 0, a, 10, 5);
+	s_reads_in_order(r.model, 0, 0, 1, a, 10, 5);
+	s_finish(&r);
+	cr_expect_eq(s_count(&r.findings, "same-order"), 0);
+	s_done(&r);
+
+	o.shuffle = 1; /* one sample: no order to speak of */
+	o.dataset_len = 1;
+	r.model = aw_model_create();
+	s_ranks(r.model, 1, &o);
+	s_reads_in_order(r.model, 0, 0, 0, a, 1, 1);
+	s_reads_in_order(r.model, 0, 0, 1, a, 1, 1);
+	/* empty epochs neither */
+	s_reads_in_order(r.model, 0, 0, 2, a, 0, 1);
+	s_reads_in_order(r.model, 0, 0, 3, a, 0, 1);
+	s_finish(&r);
+	cr_expect_eq(s_count(&r.findings, "same-order"), 0);
+	s_done(&r);
+}
+
+Test(checks_loader, same_order_names_a_sampler_epoch_that_did_not_move)
+{
+	struct s_loader_opts o = base;
+	o.shuffle = 1;
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 1, &o);
+	uint32_t idx[10];
+	s_range(idx, 0, 10, 1);
+	for (uint32_t epoch = 0; epoch < 2; epoch++) {
+		struct aw_event e;
+		memset(&e, 0, sizeof(e));
+		e.kind = AW_EVENT_ITER_BEGIN;
+		e.run = 7;
+		e.pid = 100;
+		e.u.iter_begin = (struct aw_event_iter_begin){
+		    .loader = 0, .iteration = epoch, .sampler_epoch = 0};
+		aw_model_add_event(r.model, &e);
+		s_batch(r.model, 100, 0, epoch, 0, 0, 10, idx, 10);
+		s_iter_end(r.model, 100, 0, epoch, 1, 1, 1);
+	}
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "same-order");
+	cr_expect(s_says(f, "set_epoch() was not called"), "%s", f->evidence);
+	s_done(&r);
+}
+
+/* --- unused-prepared, stale-len, len-mismatch --------------------------------
+ */
+
+/* Per rank: the user's loader 0 (train.py:31, unsharded, dataset 42), then
+ * accelerate's inner DataLoader 1 and DataLoaderShard 2 (train.py:33). */
+static void prepared_loaders(struct aw_model *m, int world)
+{
+	struct s_loader_opts user = base;
+	user.site = "train.py:31";
+	s_ranks(m, world, &user);
+	struct s_loader_opts inner = base;
+	inner.site = "train.py:33";
+	inner.batch_size = -1;
+	inner.sampler = "SequentialSampler";
+	inner.batch_sampler = "accelerate.data_loader.BatchSamplerShard";
+	inner.sampler_replicas = world;
+	struct s_loader_opts outer = inner;
+	outer.loader_class = "accelerate.data_loader.DataLoaderShard";
+	for (int rank = 0; rank < world; rank++) {
+		inner.sampler_rank = outer.sampler_rank = rank;
+		s_loader(m, 100 + rank, 1, &inner);
+		s_loader(m, 100 + rank, 2, &outer);
+		s_loader_wrap(m, 100 + rank, 2, 1, "shard", 0, 1, world, rank);
+	}
+}
+
+static void read_loader(struct aw_model *m, int rank, uint32_t loader,
+			uint32_t epoch, uint32_t begin, uint32_t end)
+{
+	uint32_t idx[100];
+	s_range(idx, begin, end - begin, 1);
+	s_reads_in_order(m, rank, loader, epoch, idx, end - begin, 10);
+}
+
+Test(checks_loader, unused_prepared_when_the_users_loader_is_iterated)
+{
+	struct s_run r = {.model = aw_model_create()};
+	prepared_loaders(r.model, 2);
+	for (int rank = 0; rank < 2; rank++)
+		read_loader(r.model, rank, 0, 0, 0, 100);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "unused-prepared");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect_eq(f->n_ranks, 2);
+	cr_expect_eq(f->loader, 0, "about the loader iterated (L0)");
+	cr_expect(s_says(f, "you iterate the loader created at train.py:31"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "prepare() returned a sharded one"), "%s",
+		  f->message);
+	cr_expect(s_says(f, "built at train.py:33"), "%s", f->message);
+	cr_expect(s_says(f, "use its return value"), "%s", f->message);
+	cr_expect_eq(s_count(&r.findings, "unused-prepared"), 1,
+		     "the inner and outer loader are one finding");
+	cr_expect_eq(s_count(&r.findings, "unsharded"), 1);
+	s_done(&r);
+}
+
+Test(checks_loader, no_unused_prepared_when_the_prepared_loader_is_iterated)
+{
+	struct s_run r = {.model = aw_model_create()};
+	prepared_loaders(r.model, 2);
+	read_loader(r.model, 0, 1, 0, 0, 50);
+	read_loader(r.model, 1, 1, 0, 50, 100);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	/* Lineage: the inner loader was built from the user's. */
+	const struct aw_loader *inner =
+	    &r.model->loaders[s_loader_of(r.model, 100, 1)];
+	cr_expect_eq(inner->wrapper, s_loader_of(r.model, 100, 2));
+	cr_expect_eq(inner->built_from, s_loader_of(r.model, 100, 0));
+	cr_expect(inner->sharded);
+	cr_expect_not(r.model->loaders[s_loader_of(r.model, 100, 0)].sharded);
+	s_done(&r);
+}
+
+Test(checks_loader, unused_prepared_needs_the_users_loader_iterated)
+{
+	/* Neither iterated (a rank that only prepared), or the user's loader
+	 * shards itself (DistributedSampler): no finding. */
+	struct s_run r = {.model = aw_model_create()};
+	prepared_loaders(r.model, 2);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+
+	struct s_loader_opts plain = base;
+	struct s_loader_opts ds = base;
+	ds.site = "train.py:40";
+	ds.sampler = "torch.utils.data.distributed.DistributedSampler";
+	ds.sampler_replicas = 2;
+	r.model = aw_model_create();
+	s_ranks(r.model, 2, &plain);
+	for (int rank = 0; rank < 2; rank++) {
+		s_loader(r.model, 100 + rank, 1, &ds);
+		read_loader(r.model, rank, 0, 0, 0, 100);
+	}
+	s_finish(&r);
+	/* The user built a sharded loader over the same dataset, iterated the
+	 * plain one: the same error, worded for plain torch. */
+	const struct aw_finding *f = s_get(&r, "unused-prepared");
+	cr_expect(s_says(f, "a sharded loader over the same dataset"), "%s",
+		  f->message);
+	s_done(&r);
+}
+
+Test(checks_loader, stale_len_of_the_loader_before_prepare)
+{
+	struct s_run r = {.model = aw_model_create()};
+	prepared_loaders(r.model, 2);
+	for (int rank = 0; rank < 2; rank++) {
+		s_loader_len(r.model, 100 + rank, 0, 10); /* the user's */
+		for (uint32_t epoch = 0; epoch < 2; epoch++)
+			read_loader(r.model, rank, 1, epoch,
+				    50 * (uint32_t)rank,
+				    50 * (uint32_t)rank + 50);
+	}
+	s_finish(&r);
+	s_expect_only(&r.findings, "stale-len");
+	const struct aw_finding *f = s_get(&r, "stale-len");
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	cr_expect_eq(s_number(f, "len"), 10);
+	cr_expect_eq(s_number(f, "batches"), 5);
+	cr_expect_eq(f->n_ranks, 2);
+	cr_expect_eq(f->loader, 0);
+	cr_expect(s_says(f, "never iterated"), "%s", f->message);
+	cr_expect(s_says(f, "after prepare()"), "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_loader, no_stale_len_when_the_counts_agree_or_nothing_was_iterated)
+{
+	struct s_run r = {.model = aw_model_create()};
+	prepared_loaders(r.model, 2);
+	for (int rank = 0; rank < 2; rank++) {
+		s_loader_len(r.model, 100 + rank, 0, 5);
+		read_loader(r.model, rank, 1, 0, 50 * (uint32_t)rank,
+			    50 * (uint32_t)rank + 50);
+	}
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+
+	r.model = aw_model_create();
+	prepared_loaders(r.model, 2);
+	s_loader_len(r.model, 100, 0, 10);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+}
+
+Test(checks_loader, len_mismatch_in_a_full_epoch_only)
+{
+	struct s_run r = {.model = aw_model_create()};
+	s_ranks(r.model, 1, &base);
+	s_loader_len(r.model, 100, 0, 11);
+	s_rank_reads(r.model, 0, 0, 0, 100, 10);
+	s_finish(&r);
+	s_expect_only(&r.findings, "len-mismatch");
+	const struct aw_finding *f = s_get(&r, "len-mismatch");
+	cr_expect_eq(s_number(f, "len"), 11);
+	cr_expect_eq(s_number(f, "batches"), 10);
+	cr_expect_eq(f->epoch, 0);
+	cr_expect_not(s_says(f, "accelerate itself"));
+	s_done(&r);
+
+	/* The same len() with a loop that left early: nothing to compare. */
+	r.model = aw_model_create();
+	s_ranks(r.model, 1, &base);
+	s_loader_len(r.model, 100, 0, 11);
+	uint32_t idx[30];
+	s_range(idx, 0, 30, 1);
+	struct s_epoch e = {.indices = idx,
+			    .count = 30,
+			    .batch_size = 10,
+			    .end = true,
+			    .abandoned = true};
+	s_epoch(r.model, 100, 0, 0, &e);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+}
+
+Test(checks_loader, len_mismatch_of_split_batches_without_even_batches)
+{
+	/* accelerate does this itself: still a warning, but it says so. */
+	struct s_run r = {.model = aw_model_create()};
+	prepared_loaders(r.model, 2);
+	for (int rank = 0; rank < 2; rank++) {
+		s_loader_wrap(r.model, 100 + rank, 2, 1, "shard", 1, 0, 2,
+			      rank);
+		s_loader_len(r.model, 100 + rank, 2, 6);
+		read_loader(r.model, rank, 1, 0, 50 * (uint32_t)rank,
+			    50 * (uint32_t)rank + 50);
+	}
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "len-mismatch");
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	cr_expect(s_says(f, "accelerate itself does this with "
+			    "split_batches=True and even_batches=False"),
+		  "%s", f->message);
+	cr_expect_eq(s_count(&r.findings, "stale-len"), 0,
+		     "len() of the outer loader counts for the inner one");
+	s_done(&r);
+}
