@@ -1,7 +1,7 @@
 """Runs one end-to-end scenario for real and checks accwatch's verdict: N ranks
-of ranks.py under accwatch-run (real LTTng session), then accwatch-report
+of ranks.py (running scenarios/<case>.py) under accwatch-run (real LTTng session), then accwatch-report
 --format json, compared with what each rank wrote that it read (the truth,
-format in ranks.py's docstring).
+format in scenario_kit.py's docstring).
 
 Stacks (--stack): `debian` runs the ranks on Debian's torch (/usr/bin/python3,
 or --python) with the accelerate of .debian-site (--site) on PYTHONPATH,
@@ -38,9 +38,15 @@ Checked:
 All problems are listed, not just the first. The work directory (trace,
 truth, report.json, report.txt) is kept on failure.
 
-    check.py --build BUILD --case prepare_ignored --accelerate --expect unsharded unused-prepared
+Each scenario is one file, scenarios/<case>.py: what it does (run), the
+findings expected (EXPECT, per stack where they differ), the stacks it runs
+on (STACKS) and the other options below (OPTIONS); options given here come
+after those of the file.
+
+    check.py --build BUILD --case prepare_ignored
     check.py --case worker_killed --plain     # the rank program alone, no accwatch"""
 import argparse
+import ast
 import glob
 import json
 import os
@@ -351,10 +357,33 @@ def check_worker_pids(trace, truth_dir, truths, problems):
     problems.expect(not pids & {t["pid"] for t in truths}, "worker_fetch events carry a rank's pid")
 
 
+def scenario_options(case, stack):
+    """check.py options of scenarios/<case>.py: its OPTIONS and --expect from
+    its EXPECT (a list, or a list per stack). Read as literals: no import."""
+    path = os.path.join(HERE, "scenarios", f"{case}.py")
+    try:
+        tree = ast.parse(open(path).read(), path)
+    except OSError as e:
+        raise SystemExit(f"check.py: no scenario {case}: {e}")
+    values = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            values[node.targets[0].id] = node.value
+    literal = lambda name, default: ast.literal_eval(values[name]) if name in values else default
+    stacks = literal("STACKS", ("debian", "venv"))
+    if stack not in stacks:
+        raise SystemExit(f"check.py: scenario {case} runs on {', '.join(stacks)} only, not {stack}")
+    expected = literal("EXPECT", [])
+    if isinstance(expected, dict):
+        expected = expected[stack]
+    return list(literal("OPTIONS", [])) + ["--expect"] + list(expected)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", help="the CMake build directory (not needed with --plain)")
-    parser.add_argument("--case", required=True)
+    parser.add_argument("--case", required=True,
+                        help="a scenario of scenarios/ (its EXPECT and OPTIONS come first)")
     parser.add_argument("--stack", choices=("debian", "venv"), default="debian", help="see above")
     parser.add_argument("--python", default="/usr/bin/python3", help="the ranks' interpreter")
     parser.add_argument("--site", help="a directory put first on the ranks' PYTHONPATH")
@@ -375,7 +404,8 @@ def main():
                         help="the run's exit status (the launcher's: 128 + signal when a rank was killed)")
     parser.add_argument("--plain", action="store_true", help="run the rank program without accwatch, check its truth only")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
-    opts = parser.parse_args()
+    given = parser.parse_args()
+    opts = parser.parse_args(scenario_options(given.case, given.stack) + sys.argv[1:])
     if not opts.plain and not opts.build:
         parser.error("--build is required (unless --plain)")
 

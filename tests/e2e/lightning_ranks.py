@@ -3,7 +3,8 @@ started as one plain `python lightning_ranks.py`; Lightning's launcher
 re-runs this script for ranks 1..N-1 (LOCAL_RANK in their environment) and
 injects a DistributedSampler into the loader train_dataloader() returns, by
 building a new DataLoader inside trainer.fit(). Each rank writes what its
-training_step got to TRUTH_DIR/rank-<r>.json (format in ranks.py).
+training_step got to TRUTH_DIR/rank-<r>.json (format in ranks.py). The
+scenario file (scenarios/<case>.py) says how many workers each rank has.
 
     .venv/bin/python tests/e2e/lightning_ranks.py --case lightning_ddp --nproc 4 --truth /tmp/t"""
 import argparse
@@ -13,7 +14,7 @@ import lightning as L
 import torch
 from torch.utils.data import DataLoader
 
-from ranks import IndexDataset, Truth, here
+from scenario_kit import IndexDataset, Truth, here, load_scenario
 
 
 class Model(L.LightningModule):
@@ -47,7 +48,7 @@ class Model(L.LightningModule):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--case", required=True, choices=("lightning_ddp", "lightning_ddp_workers"))
+    parser.add_argument("--case", required=True, help="a scenario with WORKERS (scenarios/lightning_*.py)")
     parser.add_argument("--truth", required=True)
     parser.add_argument("--nproc", type=int, default=4)
     opts = parser.parse_args()
@@ -57,7 +58,7 @@ def main():
     trainer = L.Trainer(accelerator="cpu", devices=opts.nproc, strategy="ddp", max_epochs=2, logger=False,
                         enable_checkpointing=False, enable_progress_bar=False, enable_model_summary=False,
                         num_sanity_val_steps=0)
-    model = Model(truth, workers=2 if opts.case.endswith("_workers") else 0)
+    model = Model(truth, workers=load_scenario(opts.case).WORKERS)
     # The loader Lightning iterates is built inside fit(): its creation site
     # is the user's call, this line.
     model.fitted = truth.loader(here()); trainer.fit(model)

@@ -63,11 +63,11 @@ stop_session() {
 
 # Output that differs between runs for reasons of its own: pids; the
 # frames of our wrappers in main-process tracebacks (known, documented in
-# accwatch_boot.py: they never change what the program sees); and
+# preload/boot/: they never change what the program sees); and
 # multiprocessing's resource_tracker warnings, which the plain program itself
 # prints or not depending on timing (seen in an unpreloaded run under load).
 normalize() {
-	sed -E '/File "<accwatch_boot>"/d; s/pid(\(s\))?[ =][0-9]+/pid N/g
+	sed -E '/File "<accwatch_boot\//d; s/pid(\(s\))?[ =][0-9]+/pid N/g
 		/resource_tracker\.py:[0-9]+: UserWarning: resource_tracker:/,+1d' "$1"
 }
 

@@ -1,0 +1,384 @@
+"""What the end-to-end scenarios (scenarios/*.py) share: datasets whose items
+say which sample they are, the truth a rank writes of what it read, threads,
+and the loaders several scenarios build. ranks.py runs a scenario's run().
+
+Scenarios that use accelerate need it on the stack (both stacks of
+scripts/setup.sh have it: .debian-site on PYTHONPATH, or the venv).
+
+Truth format (rank-<r>.json):
+  {"rank", "world", "pid",
+   "loaders": [{"site": "ranks.py:<line>",      creation site (for loaders built
+                                                by accelerate: the prepare() line)
+                "ordinal": 0,                   order among the loader objects built
+                                                at that site (prepare() builds the
+                                                DataLoader torch iterates first: 0;
+                                                accelerate's adapter around it is 1)
+                "iterated": bool,               false: this rank never iterated it
+                "len": [values],                what len(loader) answered, if called
+                "epochs": [{"epoch": i,         iteration ordinal of the loader
+                            "batches": [[item, ...], ...],   what the loop got
+                            "exhausted": bool}]}],           the loop ran to the end
+   "died_workers": [{"worker_id", "pid",        workers this rank saw die, and the
+                     "index"}],                 index whose read killed it
+   "stuck_workers": [{"index",                  a worker of this rank hung reading
+                      "indices"}],              index, in the fetch of these indices
+   "killed": {"batch", "indices"}}              this rank killed itself after the
+                                                loop got batch #batch (these indices)
+Items are the dataset index (IndexDataset) or the value the IterableDataset
+produced; with accelerate's dispatcher they are the slice this rank received."""
+import inspect
+import json
+import os
+import signal
+import threading
+import time
+
+import torch
+import torch.distributed as dist
+from torch.utils.data import DataLoader, Dataset, IterableDataset, Sampler, get_worker_info
+from torch.utils.data.distributed import DistributedSampler
+
+TRUTH_ENV = "ACCWATCH_E2E_TRUTH"
+
+
+class IndexDataset(Dataset):
+    """Item i is the tensor i, so a batch tells which samples were read. Any
+    index is accepted (like datasets that wrap indices modulo their length):
+    an out-of-range index is read, not an IndexError."""
+
+    def __init__(self, length):
+        self.length = length
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, index):
+        return torch.tensor(index)
+
+
+class KillingDataset(IndexDataset):
+    """Item i is the int i (no tensor: a tensor a worker sends travels as a
+    file descriptor fetched from the worker afterwards, and a worker killed
+    before that turns the main process's read into ConnectionResetError
+    instead of the DataLoader's RuntimeError). Its DataLoader worker SIGKILLs
+    itself when rank `kill_rank` asks it for `kill_index`, after noting which
+    worker died."""
+
+    def __init__(self, length, rank, kill_rank, kill_index):
+        super().__init__(length)
+        self.rank, self.kill_rank, self.kill_index = rank, kill_rank, kill_index
+
+    def __getitem__(self, index):
+        info = get_worker_info()
+        if info is not None and self.rank == self.kill_rank and index == self.kill_index:
+            with open(os.path.join(os.environ[TRUTH_ENV], f"died-{os.getpid()}"), "w") as f:
+                f.write(f"{self.rank} {info.id} {index}\n")
+            os.kill(os.getpid(), signal.SIGKILL)
+        return index
+
+
+class HangingDataset(IndexDataset):
+    """Item i is the int i; in a DataLoader worker of rank `hang_rank`,
+    reading `hang_index` blocks forever (like a read without a timeout, or a
+    lock that a thread held at the fork)."""
+
+    def __init__(self, length, rank, hang_rank, hang_index):
+        super().__init__(length)
+        self.rank, self.hang_rank, self.hang_index = rank, hang_rank, hang_index
+
+    def __getitem__(self, index):
+        if get_worker_info() is not None and self.rank == self.hang_rank and index == self.hang_index:
+            threading.Event().wait()
+        return index
+
+
+class IndexStream(IterableDataset):
+    """Yields tensor(i) for the i in range(length) this rank (and, with
+    by_worker, this DataLoader worker) is responsible for: items carry their
+    index, so identical content means the same sample read twice."""
+
+    def __init__(self, length, rank, world, by_worker):
+        self.length, self.rank, self.world, self.by_worker = length, rank, world, by_worker
+
+    def __iter__(self):
+        shards, shard = self.world, self.rank
+        info = get_worker_info()
+        if self.by_worker and info is not None:
+            shards, shard = self.world * info.num_workers, self.rank * info.num_workers + info.id
+        return (torch.tensor(i) for i in range(shard, self.length, shards))
+
+
+class OffByOneShard(Sampler):
+    """Hand-made contiguous shard whose last rank runs one past the end
+    (an inclusive bound where an exclusive one was meant): rank 3 of 4 over
+    400 samples yields 300..400, and 400 is not a valid index."""
+
+    def __init__(self, length, rank, world):
+        size = length // world
+        self.start = rank * size
+        self.stop = length + 1 if rank == world - 1 else self.start + size
+
+    def __iter__(self):
+        return iter(range(self.start, self.stop))
+
+    def __len__(self):
+        return self.stop - self.start
+
+
+def note_worker_pid(worker_id):
+    with open(os.path.join(os.environ[TRUTH_ENV], f"worker-{os.getpid()}"), "w") as f:
+        f.write(f"{os.environ.get('RANK', '-1')} {worker_id}\n")
+
+
+def here():
+    """file:line of the caller: where the scenario builds its loader (the
+    `site = here(); loader = ...` idiom keeps both on one line)."""
+    frame = inspect.stack()[1]
+    return f"{os.path.basename(frame.filename)}:{frame.lineno}"
+
+
+def make_accelerator(**options):
+    """accelerate's Accelerator for these CPU ranks. cpu=True as a CPU job
+    writes it: without it, accelerate 0.2x takes LOCAL_RANK for a GPU job
+    and calls torch.cuda.set_device."""
+    return accelerate().Accelerator(cpu=True, **options)
+
+
+def accelerate():
+    try:
+        import accelerate as module
+    except ImportError as e:
+        raise SystemExit(f"this scenario needs accelerate ({e}): run it on a stack of scripts/setup.sh "
+                         "(the venv, or /usr/bin/python3 with .debian-site on PYTHONPATH)")
+    return module
+
+
+# --- what a rank read --------------------------------------------------------
+
+def items(batch):
+    if isinstance(batch, dict):  # a HF datasets row batch: its "index" column
+        batch = batch["index"]
+    return batch.tolist() if isinstance(batch, torch.Tensor) else list(batch)
+
+
+def collate_list(batch):
+    """A batch as a plain list of the items."""
+    return list(batch)
+
+
+class Truth:
+    def __init__(self):
+        self.loaders = []
+        self.died_workers = []
+        self.stuck_workers = []
+        self.killed = None
+
+    def doc(self, rank, world):
+        doc = {"rank": rank, "world": world, "pid": os.getpid(), "loaders": self.loaders,
+               "died_workers": self.died_workers, "stuck_workers": self.stuck_workers}
+        if self.killed is not None:
+            doc["killed"] = self.killed
+        return doc
+
+    def write(self, truth_dir, rank, world):
+        with open(os.path.join(truth_dir, f"rank-{rank}.json"), "w") as f:
+            json.dump(self.doc(rank, world), f)
+
+    def loader(self, site, ordinal=0):
+        entry = {"site": site, "ordinal": ordinal, "iterated": False, "len": [], "epochs": []}
+        self.loaders.append(entry)
+        return entry
+
+    def read(self, entry, loader, limit=None, tolerate=None):
+        """One pass of `for batch in loader`, stopped after `limit` batches
+        when given; records the batches the loop body got. A RuntimeError
+        whose message holds `tolerate` ends the pass early instead of the
+        rank."""
+        entry["iterated"] = True
+        batches, exhausted = [], True
+        try:
+            for batch in loader:
+                batches.append(items(batch))
+                if limit is not None and len(batches) == limit:
+                    exhausted = False
+                    break
+        except RuntimeError as e:
+            if not tolerate or tolerate not in str(e):
+                raise
+            exhausted = False
+            print(f"rank {os.environ.get('RANK')}: loop stopped after {len(batches)} batches: {e}", flush=True)
+        entry["epochs"].append({"epoch": len(entry["epochs"]), "batches": batches, "exhausted": exhausted})
+        return exhausted
+
+    def epochs(self, entry, loader, count, sampler=None, limit=None):
+        for epoch in range(count):
+            if sampler is not None:
+                sampler.set_epoch(epoch)
+            self.read(entry, loader, limit=limit)
+
+
+
+# --- threads -----------------------------------------------------------------
+
+THREAD_NAME = "metrics-uploader"
+
+
+class Heartbeat(threading.Thread):
+    """A live non-daemon Python thread of the program's own, like a metrics
+    uploader. Python < 3.14 does not give the OS thread its name: in
+    /proc/<pid>/task/<tid>/comm it looks like the main thread, and only
+    Python's threading knows its name."""
+
+    def __init__(self):
+        super().__init__(name=THREAD_NAME)
+        self.stop = threading.Event()
+        self.started_ = threading.Event()
+
+    def run(self):
+        self.started_.set()
+        while not self.stop.wait(0.05):
+            pass
+
+    def __enter__(self):
+        self.start()
+        self.started_.wait()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.join()
+
+
+def thread_names():
+    task = "/proc/self/task"
+    names = []
+    for tid in os.listdir(task):
+        try:
+            with open(os.path.join(task, tid, "comm")) as f:
+                names.append(f.read().strip())
+        except OSError:
+            pass
+    return names
+
+
+# --- loaders several scenarios build ----------------------------------------
+
+
+def sharded(truth, rank, world, workers=0):
+    dataset = IndexDataset(402)  # not divisible by 4: DistributedSampler pads
+    sampler = DistributedSampler(dataset, shuffle=True, seed=1)
+    # persistent_workers: workers re-forked every epoch are a finding of their own (fork_respawn)
+    site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler, num_workers=workers, worker_init_fn=note_worker_pid if workers else None, persistent_workers=bool(workers))
+    truth.epochs(truth.loader(site), loader, 2, sampler=sampler)
+
+
+# 4: DataLoader workers and fork.
+def sharded_workers_loader(persistent):
+    """(site, loader, sampler): the site is this function's DataLoader line."""
+    dataset = IndexDataset(400)
+    sampler = DistributedSampler(dataset, shuffle=True, seed=1)
+    site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler, num_workers=2, persistent_workers=persistent, worker_init_fn=note_worker_pid)
+    return site, loader, sampler
+
+
+# 5: workers started by spawn / forkserver.
+def start_method(truth, rank, world, method):
+    dataset = IndexDataset(402)
+    sampler = DistributedSampler(dataset, shuffle=True, seed=1)
+    site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler, num_workers=2, multiprocessing_context=method, persistent_workers=True, worker_init_fn=note_worker_pid)
+    truth.epochs(truth.loader(site), loader, 2, sampler=sampler)
+
+
+# 6: IterableDataset with workers.
+def iterable(truth, rank, world, by_worker):
+    # 200 items; rank r takes those with i % 4 == r (50 each). Without
+    # by_worker each of the 2 workers replays the rank's 50 (100 reads, 50
+    # distinct); with it every item is read once.
+    dataset = IndexStream(200, rank, world, by_worker=by_worker)
+    site = here(); loader = DataLoader(dataset, batch_size=8, num_workers=2, persistent_workers=True, worker_init_fn=note_worker_pid)
+    truth.epochs(truth.loader(site), loader, 2)
+
+
+# A rank SIGKILLed mid-epoch.
+KILLED_RANK = 1
+
+
+def wait_gone(pid, seconds=60):
+    """Until process pid has ended (exited, or a zombie its parent has not
+    reaped yet)."""
+    for _ in range(int(seconds / 0.05)):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"rank: process {pid} did not end in {seconds} s")
+
+
+def rank_killed(truth, rank, world):
+    # 64 samples, 2 ranks, no shuffle, no workers (the last batch drawn is
+    # the one the loop got): rank 0 reads its 8 batches; rank 1 reads
+    # 1, 3, 5, ... and, once its loop got batch 3 ([25, 27, 29, 31]), meets
+    # rank 0 at the barrier main() would have run, writes its truth, waits
+    # for rank 0 to have exited (so that the launcher stops no one), and
+    # SIGKILLs itself inside the loop: no end of epoch, no exit of its own.
+    pids = [None] * world
+    dist.all_gather_object(pids, os.getpid())
+    dataset = IndexDataset(64)
+    sampler = DistributedSampler(dataset, shuffle=False)
+    site = here(); loader = DataLoader(dataset, batch_size=4, sampler=sampler)
+    entry = truth.loader(site)
+    if rank != KILLED_RANK:
+        truth.read(entry, loader)
+        return
+    entry["iterated"] = True
+    batches = []
+    entry["epochs"].append({"epoch": 0, "batches": batches, "exhausted": False})
+    for batch in loader:
+        batches.append(items(batch))
+        if len(batches) == 4:
+            truth.killed = {"batch": len(batches) - 1, "indices": batches[-1]}
+            dist.barrier()
+            truth.write(os.environ[TRUTH_ENV], rank, world)
+            for other, pid in enumerate(pids):
+                if other != rank:
+                    wait_gone(pid)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+# accelerate's dispatcher: rank 0 reads, every rank gets a slice. ACCELERATE
+def dispatcher(truth, rank, world, workers=0):
+    acc = accelerate()
+    dataset = IndexDataset(402)
+    site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=workers, persistent_workers=bool(workers), worker_init_fn=note_worker_pid if workers else None)
+    if hasattr(acc, "DataLoaderConfiguration"):  # accelerate >= 0.28
+        accelerator = make_accelerator(dataloader_config=acc.DataLoaderConfiguration(dispatch_batches=True))
+    else:
+        accelerator = make_accelerator(dispatch_batches=True)
+    # Rank 0 draws all 51 batches of 8; each step concatenates 4 of them and
+    # rank r keeps [8r, 8r+8): 13 steps, the last [0:5]..[15:20] of 18 samples
+    # padded with the epoch's first 4 (rank 3: 101 samples, 2 also rank 0's).
+    psite = here(); prepared = accelerator.prepare(loader)
+    truth.loader(site)
+    truth.epochs(truth.loader(psite), prepared, 2)
+
+
+# --- the scenario files ------------------------------------------------------
+
+SCENARIOS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios")
+
+
+def scenario_names():
+    return sorted(name[:-3] for name in os.listdir(SCENARIOS) if name.endswith(".py"))
+
+
+def load_scenario(name):
+    """The module scenarios/<name>.py."""
+    import importlib.util
+    path = os.path.join(SCENARIOS, f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"scenario_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
