@@ -1,5 +1,6 @@
 /* libaccwatch-record.so's entry point: keeps the C-API table, runs the
- * embedded Python bootstrap (accwatch_boot.py) that patches the DataLoader. */
+ * embedded Python bootstrap (the files of boot/) that patches the DataLoader. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -40,7 +41,7 @@ end:
 }
 
 /* The bootstrap's one injected name, the module `_aw`: the recorder's
- * functions (accwatch_record_py.c) and its constants UNKNOWN, BOOT_FILE,
+ * functions (accwatch_record_py.c) and its constants UNKNOWN, BOOT_PREFIX,
  * DEBUG. */
 static accwatch_pyobject *accwatch_record_module(void)
 {
@@ -52,8 +53,8 @@ static accwatch_pyobject *accwatch_record_module(void)
 	} constants[] = {
 	    {"UNKNOWN",
 	     module ? api->PyLong_FromLongLong(ACCWATCH_UNKNOWN) : NULL},
-	    {"BOOT_FILE",
-	     module ? api->PyUnicode_FromString(ACCWATCH_BOOT_FILE) : NULL},
+	    {"BOOT_PREFIX",
+	     module ? api->PyUnicode_FromString(ACCWATCH_BOOT_PREFIX) : NULL},
 	    {"DEBUG",
 	     module ? api->PyLong_FromLongLong(accwatch_recorder.debug) : NULL},
 	};
@@ -100,22 +101,40 @@ static accwatch_pyobject *accwatch_record_keep(accwatch_pyobject *globals,
 	return value;
 }
 
+/* Compiles one part of the bootstrap as "<accwatch_boot/NAME>" and runs it
+ * in globals; 0, or -1 with the Python error set. */
+static int accwatch_record_run_part(const char *name, const char *source,
+				    accwatch_pyobject *globals)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	char filename[128];
+	accwatch_pyobject *code, *result = NULL;
+
+	snprintf(filename, sizeof(filename), "%s%s>", ACCWATCH_BOOT_PREFIX,
+		 name);
+	code = api->Py_CompileString(source, filename, ACCWATCH_PY_FILE_INPUT);
+	if (code)
+		result = api->PyEval_EvalCode(code, globals, globals);
+	accwatch_py_drop(api, code);
+	accwatch_py_drop(api, result);
+	return result ? 0 : -1;
+}
+
 static enum accwatch_record_status accwatch_record_boot(void)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
 	enum accwatch_record_status status = ACCWATCH_RECORD_ERROR_BOOTSTRAP;
-	accwatch_pyobject *code = NULL, *globals = NULL, *result = NULL;
+	accwatch_pyobject *globals = api->PyDict_New();
 
-	code = api->Py_CompileString(accwatch_boot_source, ACCWATCH_BOOT_FILE,
-				     ACCWATCH_PY_FILE_INPUT);
-	if (!code)
-		goto end;
-	globals = api->PyDict_New();
 	if (!globals || accwatch_record_fill_globals(globals) < 0)
 		goto end;
-	result = api->PyEval_EvalCode(code, globals, globals);
-	if (!result)
-		goto end;
+	for (size_t i = 0;
+	     i < sizeof(accwatch_boot_parts) / sizeof(accwatch_boot_parts[0]);
+	     i++)
+		if (accwatch_record_run_part(accwatch_boot_parts[i].name,
+					     accwatch_boot_parts[i].source,
+					     globals) < 0)
+			goto end;
 	accwatch_recorder.fork_stack_fn =
 	    accwatch_record_keep(globals, "_fork_stack");
 	accwatch_recorder.fork_quiet_fn =
@@ -135,9 +154,7 @@ end:
 		else
 			api->PyErr_Clear();
 	}
-	accwatch_py_drop(api, result);
 	accwatch_py_drop(api, globals);
-	accwatch_py_drop(api, code);
 	return status;
 }
 

@@ -13,8 +13,9 @@
 #include "accwatch_fingerprint.h"
 #include "accwatch_indices.h"
 
-/* Filename of the bootstrap's code, as Python tracebacks show it. */
-#define ACCWATCH_BOOT_FILE "<accwatch_boot>"
+/* How the file names of the bootstrap's parts begin, as Python tracebacks
+ * show them: "<accwatch_boot/10_torch.py>". */
+#define ACCWATCH_BOOT_PREFIX "<accwatch_boot/"
 
 /* What the fork event reports, gathered by the forking thread just before
  * the real fork and emitted by it in the parent just after. */

@@ -9,7 +9,7 @@
  * through it, return annotation included) and that in an instancemethod
  * (_aw.instancemethod), which binds it to the iterator like a function. The
  * bootstrap's _Iteration is a list subclass; the slots read here are
- * ACCWATCH_HOT_* below, the same indices as in accwatch_boot.py. The C-API
+ * ACCWATCH_HOT_* below, the same indices as in boot/00_core.py. The C-API
  * functions beyond the usual ones are struct accwatch_capi's batch group.
  * Anything unusual (an iterator not bound to an _Iteration, an IterableDataset
  * loader, StopIteration) is handed to a Python callback of the bootstrap. */
@@ -19,7 +19,7 @@
 #include "accwatch_events.h"
 #include "accwatch_record.h"
 
-/* _Iteration slots (accwatch_boot.py: _Iteration). */
+/* _Iteration slots (boot/00_core.py: _Iteration). */
 enum {
 	ACCWATCH_HOT_LOADER = 0,
 	ACCWATCH_HOT_ITERATION = 1,

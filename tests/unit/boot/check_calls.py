@@ -3,8 +3,10 @@ _aw.<event>(...) names an event of tracepoints/accwatch_catalogue.def and
 passes, by keyword only, fields of that event's list (or the sequence's own
 keywords). A misspelt keyword would leave its field absent in every trace
 without an error (the recorder never raises), so it is caught here.
-Usage: check_calls.py CATALOGUE BOOTSTRAP"""
+Usage: check_calls.py CATALOGUE BOOT_DIR (the parts of the bootstrap)"""
 import ast
+import glob
+import os
 import re
 import sys
 
@@ -15,7 +17,7 @@ SEQUENCE_CALLS = {"batch": ("batch", {"indices"}),
                   "item_fetch": ("chunk", {"data", "batched"})}
 HELPERS = {"hot_methods", "instancemethod", "call_before", "call_around",
            "recording", "debug"}
-CONSTANTS = {"UNKNOWN", "BOOT_FILE", "DEBUG"}
+CONSTANTS = {"UNKNOWN", "BOOT_PREFIX", "DEBUG"}
 
 
 def catalogue(path):
@@ -31,15 +33,29 @@ def catalogue(path):
 
 def main():
     lists, events = catalogue(sys.argv[1])
-    tree = ast.parse(open(sys.argv[2]).read(), sys.argv[2])
     problems, calls = [], 0
+    for part in sorted(glob.glob(os.path.join(sys.argv[2], "*.py"))):
+        calls += check_part(part, lists, events, problems)
+    if calls < 10:
+        problems.append("only %d recorder calls found: the check reads the wrong files" % calls)
+    for problem in problems:
+        print("FAIL:", problem)
+    print("%d calls checked, %d problems" % (calls, len(problems)))
+    return 1 if problems else 0
+
+
+def check_part(path, lists, events, problems):
+    """The calls of one part of the bootstrap; their count."""
+    name_of = os.path.basename(path)
+    tree = ast.parse(open(path).read(), path)
+    calls = 0
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and node.value.id == "_aw" and not isinstance(getattr(node, "ctx", None), ast.Store):
             name = node.attr
             if name not in CONSTANTS and name not in HELPERS and name not in SEQUENCE_CALLS \
                     and (name not in events or events[name][1] != "none"):
-                problems.append("line %d: _aw.%s is no recorder function" % (node.lineno, name))
+                problems.append("%s:%d: _aw.%s is no recorder function" % (name_of, node.lineno, name))
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "_aw"):
             continue
@@ -55,13 +71,13 @@ def main():
             continue  # reported above
         allowed = set(lists[field_list]) | extra
         if node.args:
-            problems.append("line %d: _aw.%s called with positional arguments" % (node.lineno, name))
+            problems.append("%s:%d: _aw.%s called with positional arguments" % (name_of, node.lineno, name))
         for keyword in node.keywords:
             if keyword.arg is None:  # **fields: checked where it is built
                 continue
             if keyword.arg not in allowed:
-                problems.append("line %d: _aw.%s has no field %s (fields: %s)"
-                                % (node.lineno, name, keyword.arg, ", ".join(sorted(allowed))))
+                problems.append("%s:%d: _aw.%s has no field %s (fields: %s)"
+                                % (name_of, node.lineno, name, keyword.arg, ", ".join(sorted(allowed))))
     # The dict that becomes loader_wrap's **fields.
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == "_wrap_fields":
@@ -69,14 +85,9 @@ def main():
                 if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "dict":
                     for keyword in call.keywords:
                         if keyword.arg not in lists["loader_wrap"]:
-                            problems.append("line %d: loader_wrap has no field %s"
-                                            % (call.lineno, keyword.arg))
-    if calls < 10:
-        problems.append("only %d recorder calls found: the check reads the wrong file" % calls)
-    for problem in problems:
-        print("FAIL:", problem)
-    print("%d calls checked, %d problems" % (calls, len(problems)))
-    return 1 if problems else 0
+                            problems.append("%s:%d: loader_wrap has no field %s"
+                                            % (name_of, call.lineno, keyword.arg))
+    return calls
 
 
 if __name__ == "__main__":

@@ -1,0 +1,460 @@
+# accwatch bootstrap, part 2 (after 00_core.py): what it hooks in torch:
+# DataLoader (__init__, __len__, __iter__), its iterators (__init__, _reset,
+# the per-batch _next_index and __next__) and torch.distributed's
+# init_process_group.
+
+# --- loaders -----------------------------------------------------------------
+
+def _is_iterable(loader):
+    return getattr(loader, "_dataset_kind", None) == _dl._DatasetKind.Iterable
+
+
+def _sampler_chain(loader):
+    """batch_sampler, the samplers below it; or the sampler alone."""
+    chain = []
+    obj = getattr(loader, "batch_sampler", None)
+    while obj is not None and len(chain) < 4:
+        chain.append(obj)
+        below = getattr(obj, "sampler", None)
+        if below is None:
+            below = getattr(obj, "batch_sampler", None)
+        obj = below
+    if not chain:
+        sampler = getattr(loader, "sampler", None)
+        if sampler is not None:
+            chain.append(sampler)
+    return chain
+
+
+def _shuffle(chain):
+    random = getattr(_samplers, "RandomSampler", None)
+    sequential = getattr(_samplers, "SequentialSampler", None)
+    for obj in chain:
+        if random is not None and isinstance(obj, random):
+            return 1
+        if sequential is not None and isinstance(obj, sequential):
+            return 0
+        flag = getattr(obj, "shuffle", None)
+        if isinstance(flag, bool):
+            return int(flag)
+    return -1
+
+
+def _sharding(chain):
+    for obj in chain:
+        for count, index in (("num_replicas", "rank"),
+                             ("num_processes", "process_index")):
+            replicas = _int(getattr(obj, count, None))
+            rank = _int(getattr(obj, index, None))
+            if replicas >= 0 and rank >= 0:
+                return replicas, rank
+    return -1, -1
+
+
+def _first_int(chain, names):
+    for obj in chain:
+        for name in names:
+            value = _int(getattr(obj, name, None), None)
+            if value is not None:
+                return value
+    return -1
+
+
+def _start_method(loader):
+    context = getattr(loader, "multiprocessing_context", None)
+    if context is not None:
+        name = getattr(context, "_name", None)
+        return name if isinstance(name, str) else str(context)
+    mp = sys.modules.get("multiprocessing")
+    if mp is None:
+        return ""
+    name = mp.get_start_method(allow_none=True)
+    if name is None:  # not fixed yet: the default it would take
+        default = getattr(getattr(mp, "context", None), "_default_context",
+                          None)
+        name = getattr(getattr(default, "_default_context", None), "_name",
+                       None)
+    return name if isinstance(name, str) else ""
+
+
+def _dataset_len(dataset):
+    try:
+        return len(dataset)
+    except Exception:
+        return -1
+
+
+def _register(loader):
+    key = id(loader)
+    entry = _Loader(_state.next_loader)
+    _state.next_loader += 1
+    _loaders[key] = entry
+    weakref.finalize(loader, _loaders.pop, key, None).atexit = False
+    return entry
+
+
+def _loader_new(loader, frame):
+    entry = _register(loader)
+    dataset = loader.dataset
+    chain = _sampler_chain(loader)
+    replicas, rank = _sharding(chain)
+    user = _user_frame(frame) if frame is not None else None
+    if user is not None:
+        site = "%s:%s" % (user.f_code.co_filename, user.f_lineno)
+        stack = _format_stack(user, 6)
+    else:
+        site = stack = ""
+    batch_size = getattr(loader, "batch_size", None)
+    _aw.loader_new(
+        loader=entry.ordinal, dataset_id=id(dataset),
+        dataset_type=type(dataset).__qualname__,
+        dataset_len=_dataset_len(dataset),
+        iterable=1 if _is_iterable(loader) else 0,
+        loader_class=_class_name(loader),
+        sampler_class=_class_name(getattr(loader, "sampler", None)),
+        batch_sampler_class=_class_name(getattr(loader, "batch_sampler",
+                                                None)),
+        batch_size=-1 if batch_size is None else _int(batch_size),
+        drop_last=_flag(getattr(loader, "drop_last", None)),
+        shuffle=_shuffle(chain),
+        num_workers=_int(getattr(loader, "num_workers", None)),
+        persistent_workers=_flag(getattr(loader, "persistent_workers",
+                                         None)),
+        prefetch_factor=_int(getattr(loader, "prefetch_factor", None)),
+        start_method=_start_method(loader), sampler_replicas=replicas,
+        sampler_rank=rank, site=site, stack=stack)
+    return entry
+
+
+def _loader_of(loader):
+    """The loader's entry; registered (loader_new without a site) when it
+    was built before we patched. None while its __init__ runs."""
+    entry = _loaders.get(id(loader))
+    if entry is None and id(loader) not in _initing:
+        entry = _loader_new(loader, None)
+    return entry
+
+
+# --- iterations --------------------------------------------------------------
+
+def _end(rec, exhausted):
+    if not rec.open:
+        return
+    rec.open = False
+    if rec.pid == _state.pid and rec.recorded:
+        _aw.iter_end(loader=rec.loader, iteration=rec.iteration,
+                     drawn=rec.drawn, yielded=rec.yielded,
+                     exhausted=1 if exhausted else 0)
+    if rec.counted:
+        rec.counted = False
+        if rec.pid == _state.pid:
+            _switch.count(-1)
+
+
+def _iterator_gone(key):
+    try:
+        rec = _iters.pop(key, None)
+        if rec is not None:
+            _end(rec, 0)
+    except Exception:
+        _debug("iterator collected")
+
+
+def _bind(iterator, rec):
+    key = id(iterator)
+    known = key in _iters
+    _iters[key] = rec
+    if not known:
+        weakref.finalize(iterator, _iterator_gone, key)
+
+
+def _begin(loader):
+    entry = _loader_of(loader)
+    if entry is None:
+        return None
+    if entry.current is not None and entry.current.open:
+        _end(entry.current, 0)
+    rec = _Iteration(entry.ordinal, entry.iterations, not _is_iterable(loader),
+                     bool(_aw.recording()))
+    entry.iterations += 1
+    entry.current = rec
+    if rec.recorded:
+        rec.counted = True
+        _switch.count(1)
+    _starting.last = rec
+    if _int(getattr(loader, "num_workers", 0), 0) > 0:
+        try:
+            config = sys.modules["multiprocessing"].current_process()._config
+            config[_MP_BASE_KEY] = (rec.loader, rec.iteration, rec.pid)
+        except Exception:
+            _debug("multiprocessing config")
+    chain = _sampler_chain(loader)
+    _aw.iter_begin(loader=rec.loader, iteration=rec.iteration,
+                   sampler_epoch=_first_int(chain, ("epoch",)),
+                   seed=_first_int(chain, ("seed", "initial_seed")))
+    # Persistent workers: the same iterator is _reset inside the original
+    # __iter__ and draws this iteration's first batches there. (torchdata
+    # keeps its last iterator in _iterator without persistent workers too:
+    # that one is about to be replaced, not reused.)
+    iterator = getattr(loader, "_iterator", None)
+    if (isinstance(iterator, _dl._BaseDataLoaderIter)
+            and getattr(loader, "persistent_workers", False)):
+        _bind(iterator, rec)
+    return rec
+
+
+# --- wrappers ----------------------------------------------------------------
+
+def _wrap_loader_init(original):
+    @functools.wraps(original)
+    def __init__(self, *args, **kwargs):
+        key = id(self)
+        if key in _initing:
+            return original(self, *args, **kwargs)
+        _initing.add(key)
+        try:
+            result = original(self, *args, **kwargs)
+        finally:
+            _initing.discard(key)
+        try:
+            if key not in _loaders:
+                _loader_new(self, sys._getframe(1))
+        except Exception:
+            _debug("DataLoader.__init__")
+        return result
+    return __init__
+
+
+def _wrap_len(original):
+    """len() of a loader (DataLoader, or accelerate's outer loaders): the
+    value the caller got, recorded on the object it asked, once per call
+    site. A len() nested in another (a dispatcher asking its inner
+    DataLoader) is not the user's and is not recorded."""
+    @functools.wraps(original)
+    def __len__(self):
+        depth = getattr(_len_depth, "depth", 0)
+        _len_depth.depth = depth + 1
+        try:
+            value = original(self)
+        finally:
+            _len_depth.depth = depth
+        if depth == 0:
+            try:
+                entry = _loader_of(self)
+                if entry is not None:
+                    site = _site_of(sys._getframe(1))
+                    key = (entry.ordinal, value, site)
+                    if key not in _lens:
+                        _lens.add(key)
+                        _aw.loader_len(loader=entry.ordinal,
+                                       value=_int(value), site=site)
+            except Exception:
+                _debug("__len__")
+        return value
+    return __len__
+
+
+def _wrap_loader_iter(original):
+    @functools.wraps(original)
+    def __iter__(self):
+        saved = getattr(_starting, "rec", None)
+        rec = None
+        try:
+            rec = _current_or_begin(self)
+        except Exception:
+            _debug("DataLoader.__iter__")
+        _starting.rec = rec
+        try:
+            iterator = original(self)
+        except BaseException:
+            _starting.rec = saved
+            try:
+                if rec is not None:
+                    _end(rec, 0)
+            except Exception:
+                _debug("DataLoader.__iter__ raised")
+            raise
+        _starting.rec = saved
+        try:
+            if (rec is not None and id(iterator) not in _iters
+                    and isinstance(iterator, _dl._BaseDataLoaderIter)):
+                _bind(iterator, rec)
+        except Exception:
+            _debug("DataLoader.__iter__ bind")
+        return iterator
+    return __iter__
+
+
+def _current_or_begin(loader):
+    """torchdata's StatefulDataLoader: state_dict() before __iter__ made the
+    iterator __iter__ then returns; that iteration goes on."""
+    if getattr(loader, "_initial_iter_for_state_dict", False) is True:
+        entry = _loaders.get(id(loader))
+        if entry is not None and entry.current is not None \
+                and entry.current.open:
+            return entry.current
+    return _begin(loader)
+
+
+def _wrap_reset(original):
+    """A persistent iterator reset outside DataLoader.__iter__ (torchdata's
+    StatefulDataLoader.__iter__) starts an iteration too."""
+    @functools.wraps(original)
+    def _reset(self, loader, *args, **kwargs):
+        first = kwargs.get("first_iter", args[0] if args else False)
+        if not first and getattr(_starting, "rec", None) is None:
+            try:
+                rec = _begin(loader)
+                if rec is not None:
+                    _bind(self, rec)
+            except Exception:
+                _debug("_reset")
+        return original(self, loader, *args, **kwargs)
+    return _reset
+
+
+def _wrap_iterator_init(original):
+    @functools.wraps(original)
+    def __init__(self, loader, *args, **kwargs):
+        saved = getattr(_starting, "rec", None)
+        rec = saved
+        try:
+            if rec is None:  # not made by DataLoader.__iter__
+                rec = _begin(loader)
+            if rec is not None:
+                _bind(self, rec)
+        except Exception:
+            _debug("_BaseDataLoaderIter.__init__")
+        _starting.rec = rec
+        try:
+            return original(self, loader, *args, **kwargs)
+        finally:
+            _starting.rec = saved
+    return __init__
+
+
+def _drawn_one(iterator, index, rec):
+    """A draw of iterator that returned index; rec: its _Iteration or None."""
+    if rec is None:  # an iterator older than our patches
+        rec = _Iteration(_UNKNOWN, _UNKNOWN, True, True)
+        _bind(iterator, rec)
+    if rec.recorded:
+        if rec.indexed:
+            _aw.batch(loader=rec.loader, iteration=rec.iteration,
+                      batch=rec.drawn, indices=index)
+        else:
+            _drawn.rec = rec
+        rec.drawn += 1
+
+
+def _stopped(iterator):
+    """iterator's __next__ raised StopIteration: the epoch is over."""
+    try:
+        rec = _iters.get(id(iterator))
+        if rec is not None:
+            _end(rec, 1)
+    except Exception:
+        _debug("__next__ end")
+
+
+# The per-batch methods are C (accwatch_record_hot.c) where the interpreter
+# allows (3.9+); these callbacks take its rare cases. The Python wrappers
+# below serve otherwise. Either is on the class only while _switch says so.
+
+def _hot_unknown(iterator, index):
+    try:
+        _drawn_one(iterator, index, None)
+    except Exception:
+        _debug("_next_index")
+
+
+def _hot_unindexed(rec):
+    try:
+        _drawn.rec = rec
+    except Exception:
+        _debug("_next_index")
+
+
+def _wrap_next_index(original):
+    @functools.wraps(original)
+    def _next_index(self, _get=_iters.get, _id=id):
+        index = original(self)
+        try:
+            _drawn_one(self, index, _get(_id(self)))
+        except Exception:
+            _debug("_next_index")
+        return index
+    return _next_index
+
+
+def _wrap_next(original):
+    @functools.wraps(original)
+    def __next__(self, _get=_iters.get, _id=id):
+        try:
+            data = original(self)
+        except StopIteration:
+            _stopped(self)
+            raise
+        rec = _get(_id(self))
+        if rec is not None:
+            rec.yielded += 1
+        return data
+    return __next__
+
+
+def _add_per_batch_methods(iterator):
+    """Gives _switch the (_next_index, __next__) to put on
+    _BaseDataLoaderIter while a recorded iteration is open: C methods, else
+    Python wrappers."""
+    names = ("_next_index", "__next__")
+    if iterator is None:
+        return
+    originals = [vars(iterator).get(name) for name in names]
+    if None in originals:
+        return
+    methods = None
+    try:
+        hot = _aw.hot_methods(_iters, originals[0], originals[1],
+                             _hot_unknown, _hot_unindexed, _stopped,
+                             iterator.__module__)
+        if hot is not None:
+            # partial: a C callable with a __dict__, so that
+            # inspect.signature and __qualname__ read torch's method through
+            # __wrapped__ (return annotation included).
+            methods = [_aw.instancemethod(functools.update_wrapper(
+                functools.partial(function), original))
+                for function, original in zip(hot, originals)]
+    except Exception:
+        _debug("C per-batch methods")
+    if methods is None or None in methods:
+        methods = [make(original) for original, make in
+                   zip(originals, (_wrap_next_index, _wrap_next))]
+    for name, original, method in zip(names, originals, methods):
+        _switch.add(iterator, name, original, method)
+
+
+# --- torch.distributed -------------------------------------------------------
+
+def _wrap_init_process_group(original):
+    @functools.wraps(original)
+    def init_process_group(*args, **kwargs):
+        result = original(*args, **kwargs)
+        try:
+            dist = sys.modules.get("torch.distributed")
+            _aw.dist_init(rank=_int(dist.get_rank()),
+                          world_size=_int(dist.get_world_size()),
+                          backend=str(dist.get_backend()))
+        except Exception:
+            _debug("init_process_group")
+        return result
+    return init_process_group
+
+
+def _patch_distributed():
+    c10d = sys.modules.get("torch.distributed.distributed_c10d")
+    dist = sys.modules.get("torch.distributed")
+    original = getattr(c10d, "init_process_group", None)
+    wrapper = _patch(c10d, "init_process_group", _wrap_init_process_group)
+    if wrapper is not None and getattr(dist, "init_process_group",
+                                       None) is original:
+        dist.init_process_group = wrapper

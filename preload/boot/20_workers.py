@@ -1,0 +1,136 @@
+# accwatch bootstrap, part 3: what it hooks in DataLoader worker processes:
+# the dataset fetchers (worker_start, worker_fetch, worker_fetch_end,
+# item_fetch).
+
+# --- workers -----------------------------------------------------------------
+
+def _worker_state():
+    """This process's _Worker; None outside DataLoader workers."""
+    worker = _state.worker
+    if worker is not None:
+        return worker
+    info = _workers.get_worker_info()
+    if info is None:
+        return None
+    worker = _Worker()
+    worker.id = _int(info.id)
+    worker.loader, worker.base, worker.loader_pid = _state.fork_base
+    if worker.loader == _UNKNOWN:  # spawn, forkserver: from our config key
+        try:
+            config = sys.modules["multiprocessing"].current_process()._config
+            loader, base, pid = config[_MP_BASE_KEY]
+            worker.loader = _int(loader, _UNKNOWN)
+            worker.base = _int(base, _UNKNOWN)
+            worker.loader_pid = _int(pid)
+        except Exception:
+            pass
+    worker.iteration = worker.base
+    worker.fetchers = 0
+    worker.fetches = 0
+    _state.worker = worker
+    _emit_process("worker")
+    seed = _int(getattr(info, "seed", None), 0) & _SEED_MASK
+    if seed >= 1 << 63:
+        seed -= 1 << 64
+    _aw.worker_start(worker_id=worker.id,
+                     num_workers=_int(info.num_workers), seed=seed,
+                     loader=worker.loader, iteration=worker.iteration,
+                     loader_pid=worker.loader_pid)
+    return worker
+
+
+def _on_fetch(possibly_batched_index):
+    """Before a worker's fetch: worker_fetch; returns the token C needs to
+    emit worker_fetch_end after it (None: nothing to end)."""
+    try:
+        worker = _state.worker
+        if worker is not None:
+            batch = worker.fetches
+            worker.fetches += 1
+            _aw.worker_fetch(worker_id=worker.id, loader=worker.loader,
+                             iteration=worker.iteration, batch=batch,
+                             indices=possibly_batched_index)
+            return (worker.id, worker.loader, worker.iteration, batch)
+    except Exception:
+        _debug("fetch")
+    return None
+
+
+def _item_view(item):
+    """Called by C for an item it cannot hash directly: an object whose
+    buffer holds the item's content (tensors, non-contiguous arrays), or
+    None (C hashes its repr)."""
+    try:
+        if _Tensor is not None and isinstance(item, _Tensor):
+            try:
+                return item.contiguous().numpy()
+            except Exception:  # requires grad, another device
+                return item.detach().cpu().contiguous().numpy()
+        numpy = sys.modules.get("numpy")
+        if numpy is not None and isinstance(item, numpy.ndarray):
+            return numpy.ascontiguousarray(item)
+    except Exception:
+        pass
+    return None
+
+
+def _items_before(batched):
+    """Runs before an IterableDataset fetcher's collate_fn(data): item_fetch
+    with the fingerprints of data (a list of items when batched)."""
+    def before(*args, **kwargs):
+        try:
+            if len(args) != 1 or kwargs:
+                return
+            worker = _state.worker
+            if worker is not None:
+                batch = worker.fetches
+                worker.fetches += 1
+                _aw.item_fetch(worker_id=worker.id, loader=worker.loader,
+                               iteration=worker.iteration, batch=batch,
+                               data=args[0], batched=batched)
+                return
+            rec = getattr(_drawn, "rec", None)
+            if rec is not None and rec.pid == _state.pid:
+                _aw.item_fetch(worker_id=-1, loader=rec.loader,
+                               iteration=rec.iteration, batch=rec.drawn - 1,
+                               data=args[0], batched=batched)
+            else:
+                _aw.item_fetch(worker_id=-1, data=args[0], batched=batched)
+        except Exception:
+            _debug("items")
+    return before
+
+
+def _wrap_fetcher_init(original):
+    # Runs no user code (iter(dataset) comes after it in subclasses), so its
+    # frame never shows in a traceback of the user's.
+    @functools.wraps(original)
+    def __init__(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        try:
+            worker = _worker_state()
+            if worker is not None:
+                worker.fetchers += 1
+                if worker.fetchers > 1:  # next epoch, persistent workers
+                    worker.fetches = 0
+                    if worker.base != _UNKNOWN:
+                        worker.iteration = worker.base + worker.fetchers - 1
+                if (isinstance(self, _fetch._MapDatasetFetcher)
+                        and _aw.recording()):
+                    # Per instance and in C: no frame of ours between the
+                    # worker loop and __getitem__ (torch copies the worker's
+                    # traceback into the message of the re-raised error).
+                    fetch = _aw.call_around(self.fetch, _on_fetch)
+                    if fetch is not None:
+                        self.fetch = fetch
+            if isinstance(self, _ITERABLE_FETCHER) and _aw.recording():
+                # Items exist only here, before collation; the C trampoline
+                # keeps collate errors' tracebacks as they were.
+                collate = _aw.call_before(
+                    self.collate_fn, _items_before(bool(self.auto_collation)))
+                if collate is not None:
+                    self.collate_fn = collate
+        except Exception:
+            _debug("fetcher __init__")
+        return result
+    return __init__

@@ -1,0 +1,67 @@
+# accwatch bootstrap, part 4: what it hooks in accelerate (patched when
+# accelerate.data_loader is imported): the outer loaders prepare() builds.
+
+# --- accelerate --------------------------------------------------------------
+
+# Classes whose __init__ builds an outer loader (v1.x: adapters holding the
+# real DataLoader as base_dataloader; v0.2x: DataLoader subclasses).
+_ACCELERATE_OUTER = (("DataLoaderShard", "shard"),
+                     ("DataLoaderDispatcher", "dispatcher"),
+                     ("SkipDataLoader", "skip"))
+
+
+def _wrap_fields(outer, inner, kind):
+    """The loader_wrap fields of accelerate's sharding parameters (none
+    when no object below outer has them)."""
+    fields = {}
+    for obj in _sampler_chain(inner) + [getattr(inner, "dataset", None)]:
+        if (obj is not None and hasattr(obj, "num_processes")
+                and hasattr(obj, "process_index")):
+            fields = dict(
+                split_batches=_flag(getattr(obj, "split_batches", None)),
+                even_batches=_flag(getattr(obj, "even_batches", None)),
+                num_processes=_int(obj.num_processes),
+                process_index=_int(obj.process_index))
+            break
+    if kind == "dispatcher":
+        state = vars(outer).get("state")
+        fields = dict(
+            split_batches=_flag(vars(outer).get("split_batches")),
+            num_processes=_int(getattr(state, "num_processes", None)),
+            process_index=_int(getattr(state, "process_index", None)))
+    return fields
+
+
+def _loader_wrap(outer, kind, frame):
+    entry = _loaders.get(id(outer))
+    if entry is None:  # an adapter, not a DataLoader: described here
+        entry = _loader_new(outer, frame)
+    inner = vars(outer).get("base_dataloader", outer)
+    inner_entry = _loader_of(inner)
+    if inner_entry is None:
+        return
+    _aw.loader_wrap(outer=entry.ordinal, inner=inner_entry.ordinal,
+                    kind=kind, **_wrap_fields(outer, inner, kind))
+
+
+def _wrap_accelerate_init(kind):
+    def make(original):
+        @functools.wraps(original)
+        def __init__(self, *args, **kwargs):
+            result = original(self, *args, **kwargs)
+            try:
+                _loader_wrap(self, kind, sys._getframe(1))
+            except Exception:
+                _debug("accelerate %s" % kind)
+            return result
+        return __init__
+    return make
+
+
+def _patch_accelerate(module):
+    for name, kind in _ACCELERATE_OUTER:
+        _patch(getattr(module, name, None), "__init__",
+               _wrap_accelerate_init(kind))
+    for name in ("DataLoaderAdapter", "DataLoaderShard",
+                 "DataLoaderDispatcher", "SkipDataLoader"):
+        _patch(getattr(module, name, None), "__len__", _wrap_len)

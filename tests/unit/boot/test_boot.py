@@ -1,0 +1,224 @@
+"""Unit tests of the bootstrap (preload/boot/*.py) against the small fakes of
+fakes.py: which events each hook sends, with which fields, and that the
+wrapped calls behave as before. Run by ctest (boot_pytest) with Debian's
+python3 and its pytest."""
+import functools
+import gc
+import inspect
+import sys
+
+import pytest
+
+import fakes
+
+
+@pytest.fixture
+def torch_process(monkeypatch):
+    """A torch process with the recorder attached: (torch modules, namespace
+    of the bootstrap, recorder)."""
+    modules = fakes.torch_modules(rank=1, world=2)
+    namespace, recorder = fakes.run_bootstrap(monkeypatch, modules)
+    return modules, namespace, recorder
+
+
+def dataloader(modules):
+    return modules["torch.utils.data.dataloader"].DataLoader
+
+
+def line_of(frame_offset=0):
+    """This file's path and the caller's line (+ offset)."""
+    frame = sys._getframe(1)
+    return "%s:%d" % (frame.f_code.co_filename, frame.f_lineno + frame_offset)
+
+
+def test_attach_sends_the_process(torch_process):
+    modules, namespace, recorder = torch_process
+    (process,) = recorder.of("process")
+    assert process["role"] == ""  # C says rank or other from the environment
+    assert process["torch"] == "0.0+fake"
+    assert process["python"] == sys.version.split()[0]
+
+
+def test_loader_new_says_what_the_loader_is_and_where_it_was_built(torch_process):
+    modules, namespace, recorder = torch_process
+    site = line_of(1)
+    dataloader(modules)(list(range(10)), batch_size=4, shuffle=True)
+    (new,) = recorder.of("loader_new")
+    assert new["loader"] == 0
+    assert new["dataset_len"] == 10
+    assert new["batch_size"] == 4
+    assert new["shuffle"] == 1
+    assert new["drop_last"] == 0
+    assert new["iterable"] == 0
+    assert new["num_workers"] == 0
+    assert new["sampler_class"].endswith("RandomSampler")
+    assert new["batch_sampler_class"].endswith("BatchSampler")
+    assert new["sampler_replicas"] == -1 and new["sampler_rank"] == -1
+    assert new["site"] == site
+    assert new["stack"].splitlines()[-1].startswith(site)
+
+
+def test_an_epoch_is_iter_begin_its_batches_and_iter_end(torch_process):
+    modules, namespace, recorder = torch_process
+    loader = dataloader(modules)(list(range(10)), batch_size=4)
+    got = [batch for batch in loader]
+    assert got == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    (begin,) = recorder.of("iter_begin")
+    assert (begin["loader"], begin["iteration"]) == (0, 0)
+    assert [b["indices"] for b in recorder.of("batch")] == got
+    assert [b["batch"] for b in recorder.of("batch")] == [0, 1, 2]
+    (end,) = recorder.of("iter_end")
+    assert end == dict(loader=0, iteration=0, drawn=3, yielded=3, exhausted=1)
+
+
+def test_a_loop_left_early_ends_its_iteration_unexhausted(torch_process):
+    modules, namespace, recorder = torch_process
+    loader = dataloader(modules)(list(range(10)), batch_size=2)
+    for batch in loader:
+        break
+    gc.collect()
+    (end,) = recorder.of("iter_end")
+    assert (end["drawn"], end["yielded"], end["exhausted"]) == (1, 1, 0)
+    for _ in loader:  # the next epoch is iteration 1
+        pass
+    assert [b["iteration"] for b in recorder.of("iter_begin")] == [0, 1]
+
+
+def test_per_batch_methods_are_on_the_class_only_while_an_epoch_is_recorded(torch_process):
+    modules, namespace, recorder = torch_process
+    base = modules["torch.utils.data.dataloader"]._BaseDataLoaderIter
+    torch_next_index = vars(base)["_next_index"]
+    loader = dataloader(modules)(list(range(4)), batch_size=2)
+    iterator = iter(loader)
+    assert vars(base)["_next_index"] is not torch_next_index
+    assert vars(base)["_next_index"].__wrapped__ is torch_next_index
+    list(iterator)
+    assert vars(base)["_next_index"] is torch_next_index
+
+
+def test_without_a_session_no_batch_is_recorded(torch_process):
+    modules, namespace, recorder = torch_process
+    recorder.on = False
+    base = modules["torch.utils.data.dataloader"]._BaseDataLoaderIter
+    torch_next_index = vars(base)["_next_index"]
+    loader = dataloader(modules)(list(range(4)), batch_size=2)
+    iterator = iter(loader)
+    assert vars(base)["_next_index"] is torch_next_index
+    assert list(iterator) == [[0, 1], [2, 3]]
+    assert recorder.of("batch") == []
+
+
+def test_len_is_recorded_once_per_value_and_call_site(torch_process):
+    modules, namespace, recorder = torch_process
+    loader = dataloader(modules)(list(range(10)), batch_size=4)
+    for _ in range(3):
+        assert len(loader) == 3
+    site = line_of(1)
+    assert len(loader) == 3
+    lens = recorder.of("loader_len")
+    assert [(n["loader"], n["value"]) for n in lens] == [(0, 3), (0, 3)]
+    assert lens[1]["site"] == site
+
+
+def test_wrappers_keep_signatures_and_exceptions(torch_process):
+    modules, namespace, recorder = torch_process
+    DataLoader = dataloader(modules)
+    assert DataLoader.__init__.__wrapped__ is not None
+    assert inspect.signature(DataLoader.__init__) == inspect.signature(DataLoader.__init__.__wrapped__)
+    failure = KeyError("sample 3 is corrupt")
+
+    class Broken(list):
+        def __getitem__(self, index):
+            if index == 3:
+                raise failure
+            return index
+
+    loader = DataLoader(Broken(range(6)), batch_size=2)
+    with pytest.raises(KeyError) as raised:
+        list(loader)
+    assert raised.value is failure
+    failure.__traceback__ = None  # its frames hold the iterator
+    del raised
+    gc.collect()
+    (end,) = recorder.of("iter_end")
+    assert end["exhausted"] == 0 and end["yielded"] == 1
+
+
+def test_a_worker_says_what_it_is_and_each_fetch_begins_and_ends(monkeypatch):
+    info = fakes.WorkerInfo(id=1, num_workers=2, seed=(1 << 64) - 5)
+    modules = fakes.torch_modules(worker=info)
+    namespace, recorder = fakes.run_bootstrap(monkeypatch, modules)
+    fetch = modules["torch.utils.data._utils.fetch"]
+    fetcher = fetch._MapDatasetFetcher(list(range(10, 20)), True, list, False)
+    assert [p["role"] for p in recorder.of("process")] == ["", "worker"]
+    (start,) = recorder.of("worker_start")
+    assert (start["worker_id"], start["num_workers"]) == (1, 2)
+    assert start["seed"] == -5  # 64 bits as the recorder's signed field
+    assert fetcher.fetch([1, 2]) == [11, 12]
+    with pytest.raises(IndexError):
+        fetcher.fetch([99])
+    assert [(f["batch"], f["indices"]) for f in recorder.of("worker_fetch")] == [(0, [1, 2]), (1, [99])]
+    assert [(e["batch"], e["ok"]) for e in recorder.of("worker_fetch_end")] == [(0, 1), (1, 0)]
+
+
+def test_init_process_group_sends_dist_init(torch_process):
+    modules, namespace, recorder = torch_process
+    modules["torch.distributed"].init_process_group("gloo")
+    assert recorder.of("dist_init") == [dict(rank=1, world_size=2, backend="gloo")]
+
+
+def test_accelerate_shard_is_a_wrap_with_its_sharding(monkeypatch, torch_process):
+    modules, namespace, recorder = torch_process
+    DataLoader = dataloader(modules)
+
+    class BatchSamplerShard:
+        def __init__(self, batch_sampler, num_processes, process_index):
+            self.batch_sampler, self.num_processes = batch_sampler, num_processes
+            self.process_index, self.split_batches, self.even_batches = process_index, False, True
+
+        def __iter__(self):
+            for i, batch in enumerate(self.batch_sampler):
+                if i % self.num_processes == self.process_index:
+                    yield batch
+
+    class DataLoaderAdapter:
+        def __init__(self, base_dataloader):
+            self.base_dataloader = base_dataloader
+
+        def __len__(self):
+            return len(self.base_dataloader)
+
+        def __getattr__(self, name):  # accelerate 1.x forwards to the loader
+            if name == "base_dataloader":
+                raise AttributeError(name)
+            return getattr(self.base_dataloader, name)
+
+    class DataLoaderShard(DataLoaderAdapter):
+        def __init__(self, base_dataloader, device=None):
+            super().__init__(base_dataloader)
+            self.device = device
+
+    accelerate = fakes.module("accelerate.data_loader", DataLoaderShard=DataLoaderShard,
+                              DataLoaderAdapter=DataLoaderAdapter)
+    monkeypatch.setitem(sys.modules, "accelerate.data_loader", accelerate)
+    namespace["_on_module"]("accelerate.data_loader")
+    user = DataLoader(list(range(8)), batch_size=2)
+    inner = DataLoader(list(range(8)), batch_sampler=BatchSamplerShard(user.batch_sampler, 2, 1))
+    DataLoaderShard(inner)
+    (wrap,) = recorder.of("loader_wrap")
+    assert wrap == dict(outer=2, inner=1, kind="shard", split_batches=0, even_batches=1,
+                        num_processes=2, process_index=1)
+    assert recorder.of("loader_new")[2]["loader_class"].endswith("DataLoaderShard")
+
+
+def test_the_bootstrap_never_raises_into_the_program(torch_process):
+    modules, namespace, recorder = torch_process
+
+    def failing(**fields):
+        raise RuntimeError("the recorder failed")
+
+    recorder.loader_new = failing
+    loader = dataloader(modules)(list(range(4)), batch_size=2)  # still built
+    assert list(loader) == [[0, 1], [2, 3]]
+    assert any("DataLoader.__init__" in message for message in recorder.messages)
+    functools.reduce(lambda a, b: a, [0])  # functools untouched by the bootstrap
