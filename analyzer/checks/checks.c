@@ -39,7 +39,8 @@ bool aw_epoch_unsharded(const struct aw_check_input *in)
 	    aw_padding_allowance(in->world, in->batch_size))
 		return false;
 	for (size_t c = 0; c < e->n_cells; c++)
-		if (e->cells[c].unique * 10 < e->union_count * 9)
+		if (e->cells[c].unique * 100 <
+		    e->union_count * AW_UNSHARDED_PERCENT)
 			return false;
 	return true;
 }

@@ -11,6 +11,14 @@
 
 /* Per-rank lines of evidence shown at most; the rest is summarized. */
 #define AW_EVIDENCE_RANKS 8
+/* unsharded: every rank read at least this share (in percent) of the
+ * samples the ranks read together in the epoch, beyond the padding
+ * allowance: 90 leaves room for the shards' own padding and a rank's early
+ * stop, and still tells "each read (nearly) everything" from sharding. */
+#define AW_UNSHARDED_PERCENT 90
+/* overlap: up to this many ranks, the evidence counts the samples of each
+ * pair of ranks (beyond, the list of pairs outgrows what anyone reads). */
+#define AW_PAIRWISE_RANKS_MAX 4
 
 double aw_percent(uint64_t part, uint64_t whole);
 const char *aw_or_unknown(const char *s);

@@ -35,12 +35,12 @@ void aw_check_unsharded(const struct aw_check_input *in,
 			       (int64_t)e->cross_rank_duplicates);
 	aw_finding_set_message(
 	    f,
-	    "each of the %" PRIu64 " ranks read at least 90%% of the %" PRIu64
+	    "each of the %" PRIu64 " ranks read at least %d%% of the %" PRIu64
 	    " distinct samples of epoch %u (least: rank %d, %.1f%%): every "
 	    "rank "
 	    "goes through the whole data instead of a 1/%" PRIu64 " share",
-	    in->world, e->union_count, e->epoch, least->rank,
-	    aw_percent(least->unique, e->union_count), in->world);
+	    in->world, AW_UNSHARDED_PERCENT, e->union_count, e->epoch,
+	    least->rank, aw_percent(least->unique, e->union_count), in->world);
 	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
 		aw_finding_add_evidence(
 		    f,
@@ -91,7 +91,7 @@ static void aw_evidence_sharing(struct aw_finding *f, const struct aw_epoch *e)
 			    " distinct samples also read by another rank",
 			    e->cells[c].rank, shared[c], e->cells[c].unique);
 	}
-	if (e->n_cells <= 4) {
+	if (e->n_cells <= AW_PAIRWISE_RANKS_MAX) {
 		for (size_t a = 0; a < e->n_cells; a++)
 			for (size_t b = a + 1; b < e->n_cells; b++) {
 				uint64_t both = aw_sample_set_overlap(
