@@ -240,32 +240,33 @@ void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
 	aw_model_add_event(m, &e);
 }
 
+/* batch and batch_wide: one part [offset, offset + count) of a batch total
+ * indices long. */
+static void s_batch_part(struct aw_model *m, enum aw_event_kind kind,
+			 int32_t pid, uint32_t loader, uint32_t iteration,
+			 uint32_t batch, uint32_t offset, uint32_t total,
+			 const void *indices, uint32_t count)
+{
+	struct aw_event_chunk chunk = {.worker_id = -1, .loader = loader,
+				       .iteration = iteration, .batch = batch,
+				       .offset = offset, .total = total};
+	s_chunk(m, kind, pid, chunk, indices, count);
+}
+
 void s_batch(struct aw_model *m, int32_t pid, uint32_t loader,
 	     uint32_t iteration, uint32_t batch, uint32_t offset,
 	     uint32_t total, const uint32_t *indices, uint32_t count)
 {
-	s_chunk(m, AW_EVENT_BATCH, pid,
-		(struct aw_event_chunk){.worker_id = -1,
-					.loader = loader,
-					.iteration = iteration,
-					.batch = batch,
-					.offset = offset,
-					.total = total},
-		indices, count);
+	s_batch_part(m, AW_EVENT_BATCH, pid, loader, iteration, batch, offset,
+		     total, indices, count);
 }
 
 void s_batch_wide(struct aw_model *m, int32_t pid, uint32_t loader,
 		  uint32_t iteration, uint32_t batch, uint32_t offset,
 		  uint32_t total, const int64_t *indices, uint32_t count)
 {
-	s_chunk(m, AW_EVENT_BATCH_WIDE, pid,
-		(struct aw_event_chunk){.worker_id = -1,
-					.loader = loader,
-					.iteration = iteration,
-					.batch = batch,
-					.offset = offset,
-					.total = total},
-		indices, count);
+	s_batch_part(m, AW_EVENT_BATCH_WIDE, pid, loader, iteration, batch,
+		     offset, total, indices, count);
 }
 
 void s_iter_end(struct aw_model *m, int32_t pid, uint32_t loader,
