@@ -4,6 +4,7 @@ instead of emitting them, and refuses a field the catalogue does not have),
 and the few torch modules the bootstrap patches, reduced to what it reads.
 Behaviour with the real torch, accelerate and torchdata is the e2e suite's."""
 import glob
+import importlib.util
 import os
 import re
 import sys
@@ -103,43 +104,11 @@ def module(name, **attributes):
 
 # --- torch.utils.data, reduced ----------------------------------------------
 
-class Sampler:
-    pass
-
-
-class SequentialSampler(Sampler):
-    def __init__(self, data_source):
-        self.data_source = data_source
-
-    def __iter__(self):
-        return iter(range(len(self.data_source)))
-
-    def __len__(self):
-        return len(self.data_source)
-
-
-class RandomSampler(SequentialSampler):
-    def __iter__(self):  # a fixed permutation: enough for what is recorded
-        return iter(reversed(range(len(self.data_source))))
-
-
-class BatchSampler(Sampler):
-    def __init__(self, sampler, batch_size, drop_last):
-        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
-
-    def __iter__(self):
-        batch = []
-        for index in self.sampler:
-            batch.append(index)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
-
-    def __len__(self):
-        n = len(self.sampler)
-        return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
+# The samplers of the stand-in torch the Python-versions test uses.
+_SAMPLERS = os.path.join(SOURCE, "tests", "e2e", "preload_fake_torch", "torch", "utils", "data", "sampler.py")
+_spec = importlib.util.spec_from_file_location("fake_torch_sampler", _SAMPLERS)
+samplers = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(samplers)
 
 
 class WorkerInfo:
@@ -208,8 +177,9 @@ def torch_modules(worker=None, rank=0, world=1):
             self.prefetch_factor = None
             self.multiprocessing_context = None
             self._dataset_kind = _DatasetKind.Map
-            self.sampler = sampler or (RandomSampler(dataset) if shuffle else SequentialSampler(dataset))
-            self.batch_sampler = batch_sampler or BatchSampler(self.sampler, batch_size, drop_last)
+            self.sampler = sampler or (samplers.RandomSampler(dataset) if shuffle
+                                           else samplers.SequentialSampler(dataset))
+            self.batch_sampler = batch_sampler or samplers.BatchSampler(self.sampler, batch_size, drop_last)
 
         def __len__(self):
             return len(self.batch_sampler)
@@ -243,9 +213,10 @@ def torch_modules(worker=None, rank=0, world=1):
         "torch.utils.data.dataloader": module(
             "torch.utils.data.dataloader", DataLoader=DataLoader, _DatasetKind=_DatasetKind,
             _BaseDataLoaderIter=_BaseDataLoaderIter, _SingleProcessDataLoaderIter=_SingleProcessDataLoaderIter),
-        "torch.utils.data.sampler": module("torch.utils.data.sampler", Sampler=Sampler,
-                                           SequentialSampler=SequentialSampler,
-                                           RandomSampler=RandomSampler, BatchSampler=BatchSampler),
+        "torch.utils.data.sampler": module("torch.utils.data.sampler",
+                                           SequentialSampler=samplers.SequentialSampler,
+                                           RandomSampler=samplers.RandomSampler,
+                                           BatchSampler=samplers.BatchSampler),
         "torch.utils.data._utils.fetch": module(
             "torch.utils.data._utils.fetch", _BaseDatasetFetcher=_BaseDatasetFetcher,
             _MapDatasetFetcher=_MapDatasetFetcher, _IterableDatasetFetcher=_IterableDatasetFetcher),
