@@ -1,5 +1,6 @@
 /* libaccwatch-record.so's entry point: keeps the C-API table, runs the
- * embedded Python bootstrap (the files of boot/) that patches the DataLoader. */
+ * embedded Python bootstrap (the files of boot/) that patches the DataLoader.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -247,9 +247,12 @@ static void s_batch_part(struct aw_model *m, enum aw_event_kind kind,
 			 uint32_t batch, uint32_t offset, uint32_t total,
 			 const void *indices, uint32_t count)
 {
-	struct aw_event_chunk chunk = {.worker_id = -1, .loader = loader,
-				       .iteration = iteration, .batch = batch,
-				       .offset = offset, .total = total};
+	struct aw_event_chunk chunk = {.worker_id = -1,
+				       .loader = loader,
+				       .iteration = iteration,
+				       .batch = batch,
+				       .offset = offset,
+				       .total = total};
 	s_chunk(m, kind, pid, chunk, indices, count);
 }
 
