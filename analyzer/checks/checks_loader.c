@@ -69,16 +69,17 @@ void aw_check_same_order(const struct aw_check_input *in,
 	}
 	if (!f)
 		return;
-	char ranks[128];
-	aw_format_ranks(f->ranks, f->n_ranks, ranks, sizeof(ranks));
+	struct aw_text ranks = {0};
+	aw_format_ranks(f->ranks, f->n_ranks, &ranks);
 	aw_finding_set_message(
 	    f,
 	    "%s%s read its %" PRIu64 " samples in exactly the same order in "
 	    "epochs %u and %u (%zu repeat%s over ranks and epochs) although %s "
 	    "shuffles: every epoch repeats the first",
-	    f->n_ranks > 1 ? "each of " : "", ranks, first->samples, first_a,
-	    first_b, pairs, pairs == 1 ? "" : "s",
+	    f->n_ranks > 1 ? "each of " : "", aw_text_str(&ranks),
+	    first->samples, first_a, first_b, pairs, pairs == 1 ? "" : "s",
 	    aw_short_class(d->sampler_class));
+	aw_text_fini(&ranks);
 	aw_finding_add_integer(f, "samples", (int64_t)first->samples);
 	aw_finding_add_integer(f, "epoch_pairs", (int64_t)pairs);
 	if (d->sampler_class && strstr(d->sampler_class, "Distributed"))
@@ -287,8 +288,8 @@ static void aw_emit_unused_prepared(const struct aw_check_input *in,
 	    out, "unused-prepared", AW_SEVERITY_ERROR, hit->global, -1);
 	for (size_t i = 0; i < n; i++)
 		aw_finding_add_rank(f, group[i].rank);
-	char ranks[128];
-	aw_format_ranks(f->ranks, f->n_ranks, ranks, sizeof(ranks));
+	struct aw_text ranks = {0};
+	aw_format_ranks(f->ranks, f->n_ranks, &ranks);
 	bool by_accelerate = aw_loader_is_accelerate(sh);
 	const char *kind = aw_loader_wrap_kind(model, sh);
 	if (by_accelerate)
@@ -297,7 +298,7 @@ static void aw_emit_unused_prepared(const struct aw_check_input *in,
 		    "%s: you iterate the loader created at %s (%s); "
 		    "prepare() returned a sharded one (%s, %s, built at %s) "
 		    "that was never iterated: use its return value",
-		    ranks, ug->site, ug->id, sg->id,
+		    aw_text_str(&ranks), ug->site, ug->id, sg->id,
 		    aw_short_class(sh->loader_class), sg->site);
 	else
 		aw_finding_set_message(
@@ -305,8 +306,9 @@ static void aw_emit_unused_prepared(const struct aw_check_input *in,
 		    "%s: you iterate the loader created at %s (%s); a "
 		    "sharded loader over the same dataset (%s, sampler %s, "
 		    "built at %s) was never iterated",
-		    ranks, ug->site, ug->id, sg->id,
+		    aw_text_str(&ranks), ug->site, ug->id, sg->id,
 		    aw_short_class(sh->sampler_class), sg->site);
+	aw_text_fini(&ranks);
 	aw_finding_add_evidence(f, "iterated: %s, %s with sampler %s", ug->id,
 				aw_short_class(user->loader_class),
 				aw_short_class(user->sampler_class));

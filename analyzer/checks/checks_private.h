@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "checks.h"
+#include "util.h"
 
 /* Per-rank lines of evidence shown at most; the rest is summarized. */
 #define AW_EVIDENCE_RANKS 8
@@ -37,7 +38,7 @@ const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
 /* A class name without its module: "DistributedSampler". */
 const char *aw_short_class(const char *name);
 /* "rank 1" or "the ranks 0-3" for a sorted list. */
-void aw_format_ranks(const int32_t *ranks, size_t n, char *buf, size_t size);
+void aw_format_ranks(const int32_t *ranks, size_t n, struct aw_text *out);
 /* The global loader a DataLoader worker served, AW_NONE. */
 uint32_t aw_worker_global(const struct aw_model *model,
 			  const struct aw_process *w);

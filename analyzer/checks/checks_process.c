@@ -154,20 +154,15 @@ static void aw_thread_names_parse(struct aw_thread_names *t, const char *native,
 	aw_thread_list_each(python, '\n', aw_visit_python, t);
 }
 
-static void aw_name_counts_format(const struct aw_name_counts *c, char *buf,
-				  size_t size)
+static void aw_name_counts_format(const struct aw_name_counts *c,
+				  struct aw_text *out)
 {
-	size_t used = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < c->n && used < size; i++) {
+	for (size_t i = 0; i < c->n; i++) {
 		if (c->counts[i] > 1)
-			used += (size_t)snprintf(buf + used, size - used,
-						 "%s%s x%u", i ? ", " : "",
-						 c->names[i], c->counts[i]);
+			aw_text_add(out, "%s%s x%u", i ? ", " : "", c->names[i],
+				    c->counts[i]);
 		else
-			used +=
-			    (size_t)snprintf(buf + used, size - used, "%s%s",
-					     i ? ", " : "", c->names[i]);
+			aw_text_add(out, "%s%s", i ? ", " : "", c->names[i]);
 	}
 }
 
@@ -277,17 +272,20 @@ static void aw_fork_threads_evidence(struct aw_finding *f,
 				     const struct aw_fork *fork,
 				     const struct aw_thread_names *names)
 {
-	char user[256], service[256];
-	aw_name_counts_format(&names->user, user, sizeof(user));
-	aw_name_counts_format(&names->service, service, sizeof(service));
+	struct aw_text user = {0}, service = {0};
+	aw_name_counts_format(&names->user, &user);
+	aw_name_counts_format(&names->service, &service);
 	aw_finding_add_evidence(
 	    f,
 	    "rank %d (pid %d) had %u threads at the fork: the program's %s; "
 	    "%s%s%s%u unnamed (named like the main thread, the forking one "
 	    "included)",
-	    parent->rank, parent->pid, fork->threads, user,
-	    *service ? "libraries' own (not the finding) " : "", service,
-	    *service ? "; " : "", names->same_as_main + 1);
+	    parent->rank, parent->pid, fork->threads, aw_text_str(&user),
+	    service.len ? "libraries' own (not the finding) " : "",
+	    aw_text_str(&service), service.len ? "; " : "",
+	    names->same_as_main + 1);
+	aw_text_fini(&user);
+	aw_text_fini(&service);
 }
 
 static struct aw_fork_group *aw_fork_group(struct aw_fork_group **groups,
@@ -304,16 +302,14 @@ static struct aw_fork_group *aw_fork_group(struct aw_fork_group **groups,
 	return g;
 }
 
-static const char *aw_workers_of(const struct aw_model *model, uint32_t global,
-				 char *buf, size_t size)
+static void aw_workers_of(const struct aw_model *model, uint32_t global,
+			  struct aw_text *out)
 {
-	if (global == AW_NONE) {
-		snprintf(buf, size, "children");
-		return buf;
-	}
-	const struct aw_global_loader *g = &model->loaders_global[global];
-	snprintf(buf, size, "DataLoader workers of %s", g->id);
-	return buf;
+	if (global == AW_NONE)
+		aw_text_add(out, "children");
+	else
+		aw_text_add(out, "DataLoader workers of %s",
+			    model->loaders_global[global].id);
 }
 
 static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
@@ -372,9 +368,9 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 	for (size_t i = 0; i < n; i++) {
 		struct aw_fork_group *g = &groups[i];
 		struct aw_finding *f = g->finding;
-		char what[256], ranks[128], listed[256];
-		aw_workers_of(model, g->global, what, sizeof(what));
-		aw_format_ranks(f->ranks, f->n_ranks, ranks, sizeof(ranks));
+		struct aw_text what = {0}, ranks = {0}, listed = {0};
+		aw_workers_of(model, g->global, &what);
+		aw_format_ranks(f->ranks, f->n_ranks, &ranks);
 		aw_finding_add_integer(f, "forks", (int64_t)g->forks);
 		aw_finding_add_integer(f, "max_threads", g->max_threads);
 		if (cuda) {
@@ -385,8 +381,10 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 			    "that touches CUDA fails with \"Cannot "
 			    "re-initialize CUDA in forked subprocess\" or "
 			    "hangs",
-			    g->forks, g->forks == 1 ? "" : "s", what,
-			    *ranks ? ranks : "unranked processes");
+			    g->forks, g->forks == 1 ? "" : "s",
+			    aw_text_str(&what),
+			    f->n_ranks ? aw_text_str(&ranks)
+				       : "unranked processes");
 			aw_finding_set_fix(
 			    f, "start DataLoader workers with "
 			       "multiprocessing_context='spawn' or "
@@ -394,16 +392,18 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 			       "multiprocessing_context='forkserver')), or "
 			       "create them before CUDA is initialised");
 		} else {
-			aw_name_counts_format(&g->names, listed,
-					      sizeof(listed));
+			aw_name_counts_format(&g->names, &listed);
 			aw_finding_set_message(
 			    f,
 			    "%" PRIu64 " fork%s of %s on %s happened while "
 			    "other threads were running in the parent "
 			    "(%s): a lock one of them held stays locked "
 			    "forever in the child, which can deadlock",
-			    g->forks, g->forks == 1 ? "" : "s", what,
-			    *ranks ? ranks : "unranked processes", listed);
+			    g->forks, g->forks == 1 ? "" : "s",
+			    aw_text_str(&what),
+			    f->n_ranks ? aw_text_str(&ranks)
+				       : "unranked processes",
+			    aw_text_str(&listed));
 			aw_finding_set_fix(
 			    f, "start those threads after the DataLoader "
 			       "workers (persistent_workers=True forks them "
@@ -413,6 +413,9 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 		}
 		aw_show_stack(f, model, g->example);
 		aw_show_native_stack(f, g->example);
+		aw_text_fini(&what);
+		aw_text_fini(&ranks);
+		aw_text_fini(&listed);
 	}
 	free(groups);
 }

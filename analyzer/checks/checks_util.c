@@ -99,18 +99,16 @@ const char *aw_short_class(const char *name)
 	return dot ? dot + 1 : name;
 }
 
-void aw_format_ranks(const int32_t *ranks, size_t n, char *buf, size_t size)
+void aw_format_ranks(const int32_t *ranks, size_t n, struct aw_text *out)
 {
-	size_t used = (size_t)snprintf(buf, size, "rank%s ", n == 1 ? "" : "s");
-	for (size_t i = 0; i < n && used < size;) {
+	aw_text_add(out, "rank%s ", n == 1 ? "" : "s");
+	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
 			j++;
-		used += (size_t)snprintf(buf + used, size - used, "%s%d",
-					 i ? "," : "", ranks[i]);
-		if (j > i && used < size)
-			used += (size_t)snprintf(buf + used, size - used, "-%d",
-						 ranks[j]);
+		aw_text_add(out, "%s%d", i ? "," : "", ranks[i]);
+		if (j > i)
+			aw_text_add(out, "-%d", ranks[j]);
 		i = j + 1;
 	}
 }

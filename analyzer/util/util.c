@@ -141,3 +141,27 @@ void aw_utf8_clean(char *text, size_t len)
 		i += n;
 	}
 }
+
+void aw_text_add(struct aw_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *part = aw_xvasprintf(fmt, ap);
+	va_end(ap);
+	size_t len = strlen(part);
+	AW_GROW(t->text, t->cap, t->len + len + 1);
+	memcpy(t->text + t->len, part, len + 1);
+	t->len += len;
+	free(part);
+}
+
+const char *aw_text_str(const struct aw_text *t)
+{
+	return t->text ? t->text : "";
+}
+
+void aw_text_fini(struct aw_text *t)
+{
+	free(t->text);
+	*t = (struct aw_text){0};
+}

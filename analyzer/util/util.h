@@ -19,6 +19,18 @@ char *aw_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *aw_xvasprintf(const char *fmt, va_list ap)
     __attribute__((format(printf, 1, 0)));
 
+/* A string that grows: aw_text_add appends printf-style, so that a message
+ * part is never cut at a fixed buffer's size. aw_text_str is "" while
+ * nothing was added. */
+struct aw_text {
+	char *text;
+	size_t len, cap;
+};
+void aw_text_add(struct aw_text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+const char *aw_text_str(const struct aw_text *t);
+void aw_text_fini(struct aw_text *t);
+
 /* Makes room for `need` elements in a growable array (*ptr, *cap); *ptr
  * is never NULL afterwards. */
 void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size);
