@@ -371,6 +371,8 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 		struct aw_text what = {0}, ranks = {0}, listed = {0};
 		aw_workers_of(model, g->global, &what);
 		aw_format_ranks(f->ranks, f->n_ranks, &ranks);
+		const char *on =
+		    f->n_ranks ? aw_text_str(&ranks) : "unranked processes";
 		aw_finding_add_integer(f, "forks", (int64_t)g->forks);
 		aw_finding_add_integer(f, "max_threads", g->max_threads);
 		if (cuda) {
@@ -382,9 +384,7 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 			    "re-initialize CUDA in forked subprocess\" or "
 			    "hangs",
 			    g->forks, g->forks == 1 ? "" : "s",
-			    aw_text_str(&what),
-			    f->n_ranks ? aw_text_str(&ranks)
-				       : "unranked processes");
+			    aw_text_str(&what), on);
 			aw_finding_set_fix(
 			    f, "start DataLoader workers with "
 			       "multiprocessing_context='spawn' or "
@@ -400,10 +400,7 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 			    "(%s): a lock one of them held stays locked "
 			    "forever in the child, which can deadlock",
 			    g->forks, g->forks == 1 ? "" : "s",
-			    aw_text_str(&what),
-			    f->n_ranks ? aw_text_str(&ranks)
-				       : "unranked processes",
-			    aw_text_str(&listed));
+			    aw_text_str(&what), on, aw_text_str(&listed));
 			aw_finding_set_fix(
 			    f, "start those threads after the DataLoader "
 			       "workers (persistent_workers=True forks them "

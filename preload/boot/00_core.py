@@ -209,6 +209,11 @@ class _Worker(object):
     __slots__ = ("id", "loader", "base", "iteration", "fetchers", "fetches",
                  "loader_pid")
 
+    def next_fetch(self):
+        """The ordinal of the fetch that starts (per epoch of the worker)."""
+        self.fetches += 1
+        return self.fetches - 1
+
 
 def _debug(what):
     if _aw.DEBUG:

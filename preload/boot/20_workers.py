@@ -45,8 +45,7 @@ def _on_fetch(possibly_batched_index):
     try:
         worker = _state.worker
         if worker is not None:
-            batch = worker.fetches
-            worker.fetches += 1
+            batch = worker.next_fetch()
             _aw.worker_fetch(worker_id=worker.id, loader=worker.loader,
                              iteration=worker.iteration, batch=batch,
                              indices=possibly_batched_index)
@@ -83,11 +82,10 @@ def _items_before(batched):
                 return
             worker = _state.worker
             if worker is not None:
-                batch = worker.fetches
-                worker.fetches += 1
                 _aw.item_fetch(worker_id=worker.id, loader=worker.loader,
-                               iteration=worker.iteration, batch=batch,
-                               data=args[0], batched=batched)
+                               iteration=worker.iteration,
+                               batch=worker.next_fetch(), data=args[0],
+                               batched=batched)
                 return
             rec = getattr(_drawn, "rec", None)
             if rec is not None and rec.pid == _state.pid:
