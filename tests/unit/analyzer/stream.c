@@ -364,6 +364,14 @@ size_t s_count(const struct aw_findings *f, const char *id)
 	return n;
 }
 
+struct s_run s_run_of(int world, const struct s_loader_opts *o)
+{
+	struct s_run r = {.model = aw_model_create()};
+	if (world > 0)
+		s_ranks(r.model, world, o);
+	return r;
+}
+
 void s_finish(struct s_run *r)
 {
 	s_analyze(r->model, &r->findings);

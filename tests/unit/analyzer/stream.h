@@ -122,6 +122,8 @@ struct s_run {
 	struct aw_findings findings;
 };
 
+/* A run on a new model; with world > 0, s_ranks(world, o) in it. */
+struct s_run s_run_of(int world, const struct s_loader_opts *o);
 /* s_analyze of the run's model into its findings. */
 void s_finish(struct s_run *r);
 /* Frees the findings and the model. */

@@ -257,8 +257,7 @@ Test(checks_exit, rank_died_names_the_rank_signal_epoch_and_last_batch)
 {
 	/* The launcher (torch imported, so traced) reaped rank 1, killed by
 	 * SIGKILL mid-epoch, then stopped rank 2 with SIGTERM. */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 3, &base);
+	struct s_run r = s_run_of(3, &base);
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
 	uint32_t idx[30];
 	s_range(idx, 50, 30, 1);
@@ -350,8 +349,7 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 Test(checks_exit, no_rank_died_after_its_epochs_or_for_a_clean_exit)
 {
 	/* Killed after its loop ended: not a data-loading death. */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
 	s_exit(r.model, 99, 101, -1, SIGKILL);

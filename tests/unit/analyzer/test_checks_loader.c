@@ -17,8 +17,7 @@ Test(checks_loader, same_order_when_a_shuffling_sampler_repeats)
 	o.shuffle = 1;
 	o.sampler = "torch.utils.data.distributed.DistributedSampler";
 	o.sampler_replicas = 2;
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &o);
+	struct s_run r = s_run_of(2, &o);
 	uint32_t order[50];
 	for (int rank = 0; rank < 2; rank++) {
 		for (uint32_t i = 0; i < 50; i++)
@@ -49,8 +48,7 @@ Test(checks_loader, same_order_needs_shuffle_the_same_sequence_and_two_samples)
 		b[i] = 9 - i; /* the same set, another order */
 	struct s_loader_opts o = base;
 	o.shuffle = 1;
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &o);
+	struct s_run r = s_run_of(1, &o);
 	s_reads_in_order(r.model, 0, 0, 0, a, 10, 5);
 	s_reads_in_order(r.model, 0, 0, 1, b, 10, 5);
 	s_finish(&r);
@@ -84,8 +82,7 @@ Test(checks_loader, same_order_names_a_sampler_epoch_that_did_not_move)
 {
 	struct s_loader_opts o = base;
 	o.shuffle = 1;
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &o);
+	struct s_run r = s_run_of(1, &o);
 	uint32_t idx[10];
 	s_range(idx, 0, 10, 1);
 	for (uint32_t epoch = 0; epoch < 2; epoch++) {
@@ -258,8 +255,7 @@ Test(checks_loader, no_stale_len_when_the_counts_agree_or_nothing_was_iterated)
 
 Test(checks_loader, len_mismatch_in_a_full_epoch_only)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &base);
+	struct s_run r = s_run_of(1, &base);
 	s_loader_len(r.model, 100, 0, 11);
 	s_rank_reads(r.model, 0, 0, 0, 100, 10);
 	s_finish(&r);

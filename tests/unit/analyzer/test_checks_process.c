@@ -67,8 +67,7 @@ Test(checks_process, no_fork_threads_for_queue_feeders_and_lightning_observer)
 {
 	/* Workers re-forked each epoch while the last epoch's queues still
 	 * feed: multiprocessing's own threads, fork-safe by design. */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &base);
+	struct s_run r = s_run_of(1, &base);
 	s_fork_python(r.model, 100, 300, 3, "python3",
 		      "multiprocessing.queues QueueFeederThread (daemon)\n"
 		      "multiprocessing.queues QueueFeederThread (daemon)\n"
@@ -84,8 +83,7 @@ Test(checks_process, fork_threads_names_python_threads_beside_service_threads)
 {
 	/* A Python thread has no OS name of its own (< 3.14): the recorder
 	 * names it from threading. Service threads are shown, apart. */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &base);
+	struct s_run r = s_run_of(1, &base);
 	s_fork_python(
 	    r.model, 100, 300, 7, "python3,pt_tcpstore,gloo_tcp_loop",
 	    "__main__ metrics-uploader (daemon)\nlogs.writer log-writer\n"
@@ -109,8 +107,7 @@ Test(checks_process, fork_threads_names_python_threads_beside_service_threads)
 
 Test(checks_process, fork_cuda_is_an_error)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &base);
+	struct s_run r = s_run_of(1, &base);
 	s_fork(r.model, 100, 300, 1, "python3", true);
 	s_finish(&r);
 	s_expect_only(&r.findings, "fork-cuda");

@@ -28,8 +28,7 @@ static void expect_well_formed(const struct aw_finding *f)
 
 Test(checks_sharding, sharded_ranks_are_clean)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
 	s_finish(&r);
@@ -39,8 +38,7 @@ Test(checks_sharding, sharded_ranks_are_clean)
 
 Test(checks_sharding, unsharded)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 4, &base);
+	struct s_run r = s_run_of(4, &base);
 	for (int rank = 0; rank < 4; rank++)
 		s_rank_reads(r.model, rank, 0, 0, 100, 10);
 	s_finish(&r);
@@ -63,8 +61,7 @@ Test(checks_sharding, unsharded_at_ninety_percent)
 	/* Rank 1 reads exactly 90% of the union: still unsharded; 89%: overlap.
 	 */
 	for (int variant = 0; variant < 2; variant++) {
-		struct s_run r = {.model = aw_model_create()};
-		s_ranks(r.model, 2, &base);
+		struct s_run r = s_run_of(2, &base);
 		s_rank_reads(r.model, 0, 0, 0, 100, 10);
 		s_rank_reads(r.model, 1, 0, variant ? 11 : 10, 100,
 			     9); /* 10 batches too */
@@ -77,8 +74,7 @@ Test(checks_sharding, unsharded_at_ninety_percent)
 
 Test(checks_sharding, single_rank_is_never_unsharded)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &base);
+	struct s_run r = s_run_of(1, &base);
 	s_rank_reads(r.model, 0, 0, 0, 100, 10);
 	s_rank_reads(r.model, 0, 1, 0, 100, 10);
 	s_finish(&r);
@@ -89,8 +85,7 @@ Test(checks_sharding, single_rank_is_never_unsharded)
 Test(checks_sharding, padding_at_allowance_then_overlap_one_past)
 {
 	/* W = 2, B = 10: allowance W*B - 1 = 19 cross-rank duplicates. */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 60, 10);   /* 60 */
 	s_rank_reads(r.model, 1, 0, 41, 100, 10); /* 59: 41..59 shared, 19 */
 	s_rank_reads(r.model, 0, 1, 0, 60, 10);
@@ -123,8 +118,7 @@ Test(checks_sharding, padding_of_a_tiny_dataset_is_not_unsharded)
 	struct s_loader_opts o = base;
 	o.dataset_len = 1;
 	o.batch_size = 1;
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &o);
+	struct s_run r = s_run_of(2, &o);
 	s_rank_reads(r.model, 0, 0, 0, 1, 1);
 	s_rank_reads(r.model, 1, 0, 0, 1, 1);
 	s_finish(&r);
@@ -134,8 +128,7 @@ Test(checks_sharding, padding_of_a_tiny_dataset_is_not_unsharded)
 
 Test(checks_sharding, padding_only_exits_clean)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 55, 11);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
 	s_finish(&r);
@@ -151,8 +144,7 @@ Test(checks_sharding, padding_only_exits_clean)
 
 Test(checks_sharding, missing_with_coverage)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 25, 5);
 	s_rank_reads(r.model, 1, 0, 25, 50, 5);
 	s_finish(&r);
@@ -171,8 +163,7 @@ Test(checks_sharding, missing_explained_by_drop_last)
 	struct s_loader_opts o = base;
 	o.batch_size = 8;
 	o.drop_last = 1;
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &o);
+	struct s_run r = s_run_of(2, &o);
 	s_rank_reads(r.model, 0, 0, 0, 48, 8); /* epoch 0: 96 read, 4 missing */
 	s_rank_reads(r.model, 1, 0, 50, 98, 8);
 	s_rank_reads(r.model, 0, 1, 0, 40,
@@ -199,8 +190,7 @@ Test(checks_sharding, missing_allowance_of_distributed_sampler_drop_last)
 	o.sampler_replicas = 2;
 	o.sampler = "DistributedSampler";
 	for (uint32_t missing = 1; missing <= 2; missing++) {
-		struct s_run r = {.model = aw_model_create()};
-		s_ranks(r.model, 2, &o);
+		struct s_run r = s_run_of(2, &o);
 		s_rank_reads(r.model, 0, 0, 0, 50, 10);
 		s_rank_reads(r.model, 1, 0, 50, 100 - missing, 10);
 		s_finish(&r);
@@ -211,8 +201,7 @@ Test(checks_sharding, missing_allowance_of_distributed_sampler_drop_last)
 
 Test(checks_sharding, missing_skipped_when_a_loop_left_early)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	uint32_t idx[20];
 	s_range(idx, 0, 20, 1);
 	struct s_epoch e = {.indices = idx,
@@ -232,8 +221,7 @@ Test(checks_sharding, missing_skipped_for_subset_samplers_and_unknown_len)
 {
 	struct s_loader_opts o = base;
 	o.sampler = "SubsetRandomSampler";
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &o);
+	struct s_run r = s_run_of(1, &o);
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
 	s_finish(&r);
 	s_expect_exactly(&r.findings, NULL);
@@ -251,8 +239,7 @@ Test(checks_sharding, missing_skipped_for_subset_samplers_and_unknown_len)
 
 Test(checks_sharding, uneven_batches)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 3, &base);
+	struct s_run r = s_run_of(3, &base);
 	s_rank_reads(r.model, 0, 0, 0, 34, 10); /* 4 batches */
 	s_rank_reads(r.model, 1, 0, 34, 67, 10);
 	s_rank_reads(r.model, 2, 0, 67, 97, 10); /* 3 batches */
@@ -271,8 +258,7 @@ Test(checks_sharding, uneven_batches)
 Test(checks_sharding, uneven_batches_not_claimed_without_iter_end)
 {
 	/* Rank 1 died mid-epoch: its counts are those of a crash. */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	uint32_t idx[20];
 	s_range(idx, 50, 20, 1);
@@ -290,8 +276,7 @@ Test(checks_sharding, prefetched_batches_are_not_consumed)
 {
 	/* Each rank's workers drew 4 batches past the end of its loop, from the
 	 * other rank's shard: no overlap, no padding. */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	for (int rank = 0; rank < 2; rank++) {
 		uint32_t idx[50];
 		s_range(idx, (uint32_t)rank * 50, 50, 1);
@@ -310,8 +295,7 @@ Test(checks_sharding, prefetched_batches_are_not_consumed)
 
 Test(checks_sharding, chunked_batches_count_once)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	for (int rank = 0; rank < 2; rank++) {
 		int32_t pid = 100 + rank;
 		s_iter_begin(r.model, pid, 0, 0);
@@ -334,8 +318,7 @@ Test(checks_sharding, chunked_batches_count_once)
 
 Test(checks_sharding, empty_epoch)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	for (int rank = 0; rank < 2; rank++) {
 		s_iter_begin(r.model, 100 + rank, 0, 0);
 		s_iter_end(r.model, 100 + rank, 0, 0, 0, 0, 1);
@@ -360,8 +343,7 @@ Test(checks_sharding, empty_epoch)
 
 Test(checks_sharding, never_iterated_loader_has_no_epochs)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	s_finish(&r);
 	s_expect_exactly(&r.findings, NULL);
 	cr_expect_eq(r.model->loaders_global[0].n_epochs, 0);
@@ -389,8 +371,7 @@ Test(checks_sharding, padding_allowance_and_drop_allowance_formulas)
 
 Test(checks_sharding, findings_sorted_by_severity_then_loader_id_epoch)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 60, 10); /* epoch 0: padding */
 	s_rank_reads(r.model, 1, 0, 41, 100, 10);
 	for (uint32_t epoch = 1; epoch < 3;
@@ -414,8 +395,7 @@ Test(checks_sharding, same_sampler_rank_everywhere_is_named)
 	struct s_loader_opts o = base;
 	o.sampler_replicas = 2;
 	o.sampler = "DistributedSampler";
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &o);
+	struct s_run r = s_run_of(2, &o);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 0, 50, 10);
 	s_finish(&r);
@@ -439,8 +419,7 @@ Test(checks_sharding, padding_of_distributed_sampler_is_explained)
 	o.batch_size = 8;
 	o.sampler = "torch.utils.data.distributed.DistributedSampler";
 	o.sampler_replicas = 4;
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 4, &o);
+	struct s_run r = s_run_of(4, &o);
 	uint32_t idx[101];
 	for (int rank = 0; rank < 4; rank++) {
 		for (uint32_t i = 0; i < 101; i++)
@@ -465,8 +444,7 @@ Test(checks_sharding, padding_of_even_batches_is_explained)
 	struct s_loader_opts o = base;
 	o.batch_size = -1;
 	o.batch_sampler = "accelerate.data_loader.BatchSamplerShard";
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &o);
+	struct s_run r = s_run_of(2, &o);
 	struct s_loader_opts outer = o;
 	outer.loader_class = "accelerate.data_loader.DataLoaderShard";
 	for (int rank = 0; rank < 2; rank++) {
@@ -489,8 +467,7 @@ Test(checks_sharding, padding_of_even_batches_is_explained)
 
 Test(checks_sharding, uneven_batches_when_samplers_ran_out_differently)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base0);
+	struct s_run r = s_run_of(2, &base0);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);  /* 5 batches */
 	s_rank_reads(r.model, 1, 0, 50, 90, 10); /* 4 batches */
 	s_finish(&r);
@@ -504,8 +481,7 @@ Test(checks_sharding, a_rank_that_left_early_is_partial_not_uneven)
 {
 	/* Rank 1's loop broke after 2 batches (exhausted = 0): a partial
 	 * epoch, counts as read, neither uneven-batches nor missing. */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base0);
+	struct s_run r = s_run_of(2, &base0);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	uint32_t idx[20];
 	s_range(idx, 50, 20, 1);
@@ -532,8 +508,7 @@ Test(checks_sharding, a_rank_still_going_past_another_ranks_end_is_uneven)
 {
 	/* Rank 0's sampler ran out after 4 batches; rank 1 consumed 5 and
 	 * never ended its epoch (it hung in a collective and was killed). */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base0);
+	struct s_run r = s_run_of(2, &base0);
 	s_rank_reads(r.model, 0, 0, 0, 40, 10);
 	uint32_t idx[50];
 	s_range(idx, 50, 50, 1);
@@ -551,8 +526,7 @@ Test(checks_sharding, a_rank_still_going_past_another_ranks_end_is_uneven)
 
 Test(checks_sharding, single_rank_has_no_padding_or_uneven)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &base0);
+	struct s_run r = s_run_of(1, &base0);
 	s_rank_reads(r.model, 0, 0, 0, 100, 10);
 	s_rank_reads(r.model, 0, 1, 0, 100, 10);
 	s_finish(&r);
@@ -565,8 +539,7 @@ Test(checks_sharding, single_rank_has_no_padding_or_uneven)
 
 Test(checks_sharding, index_range_at_n_and_negative)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base0);
+	struct s_run r = s_run_of(2, &base0);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 50, 101, 11); /* 100 = N is out */
 	s_finish(&r);

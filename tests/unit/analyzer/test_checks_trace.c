@@ -102,8 +102,7 @@ Test(checks_trace, iterable_dataset_shard_padding_is_allowed)
 
 Test(checks_trace, trace_incomplete_discards_and_vanished_processes)
 {
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 2, &base);
+	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	uint32_t idx[20];
 	s_range(idx, 50, 20, 1);
@@ -134,8 +133,7 @@ Test(checks_trace, trace_incomplete_discards_and_vanished_processes)
 Test(checks_trace, no_trace_incomplete_when_the_end_is_known)
 {
 	/* The process exited (its end is known) or the trace is whole. */
-	struct s_run r = {.model = aw_model_create()};
-	s_ranks(r.model, 1, &base);
+	struct s_run r = s_run_of(1, &base);
 	uint32_t idx[20];
 	s_range(idx, 0, 20, 1);
 	struct s_epoch e = {
