@@ -41,9 +41,13 @@ end:
 	return ret;
 }
 
+/* "loader iteration ...": the names of ACCWATCH_HOT_SLOTS. */
+#define ACCWATCH_HOT_NAME(NAME, name) #name " "
+#define ACCWATCH_HOT_NAMES ACCWATCH_HOT_SLOTS(ACCWATCH_HOT_NAME)
+
 /* The bootstrap's one injected name, the module `_aw`: the recorder's
  * functions (accwatch_record_py.c) and its constants UNKNOWN, BOOT_PREFIX,
- * DEBUG. */
+ * DEBUG, HOT_SLOTS. */
 static accwatch_pyobject *accwatch_record_module(void)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
@@ -58,6 +62,8 @@ static accwatch_pyobject *accwatch_record_module(void)
 	     module ? api->PyUnicode_FromString(ACCWATCH_BOOT_PREFIX) : NULL},
 	    {"DEBUG",
 	     module ? api->PyLong_FromLongLong(accwatch_recorder.debug) : NULL},
+	    {"HOT_SLOTS",
+	     module ? api->PyUnicode_FromString(ACCWATCH_HOT_NAMES) : NULL},
 	};
 	int ok = module && accwatch_record_module_fill(module) == 0;
 

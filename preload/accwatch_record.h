@@ -30,6 +30,17 @@ struct accwatch_fork_snapshot {
 	char py_threads[1024];
 };
 
+/* The slots of the bootstrap's _Iteration (a list) that the per-batch C
+ * path reads and counts, in their order; the bootstrap gets their names as
+ * _aw.HOT_SLOTS ("loader iteration ...") and puts its own slots after. */
+#define ACCWATCH_HOT_SLOTS(S)                                                  \
+	S(LOADER, loader)                                                      \
+	S(ITERATION, iteration)                                                \
+	S(DRAWN, drawn)                                                        \
+	S(YIELDED, yielded)                                                    \
+	S(RECORDED, recorded)                                                  \
+	S(INDEXED, indexed)
+
 /* What the per-batch methods in C (accwatch_record_hot.c) call. Borrowed
  * from the bootstrap, which keeps them for the process. */
 struct accwatch_hot_objects {

@@ -9,8 +9,8 @@
  * through it, return annotation included) and that in an instancemethod
  * (_aw.instancemethod), which binds it to the iterator like a function. The
  * bootstrap's _Iteration is a list subclass; the slots read here are
- * ACCWATCH_HOT_* below, the same indices as in boot/00_core.py. The C-API
- * functions beyond the usual ones are struct accwatch_capi's batch group.
+ * ACCWATCH_HOT_SLOTS (accwatch_record.h), which the bootstrap gets too. The
+ * C-API functions beyond the usual ones are struct accwatch_capi's batch group.
  * Anything unusual (an iterator not bound to an _Iteration, an IterableDataset
  * loader, StopIteration) is handed to a Python callback of the bootstrap. */
 #include <stdint.h>
@@ -19,15 +19,9 @@
 #include "accwatch_events.h"
 #include "accwatch_record.h"
 
-/* _Iteration slots (boot/00_core.py: _Iteration). */
-enum {
-	ACCWATCH_HOT_LOADER = 0,
-	ACCWATCH_HOT_ITERATION = 1,
-	ACCWATCH_HOT_DRAWN = 2,
-	ACCWATCH_HOT_YIELDED = 3,
-	ACCWATCH_HOT_RECORDED = 4,
-	ACCWATCH_HOT_INDEXED = 5,
-};
+/* ACCWATCH_HOT_LOADER, ...: the _Iteration slots (accwatch_record.h). */
+#define ACCWATCH_HOT_ENUM(NAME, name) ACCWATCH_HOT_##NAME,
+enum { ACCWATCH_HOT_SLOTS(ACCWATCH_HOT_ENUM) };
 
 /* callable(*args); a new reference or NULL with the error set. */
 static accwatch_pyobject *accwatch_hot_call(accwatch_pyobject *callable,

@@ -158,22 +158,24 @@ def _slot(index):
 
 class _Iteration(list):
     """One pass over a loader. A list, so that the C per-batch path
-    (accwatch_record_hot.c: ACCWATCH_HOT_*) reads and counts its first six
-    slots without attribute lookups; Python uses the names."""
+    (accwatch_record_hot.c) reads and counts its slots without attribute
+    lookups: the first are C's (_aw.HOT_SLOTS, in C's order: loader,
+    iteration, drawn, yielded, recorded: a session had our events on at its
+    start, indexed), then Python's own (open; pid; counted: holds the
+    per-batch methods in place). Python uses the names."""
     __slots__ = ()
-    loader = _slot(0)
-    iteration = _slot(1)
-    drawn = _slot(2)
-    yielded = _slot(3)
-    recorded = _slot(4)  # a session had our events on at its start
-    indexed = _slot(5)
-    open = _slot(6)
-    pid = _slot(7)
-    counted = _slot(8)  # holds the per-batch methods in place
+    FIELDS = tuple(_aw.HOT_SLOTS.split()) + ("open", "pid", "counted")
 
     def __init__(self, loader, iteration, indexed, recorded):
-        list.__init__(self, (loader, iteration, 0, 0, bool(recorded),
-                             bool(indexed), True, _state.pid, False))
+        list.__init__(self, [None] * len(self.FIELDS))
+        self.loader, self.iteration = loader, iteration
+        self.drawn = self.yielded = 0
+        self.recorded, self.indexed = bool(recorded), bool(indexed)
+        self.open, self.pid, self.counted = True, _state.pid, False
+
+
+for _index, _name in enumerate(_Iteration.FIELDS):
+    setattr(_Iteration, _name, _slot(_index))
 
 
 class _Switch(object):

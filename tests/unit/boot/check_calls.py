@@ -17,7 +17,7 @@ SEQUENCE_CALLS = {"batch": ("batch", {"indices"}),
                   "item_fetch": ("chunk", {"data", "batched"})}
 HELPERS = {"hot_methods", "instancemethod", "call_before", "call_around",
            "recording", "debug"}
-CONSTANTS = {"UNKNOWN", "BOOT_PREFIX", "DEBUG"}
+CONSTANTS = {"UNKNOWN", "BOOT_PREFIX", "DEBUG", "HOT_SLOTS"}
 
 
 def catalogue(path):

@@ -14,6 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 BOOT = os.path.join(SOURCE, "preload", "boot")
 CATALOGUE = os.path.join(SOURCE, "tracepoints", "accwatch_catalogue.def")
+RECORD_H = os.path.join(SOURCE, "preload", "accwatch_record.h")
 UNKNOWN = (1 << 32) - 1
 
 
@@ -27,11 +28,19 @@ def catalogue():
     return lists, events
 
 
+def hot_slots():
+    """The names of the recorder's ACCWATCH_HOT_SLOTS, as _aw.HOT_SLOTS."""
+    text = open(RECORD_H).read()
+    block = re.search(r"#define ACCWATCH_HOT_SLOTS\(S\)((?:[^\n]*\\\n)*[^\n]*)", text).group(1)
+    return " ".join(re.findall(r"S\(\w+, (\w+)\)", block))
+
+
 class Recorder(types.ModuleType):
     """The module `_aw`: events land in .events as (name, fields)."""
     UNKNOWN = UNKNOWN
     BOOT_PREFIX = "<accwatch_boot/"
     DEBUG = 1
+    HOT_SLOTS = hot_slots()
 
     def __init__(self):
         super().__init__("accwatch_record")
