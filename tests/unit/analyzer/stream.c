@@ -328,16 +328,29 @@ void s_ranks(struct aw_model *m, int world, const struct s_loader_opts *o)
 	}
 }
 
-void s_rank_reads(struct aw_model *m, int rank, uint32_t iteration,
-		  uint32_t begin, uint32_t end, uint32_t b)
+static void s_rank_reads_ending(struct aw_model *m, int rank,
+				uint32_t iteration, uint32_t begin,
+				uint32_t end, uint32_t b, bool ends)
 {
 	uint32_t count = end > begin ? end - begin : 0;
 	uint32_t *indices = calloc(count ? count : 1, sizeof(*indices));
 	s_range(indices, begin, count, 1);
 	struct s_epoch e = {
-	    .indices = indices, .count = count, .batch_size = b, .end = true};
+	    .indices = indices, .count = count, .batch_size = b, .end = ends};
 	s_epoch(m, 100 + rank, 0, iteration, &e);
 	free(indices);
+}
+
+void s_rank_reads(struct aw_model *m, int rank, uint32_t iteration,
+		  uint32_t begin, uint32_t end, uint32_t b)
+{
+	s_rank_reads_ending(m, rank, iteration, begin, end, b, true);
+}
+
+void s_rank_reads_cut(struct aw_model *m, int rank, uint32_t iteration,
+		      uint32_t begin, uint32_t end, uint32_t b)
+{
+	s_rank_reads_ending(m, rank, iteration, begin, end, b, false);
 }
 
 void s_analyze(struct aw_model *m, struct aw_findings *out)

@@ -112,6 +112,10 @@ void s_ranks(struct aw_model *m, int world, const struct s_loader_opts *o);
  * yielded and exhausted. */
 void s_rank_reads(struct aw_model *m, int rank, uint32_t iteration,
 		  uint32_t begin, uint32_t end, uint32_t b);
+/* The same, but the epoch never ends (no iter_end: the rank died or was
+ * still going when the trace ended). */
+void s_rank_reads_cut(struct aw_model *m, int rank, uint32_t iteration,
+		      uint32_t begin, uint32_t end, uint32_t b);
 
 /* Finishes the model and runs the checks into out (initialized here). */
 void s_analyze(struct aw_model *m, struct aw_findings *out);

@@ -14,7 +14,7 @@ static const struct s_loader_opts base = S_BASE_LOADER(0);
 
 Test(checks_exit, worker_died_names_rank_worker_pid_and_last_fetch)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	s_workers_over_epochs(r.model, 1, 1, "python3");
 	uint32_t idx[8];
 	s_range(idx, 161, 8, 4);
@@ -46,7 +46,7 @@ Test(checks_exit, worker_died_names_rank_worker_pid_and_last_fetch)
 
 Test(checks_exit, worker_died_by_status_but_not_by_sigterm)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	s_workers_over_epochs(r.model, 1, 1, "python3");
 	s_exit(r.model, 200, 200, 1, -1);
 	s_exit(r.model, 100, 201, -1, SIGTERM); /* the DataLoader's shutdown */
@@ -83,7 +83,7 @@ static void worker_fetches(struct aw_model *m, bool end)
 Test(checks_exit, worker_stuck_names_the_fetch_its_indices_and_how_long)
 {
 	/* DataLoader(timeout=...) expired; the shutdown SIGTERMed worker 1. */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	worker_fetches(r.model, false);
 	s_exit(r.model, 100, 200, 0, -1);
 	s_exit(r.model, 100, 201, -1, SIGTERM);
@@ -116,7 +116,7 @@ Test(checks_exit, worker_stuck_when_it_answered_the_sigterm_with_exit_0)
 {
 	/* torch's workers _exit(0) on their parent's SIGTERM: the worker's
 	 * own exit event says status 0. */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	worker_fetches(r.model, false);
 	s_exit(r.model, 201, 201, 0, -1);
 	s_finish(&r);
@@ -130,7 +130,7 @@ Test(checks_exit, worker_stuck_when_it_answered_the_sigterm_with_exit_0)
 
 Test(checks_exit, worker_stuck_when_the_trace_ended_inside_the_fetch)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	worker_fetches(r.model, false);
 	s_finish(&r);
 	s_expect_only(&r.findings, "worker-stuck");
@@ -155,7 +155,7 @@ Test(checks_exit, worker_stuck_when_the_trace_ended_inside_the_fetch)
 Test(checks_exit, no_worker_stuck_when_the_fetch_ended)
 {
 	/* The fetch ended, then the shutdown SIGTERMed the idle worker. */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	worker_fetches(r.model, true);
 	s_exit(r.model, 100, 201, -1, SIGTERM);
 	s_finish(&r);
@@ -195,7 +195,7 @@ Test(checks_exit, worker_stuck_on_its_first_fetch_when_the_trace_declares_ends)
 {
 	/* Every worker hangs on its first fetch (a fork deadlock): no end was
 	 * recorded, but the metadata says the recorder had the event. */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	s_workers_over_epochs(r.model, 1, 1, "python3");
 	r.model->stats.declared_kinds = 1u << AW_EVENT_WORKER_FETCH_END;
 	uint32_t idx[2] = {0, 1};
@@ -209,7 +209,7 @@ Test(checks_exit, worker_stuck_on_its_first_fetch_when_the_trace_declares_ends)
 
 Test(checks_exit, a_crashed_worker_is_worker_died_only_and_says_it_was_fetching)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	worker_fetches(r.model, false);
 	s_exit(r.model, 100, 201, -1, SIGSEGV);
 	s_finish(&r);
@@ -299,7 +299,7 @@ Test(checks_exit, rank_died_names_the_rank_signal_epoch_and_last_batch)
 
 Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	rank_cut_short(r.model);
 	s_exit(r.model, 99, 101, -1, SIGTERM);
 	s_finish(&r);

@@ -139,7 +139,7 @@ static void read_loader(struct aw_model *m, int rank, uint32_t loader,
 
 Test(checks_loader, unused_prepared_when_the_users_loader_is_iterated)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++)
 		read_loader(r.model, rank, 0, 0, 0, 100);
@@ -162,7 +162,7 @@ Test(checks_loader, unused_prepared_when_the_users_loader_is_iterated)
 
 Test(checks_loader, no_unused_prepared_when_the_prepared_loader_is_iterated)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	prepared_loaders(r.model, 2);
 	read_loader(r.model, 0, 1, 0, 0, 50);
 	read_loader(r.model, 1, 1, 0, 50, 100);
@@ -182,7 +182,7 @@ Test(checks_loader, unused_prepared_needs_the_users_loader_iterated)
 {
 	/* Neither iterated (a rank that only prepared), or the user's loader
 	 * shards itself (DistributedSampler): no finding. */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	prepared_loaders(r.model, 2);
 	s_finish(&r);
 	s_expect_only(&r.findings, NULL);
@@ -210,7 +210,7 @@ Test(checks_loader, unused_prepared_needs_the_users_loader_iterated)
 
 Test(checks_loader, stale_len_of_the_loader_before_prepare)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++) {
 		s_loader_len(r.model, 100 + rank, 0, 10); /* the user's */
@@ -234,7 +234,7 @@ Test(checks_loader, stale_len_of_the_loader_before_prepare)
 
 Test(checks_loader, no_stale_len_when_the_counts_agree_or_nothing_was_iterated)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++) {
 		s_loader_len(r.model, 100 + rank, 0, 5);
@@ -287,7 +287,7 @@ Test(checks_loader, len_mismatch_in_a_full_epoch_only)
 Test(checks_loader, len_mismatch_of_split_batches_without_even_batches)
 {
 	/* accelerate does this itself: still a warning, but it says so. */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++) {
 		s_loader_wrap(r.model, 100 + rank, 2, 1, "shard", 1, 0, 2,

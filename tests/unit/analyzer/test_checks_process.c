@@ -14,7 +14,7 @@ static const struct s_loader_opts base = S_BASE_LOADER(0);
 
 Test(checks_process, fork_threads_names_the_threads_and_shows_the_stack)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	s_workers_over_epochs(r.model, 1, 1, "python3,python3,aw-heartbeat");
 	s_finish(&r);
 	s_expect_only(&r.findings, "fork-threads");
@@ -32,7 +32,7 @@ Test(checks_process, fork_threads_names_the_threads_and_shows_the_stack)
 Test(checks_process, no_fork_threads_for_unnamed_threads_one_thread_or_exec)
 {
 	/* gloo's threads carry the main thread's name: not listed. */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	s_workers_over_epochs(r.model, 1, 1, "python3,python3,python3");
 	s_finish(&r);
 	s_expect_only(&r.findings, NULL);
@@ -53,7 +53,7 @@ Test(checks_process, no_fork_threads_for_libraries_service_threads)
 {
 	/* torch 2.x's TCPStore server and gloo's threads: a plain DDP job with
 	 * DataLoader workers, not the finding. */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	s_workers_over_epochs(
 	    r.model, 1, 1,
 	    "python3,pt_tcpstore,gloo_tcp_loop,pt_gloo_runloop,"
@@ -119,7 +119,7 @@ Test(checks_process, fork_cuda_is_an_error)
 
 Test(checks_process, worker_respawn_without_persistent_workers)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	s_workers_over_epochs(r.model, 3, 0, "python3");
 	s_finish(&r);
 	s_expect_only(&r.findings, "worker-respawn");

@@ -260,11 +260,7 @@ Test(checks_sharding, uneven_batches_not_claimed_without_iter_end)
 	/* Rank 1 died mid-epoch: its counts are those of a crash. */
 	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	uint32_t idx[20];
-	s_range(idx, 50, 20, 1);
-	struct s_epoch e = {
-	    .indices = idx, .count = 20, .batch_size = 10, .end = false};
-	s_epoch(r.model, 101, 0, 0, &e);
+	s_rank_reads_cut(r.model, 1, 0, 50, 70, 10);
 	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "uneven-batches"), 0);
 	cr_expect_eq(s_count(&r.findings, "missing"), 0);
@@ -510,11 +506,7 @@ Test(checks_sharding, a_rank_still_going_past_another_ranks_end_is_uneven)
 	 * never ended its epoch (it hung in a collective and was killed). */
 	struct s_run r = s_run_of(2, &base0);
 	s_rank_reads(r.model, 0, 0, 0, 40, 10);
-	uint32_t idx[50];
-	s_range(idx, 50, 50, 1);
-	struct s_epoch e = {
-	    .indices = idx, .count = 50, .batch_size = 10, .end = false};
-	s_epoch(r.model, 101, 0, 0, &e);
+	s_rank_reads_cut(r.model, 1, 0, 50, 100, 10);
 	s_exit(r.model, 101, 101, -1, SIGKILL);
 	s_finish(&r);
 	const struct aw_finding *f = s_get(&r, "uneven-batches");

@@ -43,7 +43,7 @@ static void iterable_epoch(struct aw_model *m, int world,
 Test(checks_trace, iterable_duplicate_across_workers)
 {
 	/* Both workers of each rank replay the rank's 50 items. */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	iterable_epoch(r.model, 2, "IndexStream");
 	for (int rank = 0; rank < 2; rank++)
 		for (int32_t w = 0; w < 2; w++)
@@ -69,7 +69,7 @@ Test(checks_trace, iterable_duplicate_across_workers)
 
 Test(checks_trace, iterable_split_by_worker_and_rank_is_clean)
 {
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	iterable_epoch(r.model, 2, "IndexStream");
 	for (int rank = 0; rank < 2; rank++)
 		for (int32_t w = 0; w < 2; w++)
@@ -87,7 +87,7 @@ Test(checks_trace, iterable_dataset_shard_padding_is_allowed)
 {
 	/* accelerate's IterableDatasetShard pads the last buffer cyclically:
 	 * up to W*B-1 items on two ranks (here 3 of W*B = 20). */
-	struct s_run r = {.model = aw_model_create()};
+	struct s_run r = s_run_of(0, NULL);
 	iterable_epoch(r.model, 2, "IterableDatasetShard");
 	items_of(r.model, 0, 0, 0, 50);
 	items_of(r.model, 1, 0, 50, 50);
@@ -104,11 +104,7 @@ Test(checks_trace, trace_incomplete_discards_and_vanished_processes)
 {
 	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	uint32_t idx[20];
-	s_range(idx, 50, 20, 1);
-	struct s_epoch e = {
-	    .indices = idx, .count = 20, .batch_size = 10, .end = false};
-	s_epoch(r.model, 101, 0, 0, &e); /* rank 1 vanished */
+	s_rank_reads_cut(r.model, 1, 0, 50, 70, 10); /* rank 1 vanished */
 	r.model->stats.discarded_events = 40;
 	r.model->stats.discarded_events_messages = 2;
 	s_finish(&r);
@@ -134,11 +130,7 @@ Test(checks_trace, no_trace_incomplete_when_the_end_is_known)
 {
 	/* The process exited (its end is known) or the trace is whole. */
 	struct s_run r = s_run_of(1, &base);
-	uint32_t idx[20];
-	s_range(idx, 0, 20, 1);
-	struct s_epoch e = {
-	    .indices = idx, .count = 20, .batch_size = 10, .end = false};
-	s_epoch(r.model, 100, 0, 0, &e);
+	s_rank_reads_cut(r.model, 0, 0, 0, 20, 10);
 	s_exit(r.model, 100, 100, 1, -1);
 	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "trace-incomplete"), 0);
