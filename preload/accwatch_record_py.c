@@ -148,9 +148,12 @@ void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
 	accwatch_walk_indices(indices, &event, "batch", batch);
 }
 
-/* The keyword holding a chunk event's sequence (indices) or its items
- * (data, batched: item_fetch). */
-static const char *const accwatch_indices_keyword[] = {"indices"};
+/* The keyword holding a chunk event's sequence (the catalogue's name of
+ * its indices) or its items (data, batched: item_fetch). */
+#define ACCWATCH_STRING(token) ACCWATCH_STRING_OF(token)
+#define ACCWATCH_STRING_OF(token) #token
+static const char *const accwatch_indices_keyword[] = {
+    ACCWATCH_STRING(ACCWATCH_SEQ_NAME_u32_indices)};
 static const char *const accwatch_items_keywords[] = {"data", "batched"};
 
 /* batch(loader=, iteration=, batch=, indices=): the per-batch path when the
