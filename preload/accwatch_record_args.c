@@ -10,7 +10,7 @@
 /* clang-format off */
 #define ACCWATCH_ARG_SPEC(list, kind, name, absent)                            \
 	{#name, offsetof(struct accwatch_##list##_info, name),                 \
-	 ACCWATCH_ARG_##kind, (int64_t)(absent)},
+	 ACCWATCH_KIND_##kind, (int64_t)(absent)},
 #define ACCWATCH_ARG_LIST_DEFINE(list)                                         \
 	static const struct accwatch_arg_spec accwatch_specs_##list[] = {      \
 	    ACCWATCH_FIELDS_##list(ACCWATCH_ARG_SPEC, list)};                  \
@@ -20,27 +20,27 @@
 /* clang-format on */
 ACCWATCH_FIELD_LISTS(ACCWATCH_ARG_LIST_DEFINE)
 
-static int accwatch_arg_fits(enum accwatch_arg_kind kind, int64_t value)
+static int accwatch_arg_fits(enum accwatch_kind kind, int64_t value)
 {
 	switch (kind) {
-	case ACCWATCH_ARG_u8:
+	case ACCWATCH_KIND_u8:
 		return value >= 0 && value <= UINT8_MAX;
-	case ACCWATCH_ARG_i8:
+	case ACCWATCH_KIND_i8:
 		return value >= INT8_MIN && value <= INT8_MAX;
-	case ACCWATCH_ARG_u32:
+	case ACCWATCH_KIND_u32:
 		return value >= 0 && value <= UINT32_MAX;
-	case ACCWATCH_ARG_i32:
+	case ACCWATCH_KIND_i32:
 		return value >= INT32_MIN && value <= INT32_MAX;
-	case ACCWATCH_ARG_u64: /* what fits in a long long, as bits */
-	case ACCWATCH_ARG_i64:
+	case ACCWATCH_KIND_u64: /* what fits in a long long, as bits */
+	case ACCWATCH_KIND_i64:
 		return 1;
-	case ACCWATCH_ARG_str:
+	case ACCWATCH_KIND_str:
 		break;
 	}
 	return 0;
 }
 
-int64_t accwatch_arg_int(accwatch_pyobject *object, enum accwatch_arg_kind kind,
+int64_t accwatch_arg_int(accwatch_pyobject *object, enum accwatch_kind kind,
 			 int64_t fallback)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
@@ -70,36 +70,15 @@ static void accwatch_arg_store(void *info, const struct accwatch_arg_spec *spec,
 			       accwatch_pyobject *value)
 {
 	char *at = (char *)info + spec->offset;
-	int64_t number = 0;
+	int64_t number;
 
-	if (spec->kind == ACCWATCH_ARG_str) {
+	if (spec->kind == ACCWATCH_KIND_str) {
 		*(const char **)at = value ? accwatch_arg_str(value) : "";
 		return;
 	}
 	number = value ? accwatch_arg_int(value, spec->kind, spec->absent)
 		       : spec->absent;
-	switch (spec->kind) {
-	case ACCWATCH_ARG_u8:
-		*(uint8_t *)at = (uint8_t)number;
-		break;
-	case ACCWATCH_ARG_i8:
-		*(int8_t *)at = (int8_t)number;
-		break;
-	case ACCWATCH_ARG_u32:
-		*(uint32_t *)at = (uint32_t)number;
-		break;
-	case ACCWATCH_ARG_i32:
-		*(int32_t *)at = (int32_t)number;
-		break;
-	case ACCWATCH_ARG_u64:
-		*(uint64_t *)at = (uint64_t)number;
-		break;
-	case ACCWATCH_ARG_i64:
-		*(int64_t *)at = number;
-		break;
-	case ACCWATCH_ARG_str:
-		break;
-	}
+	accwatch_kind_store(at, spec->kind, number);
 }
 
 /* The member named name, NULL if the list has none. Keywords usually come

@@ -13,20 +13,10 @@
 #include "accwatch_capi.h"
 #include "accwatch_events.h"
 
-enum accwatch_arg_kind {
-	ACCWATCH_ARG_u8,
-	ACCWATCH_ARG_i8,
-	ACCWATCH_ARG_u32,
-	ACCWATCH_ARG_i32,
-	ACCWATCH_ARG_u64,
-	ACCWATCH_ARG_i64,
-	ACCWATCH_ARG_str,
-};
-
 struct accwatch_arg_spec {
 	const char *name;
 	size_t offset; /* in the struct accwatch_<list>_info */
-	enum accwatch_arg_kind kind;
+	enum accwatch_kind kind;
 	int64_t absent;
 };
 
@@ -66,7 +56,7 @@ void accwatch_args_fill(const char *event, const struct accwatch_arg_list *list,
 /* The argument conversions of accwatch_args_fill, for the recorder's other
  * calls: an integer (fallback when not one or out of range) or a string
  * ("" when not one). */
-int64_t accwatch_arg_int(accwatch_pyobject *object, enum accwatch_arg_kind kind,
+int64_t accwatch_arg_int(accwatch_pyobject *object, enum accwatch_kind kind,
 			 int64_t fallback);
 const char *accwatch_arg_str(accwatch_pyobject *object);
 

@@ -64,7 +64,7 @@ static accwatch_pyobject *accwatch_py_event(accwatch_pyobject *self,
 					    ssize_t nargs,
 					    accwatch_pyobject *kwnames)
 {
-	int64_t index = accwatch_arg_int(self, ACCWATCH_ARG_u32, -1);
+	int64_t index = accwatch_arg_int(self, ACCWATCH_KIND_u32, -1);
 	const struct accwatch_event_call *call;
 	union accwatch_any_info info;
 
@@ -271,7 +271,7 @@ static accwatch_pyobject *accwatch_py_item_fetch(accwatch_pyobject *self,
 	is_list = api->PyObject_IsInstance(data, api->PyList_Type);
 	if (is_list < 0)
 		api->PyErr_Clear();
-	if (items[1] && accwatch_arg_int(items[1], ACCWATCH_ARG_i64, 0) &&
+	if (items[1] && accwatch_arg_int(items[1], ACCWATCH_KIND_i64, 0) &&
 	    (is_list == 1 ||
 	     api->PyObject_IsInstance(data, api->PyTuple_Type) == 1)) {
 		accwatch_emit_items(&info, data, is_list == 1,
@@ -314,15 +314,15 @@ static accwatch_pyobject *accwatch_py_call_around(accwatch_pyobject *self,
 	if (api->PyObject_IsInstance(token, api->PyTuple_Type) == 1 &&
 	    api->PyTuple_Size(token) == 4) {
 		end.worker_id = (int32_t)accwatch_arg_int(
-		    api->PyTuple_GetItem(token, 0), ACCWATCH_ARG_i32, -1);
+		    api->PyTuple_GetItem(token, 0), ACCWATCH_KIND_i32, -1);
 		end.loader = (uint32_t)accwatch_arg_int(
-		    api->PyTuple_GetItem(token, 1), ACCWATCH_ARG_u32,
+		    api->PyTuple_GetItem(token, 1), ACCWATCH_KIND_u32,
 		    ACCWATCH_UNKNOWN);
 		end.iteration = (uint32_t)accwatch_arg_int(
-		    api->PyTuple_GetItem(token, 2), ACCWATCH_ARG_u32,
+		    api->PyTuple_GetItem(token, 2), ACCWATCH_KIND_u32,
 		    ACCWATCH_UNKNOWN);
 		end.batch = (uint32_t)accwatch_arg_int(
-		    api->PyTuple_GetItem(token, 3), ACCWATCH_ARG_u32,
+		    api->PyTuple_GetItem(token, 3), ACCWATCH_KIND_u32,
 		    ACCWATCH_UNKNOWN);
 		known = 1;
 	}

@@ -21,6 +21,70 @@
 /* Indices per event at most; longer batches are split (offset/total). */
 #define ACCWATCH_CHUNK_MAX 4096u
 
+/* The kinds of field of the catalogue, for the recorder's keyword tables
+ * and the analyzer's member tables alike. */
+enum accwatch_kind {
+	ACCWATCH_KIND_u8,
+	ACCWATCH_KIND_i8,
+	ACCWATCH_KIND_u32,
+	ACCWATCH_KIND_i32,
+	ACCWATCH_KIND_u64,
+	ACCWATCH_KIND_i64,
+	ACCWATCH_KIND_str,
+};
+
+/* Stores value, narrowed to kind, at `at`; nothing for str. */
+static inline void accwatch_kind_store(void *at, enum accwatch_kind kind,
+				       int64_t value)
+{
+	switch (kind) {
+	case ACCWATCH_KIND_u8:
+		*(uint8_t *)at = (uint8_t)value;
+		break;
+	case ACCWATCH_KIND_i8:
+		*(int8_t *)at = (int8_t)value;
+		break;
+	case ACCWATCH_KIND_u32:
+		*(uint32_t *)at = (uint32_t)value;
+		break;
+	case ACCWATCH_KIND_i32:
+		*(int32_t *)at = (int32_t)value;
+		break;
+	case ACCWATCH_KIND_u64:
+		*(uint64_t *)at = (uint64_t)value;
+		break;
+	case ACCWATCH_KIND_i64:
+		*(int64_t *)at = value;
+		break;
+	case ACCWATCH_KIND_str:
+		break;
+	}
+}
+
+/* The integer of kind at `at`, widened (unsigned kinds zero-extended); 0
+ * for str. */
+static inline int64_t accwatch_kind_load(const void *at,
+					 enum accwatch_kind kind)
+{
+	switch (kind) {
+	case ACCWATCH_KIND_u8:
+		return *(const uint8_t *)at;
+	case ACCWATCH_KIND_i8:
+		return *(const int8_t *)at;
+	case ACCWATCH_KIND_u32:
+		return *(const uint32_t *)at;
+	case ACCWATCH_KIND_i32:
+		return *(const int32_t *)at;
+	case ACCWATCH_KIND_u64:
+		return (int64_t)*(const uint64_t *)at;
+	case ACCWATCH_KIND_i64:
+		return *(const int64_t *)at;
+	case ACCWATCH_KIND_str:
+		break;
+	}
+	return 0;
+}
+
 /* The C type of each kind of field of the catalogue. */
 #define ACCWATCH_CTYPE_u8 uint8_t
 #define ACCWATCH_CTYPE_i8 int8_t

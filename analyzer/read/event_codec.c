@@ -67,15 +67,16 @@ static void aw_put_string(struct aw_encoder *enc, const char *s)
 	enc->len += len;
 }
 
-static bool aw_slot_signed(enum aw_slot slot)
+static bool aw_slot_signed(enum accwatch_kind slot)
 {
-	return slot == AW_SLOT_I8 || slot == AW_SLOT_I32 || slot == AW_SLOT_I64;
+	return slot == ACCWATCH_KIND_i8 || slot == ACCWATCH_KIND_i32 ||
+	       slot == ACCWATCH_KIND_i64;
 }
 
 static void aw_put_member(struct aw_encoder *enc, const struct aw_event *event,
 			  const struct aw_member_spec *spec)
 {
-	if (spec->slot == AW_SLOT_STRING)
+	if (spec->slot == ACCWATCH_KIND_str)
 		aw_put_string(enc, aw_slot_string(event, spec));
 	else if (aw_slot_signed(spec->slot))
 		aw_put_svarint(enc, aw_slot_load(event, spec));
@@ -278,7 +279,7 @@ static void aw_get_member(struct aw_cursor *c, struct aw_decoder *dec,
 			  struct aw_string_refs *refs, struct aw_event *event,
 			  const struct aw_member_spec *spec)
 {
-	if (spec->slot == AW_SLOT_STRING) {
+	if (spec->slot == ACCWATCH_KIND_str) {
 		size_t offset = aw_get_string(c, dec, refs);
 		if (!aw_cursor_ok(c) || refs->n == AW_CODEC_STRINGS_MAX)
 			return;

@@ -9,22 +9,14 @@
 
 /* Every event carries run and pid. */
 const struct aw_member_spec aw_common_members[AW_N_COMMON_MEMBERS] = {
-    {"run", offsetof(struct aw_event, run), AW_SLOT_U32, 0},
-    {"pid", offsetof(struct aw_event, pid), AW_SLOT_I32, -1},
+    {"run", offsetof(struct aw_event, run), ACCWATCH_KIND_u32, 0},
+    {"pid", offsetof(struct aw_event, pid), ACCWATCH_KIND_i32, -1},
 };
-
-#define AW_SLOT_OF_u8 AW_SLOT_U8
-#define AW_SLOT_OF_i8 AW_SLOT_I8
-#define AW_SLOT_OF_u32 AW_SLOT_U32
-#define AW_SLOT_OF_i32 AW_SLOT_I32
-#define AW_SLOT_OF_u64 AW_SLOT_U64
-#define AW_SLOT_OF_i64 AW_SLOT_I64
-#define AW_SLOT_OF_str AW_SLOT_STRING
 
 /* aw_<model>_members: the catalogue's field list of each model. */
 /* clang-format off */
 #define AW_MEMBER_SPEC(model, kind, name, absent)                              \
-	{#name, offsetof(struct aw_event, u.model.name), AW_SLOT_OF_##kind,    \
+	{#name, offsetof(struct aw_event, u.model.name), ACCWATCH_KIND_##kind,    \
 	 (int64_t)(absent)},
 #define AW_MODEL_MEMBERS(model)                                                \
 	static const struct aw_member_spec aw_##model##_members[] = {          \
@@ -80,52 +72,17 @@ void aw_slot_store(struct aw_event *event, const struct aw_member_spec *spec,
 		   int64_t value)
 {
 	char *at = (char *)event + spec->offset;
-	switch (spec->slot) {
-	case AW_SLOT_U8:
-		*(uint8_t *)at = (uint8_t)value;
-		break;
-	case AW_SLOT_I8:
-		*(int8_t *)at = (int8_t)value;
-		break;
-	case AW_SLOT_U32:
-		*(uint32_t *)at = (uint32_t)value;
-		break;
-	case AW_SLOT_I32:
-		*(int32_t *)at = (int32_t)value;
-		break;
-	case AW_SLOT_U64:
-		*(uint64_t *)at = (uint64_t)value;
-		break;
-	case AW_SLOT_I64:
-		*(int64_t *)at = value;
-		break;
-	case AW_SLOT_STRING:
+	if (spec->slot == ACCWATCH_KIND_str)
 		*(const char **)at = "";
-		break;
-	}
+	else
+		accwatch_kind_store(at, spec->slot, value);
 }
 
 int64_t aw_slot_load(const struct aw_event *event,
 		     const struct aw_member_spec *spec)
 {
-	const char *at = (const char *)event + spec->offset;
-	switch (spec->slot) {
-	case AW_SLOT_U8:
-		return *(const uint8_t *)at;
-	case AW_SLOT_I8:
-		return *(const int8_t *)at;
-	case AW_SLOT_U32:
-		return *(const uint32_t *)at;
-	case AW_SLOT_I32:
-		return *(const int32_t *)at;
-	case AW_SLOT_U64:
-		return (int64_t) * (const uint64_t *)at;
-	case AW_SLOT_I64:
-		return *(const int64_t *)at;
-	case AW_SLOT_STRING:
-		break;
-	}
-	return 0;
+	return accwatch_kind_load((const char *)event + spec->offset,
+				  spec->slot);
 }
 
 const char *aw_slot_string(const struct aw_event *event,

@@ -9,22 +9,11 @@
 
 #include "event.h"
 
-/* Where a payload member lands in struct aw_event. */
-enum aw_slot {
-	AW_SLOT_U8,
-	AW_SLOT_I8,
-	AW_SLOT_U32,
-	AW_SLOT_I32,
-	AW_SLOT_U64,
-	AW_SLOT_I64,
-	AW_SLOT_STRING,
-};
-
 struct aw_member_spec {
 	const char *name;
-	size_t offset; /* in struct aw_event */
-	enum aw_slot slot;
-	int64_t absent; /* value when the trace lacks the member */
+	size_t offset;           /* in struct aw_event */
+	enum accwatch_kind slot; /* how it is stored in struct aw_event */
+	int64_t absent;          /* value when the trace lacks the member */
 };
 
 /* The integer sequence of a chunk event, and its element type. */

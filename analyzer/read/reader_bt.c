@@ -133,14 +133,14 @@ static void aw_resolve_member(struct aw_class_entry *entry,
 	struct aw_member_read *read = &entry->reads[entry->n_reads];
 	read->spec = spec;
 	read->index = index;
-	if (spec->slot == AW_SLOT_STRING &&
+	if (spec->slot == ACCWATCH_KIND_str &&
 	    bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_STRING))
 		read->how = AW_READ_STRING;
-	else if (spec->slot != AW_SLOT_STRING &&
+	else if (spec->slot != ACCWATCH_KIND_str &&
 		 bt_field_class_type_is(type,
 					BT_FIELD_CLASS_TYPE_SIGNED_INTEGER))
 		read->how = AW_READ_SIGNED;
-	else if (spec->slot != AW_SLOT_STRING &&
+	else if (spec->slot != ACCWATCH_KIND_str &&
 		 bt_field_class_type_is(type,
 					BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
 		read->how = AW_READ_UNSIGNED;

@@ -25,7 +25,7 @@ static void fill(struct aw_event *e, enum aw_event_kind kind, char *strings,
 	e->pid = -123;
 	for (size_t i = 0; i < spec->n_members; i++) {
 		const struct aw_member_spec *m = &spec->members[i];
-		if (m->slot == AW_SLOT_STRING) {
+		if (m->slot == ACCWATCH_KIND_str) {
 			char *s = strings + i * 64;
 			snprintf(s, 64, "%s=%zu \xc3\xa9", m->name, i);
 			aw_slot_set_string(e, m, s);
@@ -67,7 +67,7 @@ static void expect_same(const struct aw_event *a, const struct aw_event *b)
 	cr_expect_eq(b->pid, a->pid);
 	for (size_t i = 0; i < spec->n_members; i++) {
 		const struct aw_member_spec *m = &spec->members[i];
-		if (m->slot == AW_SLOT_STRING)
+		if (m->slot == ACCWATCH_KIND_str)
 			cr_expect_str_eq(aw_slot_string(b, m),
 					 aw_slot_string(a, m), "%s.%s",
 					 spec->name, m->name);
