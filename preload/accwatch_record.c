@@ -41,42 +41,14 @@ end:
 	return ret;
 }
 
-/* "loader iteration ...": the names of ACCWATCH_HOT_SLOTS. */
-#define ACCWATCH_HOT_NAME(NAME, name) #name " "
-#define ACCWATCH_HOT_NAMES ACCWATCH_HOT_SLOTS(ACCWATCH_HOT_NAME)
-
-/* The bootstrap's one injected name, the module `_aw`: the recorder's
- * functions (accwatch_record_py.c) and its constants UNKNOWN, BOOT_PREFIX,
- * DEBUG, HOT_SLOTS. */
+/* The bootstrap's one injected name, the module `_aw`
+ * (accwatch_record_module_fill). */
 static accwatch_pyobject *accwatch_record_module(void)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
 	accwatch_pyobject *module = api->PyModule_New("accwatch_record");
-	const struct {
-		const char *name;
-		accwatch_pyobject *value;
-	} constants[] = {
-	    {"UNKNOWN",
-	     module ? api->PyLong_FromLongLong(ACCWATCH_UNKNOWN) : NULL},
-	    {"BOOT_PREFIX",
-	     module ? api->PyUnicode_FromString(ACCWATCH_BOOT_PREFIX) : NULL},
-	    {"DEBUG",
-	     module ? api->PyLong_FromLongLong(accwatch_recorder.debug) : NULL},
-	    {"HOT_SLOTS",
-	     module ? api->PyUnicode_FromString(ACCWATCH_HOT_NAMES) : NULL},
-	};
-	int ok = module && accwatch_record_module_fill(module) == 0;
 
-	for (size_t i = 0; i < sizeof(constants) / sizeof(constants[0]); i++) {
-		if (ok && constants[i].value)
-			ok = api->PyObject_SetAttrString(
-				 module, constants[i].name,
-				 constants[i].value) == 0;
-		else
-			ok = 0;
-		accwatch_py_drop(api, constants[i].value);
-	}
-	if (!ok && module) {
+	if (module && accwatch_record_module_fill(module) < 0) {
 		api->Py_DecRef(module);
 		module = NULL;
 	}

@@ -75,10 +75,11 @@ struct accwatch_recorder {
 
 extern struct accwatch_recorder accwatch_recorder;
 
-/* Puts the functions the bootstrap calls into module (the bootstrap's
- * `_aw`): one per event without a sequence, called by keyword, named after
- * it (accwatch_catalogue.def), and batch, worker_fetch, item_fetch and the
- * helpers. -1 with a Python error set when that failed. */
+/* Puts what the bootstrap calls into module (the bootstrap's `_aw`): one
+ * function per event without a sequence, called by keyword, named after it
+ * (accwatch_catalogue.def); batch, worker_fetch, item_fetch and the
+ * helpers; the constants UNKNOWN, BOOT_PREFIX, DEBUG, HOT_SLOTS. -1 with a
+ * Python error set when that failed. */
 int accwatch_record_module_fill(accwatch_pyobject *module);
 
 /* The batch event of one draw (indices: the Python batch of indices). */

@@ -491,10 +491,30 @@ static int accwatch_module_set(accwatch_pyobject *module, const char *name,
 	return ret;
 }
 
+/* "loader iteration ...": the names of ACCWATCH_HOT_SLOTS. */
+#define ACCWATCH_HOT_NAME(NAME, name) #name " "
+#define ACCWATCH_HOT_NAMES ACCWATCH_HOT_SLOTS(ACCWATCH_HOT_NAME)
+
 int accwatch_record_module_fill(accwatch_pyobject *module)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
 	size_t i;
+
+	int ok = accwatch_module_set(
+		     module, "UNKNOWN",
+		     api->PyLong_FromLongLong(ACCWATCH_UNKNOWN)) == 0;
+
+	ok = ok && accwatch_module_set(
+		       module, "BOOT_PREFIX",
+		       api->PyUnicode_FromString(ACCWATCH_BOOT_PREFIX)) == 0;
+	ok = ok && accwatch_module_set(
+		       module, "DEBUG",
+		       api->PyLong_FromLongLong(accwatch_recorder.debug)) == 0;
+	ok = ok && accwatch_module_set(
+		       module, "HOT_SLOTS",
+		       api->PyUnicode_FromString(ACCWATCH_HOT_NAMES)) == 0;
+	if (!ok)
+		return -1;
 
 	for (i = 0; i < sizeof(accwatch_record_methods) /
 			    sizeof(accwatch_record_methods[0]);
