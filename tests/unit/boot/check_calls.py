@@ -7,32 +7,18 @@ Usage: check_calls.py CATALOGUE BOOT_DIR (the parts of the bootstrap)"""
 import ast
 import glob
 import os
-import re
 import sys
 
-# What the recorder's functions other than the events take by keyword
-# (accwatch_record_py.c), beside their field list.
-SEQUENCE_CALLS = {"batch": ("batch", {"indices"}),
-                  "worker_fetch": ("chunk", {"indices"}),
-                  "item_fetch": ("chunk", {"data", "batched"})}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import catalogue  # noqa: E402
+
 HELPERS = {"hot_methods", "instancemethod", "call_before", "call_around",
            "recording", "debug"}
 CONSTANTS = {"UNKNOWN", "BOOT_PREFIX", "DEBUG", "HOT_SLOTS"}
 
 
-def catalogue(path):
-    text = open(path).read()
-    lists = {}
-    for match in re.finditer(r"#define ACCWATCH_FIELDS_(\w+)\(F, X\)((?:[^\n]*\\\n)*[^\n]*)", text):
-        lists[match.group(1)] = re.findall(r"F\(X, \w+, (\w+),", match.group(2))
-    events = {}
-    for name, fields, sequence in re.findall(r"E\((\w+), \w+, (\w+), \w+, (\w+)\)", text):
-        events[name] = (fields, sequence)
-    return lists, events
-
-
 def main():
-    lists, events = catalogue(sys.argv[1])
+    lists, events = catalogue.read(sys.argv[1])
     problems, calls = [], 0
     for part in sorted(glob.glob(os.path.join(sys.argv[2], "*.py"))):
         calls += check_part(part, lists, events, problems)
@@ -53,7 +39,7 @@ def check_part(path, lists, events, problems):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and node.value.id == "_aw" and not isinstance(getattr(node, "ctx", None), ast.Store):
             name = node.attr
-            if name not in CONSTANTS and name not in HELPERS and name not in SEQUENCE_CALLS \
+            if name not in CONSTANTS and name not in HELPERS and name not in catalogue.SEQUENCE_CALLS \
                     and (name not in events or events[name][1] != "none"):
                 problems.append("%s:%d: _aw.%s is no recorder function" % (name_of, node.lineno, name))
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -63,8 +49,8 @@ def check_part(path, lists, events, problems):
         if name in HELPERS:
             continue
         calls += 1
-        if name in SEQUENCE_CALLS:
-            field_list, extra = SEQUENCE_CALLS[name]
+        if name in catalogue.SEQUENCE_CALLS:
+            field_list, extra = catalogue.SEQUENCE_CALLS[name]
         elif name in events:
             field_list, extra = events[name][0], set()
         else:

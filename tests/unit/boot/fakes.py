@@ -10,22 +10,14 @@ import re
 import sys
 import types
 
+import catalogue
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 BOOT = os.path.join(SOURCE, "preload", "boot")
 CATALOGUE = os.path.join(SOURCE, "tracepoints", "accwatch_catalogue.def")
 RECORD_H = os.path.join(SOURCE, "preload", "accwatch_record.h")
 UNKNOWN = (1 << 32) - 1
-
-
-def catalogue():
-    """({list: [field, ...]}, {event: (list, sequence)}) of the catalogue."""
-    text = open(CATALOGUE).read()
-    lists = {m.group(1): re.findall(r"F\(X, \w+, (\w+),", m.group(2))
-             for m in re.finditer(r"#define ACCWATCH_FIELDS_(\w+)\(F, X\)((?:[^\n]*\\\n)*[^\n]*)", text)}
-    events = {name: (fields, sequence)
-              for name, fields, sequence in re.findall(r"E\((\w+), \w+, (\w+), \w+, (\w+)\)", text)}
-    return lists, events
 
 
 def hot_slots():
@@ -47,13 +39,12 @@ class Recorder(types.ModuleType):
         self.events = []
         self.messages = []
         self.on = True
-        lists, events = catalogue()
+        lists, events = catalogue.read(CATALOGUE)
         for name, (fields, sequence) in events.items():
             if sequence == "none":
                 setattr(self, name, self._event(name, lists[fields], ()))
-        self.batch = self._event("batch", lists["batch"], ("indices",))
-        self.worker_fetch = self._event("worker_fetch", lists["chunk"], ("indices",))
-        self.item_fetch = self._event("item_fetch", lists["chunk"], ("data", "batched"))
+        for name, (fields, extra) in catalogue.SEQUENCE_CALLS.items():
+            setattr(self, name, self._event(name, lists[fields], extra))
 
     def _event(self, name, fields, extra):
         allowed = set(fields) | set(extra)
