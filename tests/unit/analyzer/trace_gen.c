@@ -105,27 +105,29 @@ static void emit_batch(uint32_t run, int32_t pid, uint32_t loader,
 	}
 }
 
-static void emit_iter_begin(uint32_t run, int32_t pid, uint32_t iteration,
-			    int64_t sampler_epoch, int64_t seed)
+static void emit_iter_begin(uint32_t run, int32_t pid, uint32_t loader,
+			    uint32_t iteration, int64_t sampler_epoch,
+			    int64_t seed)
 {
 	lttng_ust_tracepoint(
 	    accwatch, iter_begin,
 	    &(struct accwatch_iter_begin_info){.run = run,
 					       .pid = pid,
-					       .loader = 0,
+					       .loader = loader,
 					       .iteration = iteration,
 					       .sampler_epoch = sampler_epoch,
 					       .seed = seed});
 }
 
-static void emit_iter_end(uint32_t run, int32_t pid, uint32_t iteration,
-			  uint32_t drawn, uint32_t yielded, uint8_t exhausted)
+static void emit_iter_end(uint32_t run, int32_t pid, uint32_t loader,
+			  uint32_t iteration, uint32_t drawn, uint32_t yielded,
+			  uint8_t exhausted)
 {
 	lttng_ust_tracepoint(
 	    accwatch, iter_end,
 	    &(struct accwatch_iter_end_info){.run = run,
 					     .pid = pid,
-					     .loader = 0,
+					     .loader = loader,
 					     .iteration = iteration,
 					     .drawn = drawn,
 					     .yielded = yielded,
@@ -172,7 +174,7 @@ static void emit_exit(uint32_t run, int32_t pid, int32_t exited_pid,
 static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 		       const uint32_t *indices, uint32_t count, int prefetch)
 {
-	emit_iter_begin(run, pid, iteration, iteration, 1234);
+	emit_iter_begin(run, pid, 0, iteration, iteration, 1234);
 	uint32_t batches = 0;
 	for (uint32_t start = 0; start < count; start += BATCH, batches++) {
 		uint32_t n = count - start < BATCH ? count - start : BATCH;
@@ -190,7 +192,7 @@ static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 		emit_batch(run, pid, 0, iteration, drawn++, extra, BATCH, BATCH,
 			   0);
 	}
-	emit_iter_end(run, pid, iteration, drawn, batches, 1);
+	emit_iter_end(run, pid, 0, iteration, drawn, batches, 1);
 }
 
 static int scenario_two_ranks(uint32_t run, int sharded)
@@ -255,7 +257,7 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 	for (int r = 0; r < RANKS; r++) {
 		emit_process(run, 5000 + r, 4999, r, "rank");
 		emit_loader(run, 5000 + r, 0, (int64_t)total, B);
-		emit_iter_begin(run, 5000 + r, 0, 0, 0);
+		emit_iter_begin(run, 5000 + r, 0, 0, 0, 0);
 	}
 	uint32_t ordinal = 0;
 	for (unsigned long long start = 0; start < total;
@@ -271,7 +273,7 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 		}
 	}
 	for (int r = 0; r < RANKS; r++)
-		emit_iter_end(run, 5000 + r, 0, ordinal, ordinal, 1);
+		emit_iter_end(run, 5000 + r, 0, 0, ordinal, ordinal, 1);
 	return 0;
 }
 
@@ -285,7 +287,7 @@ static int scenario_absurd(uint32_t run)
 		emit_process(run, pids[r], 2999, r, "rank");
 		emit_loader(run, pids[r], 0, INT64_C(1) << 62, HUGE_BATCH);
 		emit_loader_len(run, pids[r], INT64_MIN, "absurd.py:1");
-		emit_iter_begin(run, pids[r], 0, INT64_MAX, INT64_MIN);
+		emit_iter_begin(run, pids[r], 0, 0, INT64_MAX, INT64_MIN);
 	}
 	/* Rank 0: one batch of 10^7 indices, in chunks as the recorder splits
 	 * it, then one claiming 2^32-1 indices and bringing 3. */
@@ -309,7 +311,7 @@ static int scenario_absurd(uint32_t run)
 	    .count = 3,
 	};
 	lttng_ust_tracepoint(accwatch, batch, &claim, few);
-	emit_iter_end(run, pids[0], 0, UINT32_MAX, UINT32_MAX, 1);
+	emit_iter_end(run, pids[0], 0, 0, UINT32_MAX, UINT32_MAX, 1);
 	/* Rank 1: indices below 0 and beyond 2^32, 2^62 and int64's ends. */
 	int64_t wide[8] = {-1,
 			   -(INT64_C(1) << 40),
@@ -330,7 +332,7 @@ static int scenario_absurd(uint32_t run)
 	    .count = 8,
 	};
 	lttng_ust_tracepoint(accwatch, batch_wide, &odd, wide);
-	emit_iter_end(run, pids[1], 0, 1, 5, 1);
+	emit_iter_end(run, pids[1], 0, 0, 1, 5, 1);
 	/* A process claiming the last rank of a world of 2^31-1, a loader
 	 * and an iteration numbered at the top of their range, and ids
 	 * nobody uses (pid 0, negative ppid). */
@@ -351,23 +353,8 @@ static int scenario_absurd(uint32_t run)
 	};
 	lttng_ust_tracepoint(accwatch, process, &giant);
 	emit_dist_init(run, 0, INT32_MAX, -5, "");
-	lttng_ust_tracepoint(
-	    accwatch, iter_begin,
-	    &(struct accwatch_iter_begin_info){.run = run,
-					       .pid = 0,
-					       .loader = UINT32_MAX - 1,
-					       .iteration = UINT32_MAX - 1,
-					       .sampler_epoch = -1,
-					       .seed = -1});
-	lttng_ust_tracepoint(
-	    accwatch, iter_end,
-	    &(struct accwatch_iter_end_info){.run = run,
-					     .pid = 0,
-					     .loader = UINT32_MAX - 1,
-					     .iteration = UINT32_MAX - 1,
-					     .drawn = 0,
-					     .yielded = UINT32_MAX,
-					     .exhausted = 0});
+	emit_iter_begin(run, 0, UINT32_MAX - 1, UINT32_MAX - 1, -1, -1);
+	emit_iter_end(run, 0, UINT32_MAX - 1, UINT32_MAX - 1, 0, UINT32_MAX, 0);
 	emit_exit(run, 0, INT32_MIN, INT32_MIN, INT32_MAX);
 	return 0;
 }
