@@ -6,24 +6,36 @@
 
 #include "cli.h"
 
-static enum aw_cli_status parse(struct aw_options *opts, char *error, int argc,
-				char **argv)
+/* The program's arguments after its name, NULL-terminated. */
+#define ARGS(...) ((char *[]){__VA_ARGS__, NULL})
+#define NO_ARGS ((char *[]){NULL})
+
+/* aw_cli_parse of accwatch-report followed by args. */
+static enum aw_cli_status parse(struct aw_options *opts, char *error,
+				char **args)
 {
+	char *argv[16] = {"accwatch-report"};
+	int argc = 1;
+	for (; args[argc - 1]; argc++) {
+		cr_assert_lt(argc, 15, "too many arguments for this test");
+		argv[argc] = args[argc - 1];
+	}
 	return aw_cli_parse(argc, argv, opts, error, 256);
 }
 
-#define ARGS(...) ((char *[]){"accwatch-report", __VA_ARGS__})
-#define COUNT(...)                                                             \
-	((int)(sizeof((char *[]){"accwatch-report", __VA_ARGS__}) /            \
-	       sizeof(char *)))
-#define PARSE(opts, error, ...)                                                \
-	parse(opts, error, COUNT(__VA_ARGS__), ARGS(__VA_ARGS__))
+/* parse that must succeed; its error, if any, is the failure's message. */
+static void parse_ok(struct aw_options *opts, char **args)
+{
+	char error[256] = "";
+	cr_assert_eq(parse(opts, error, args), AW_CLI_OK, "%s", error);
+}
+
+#define PARSE_OK(opts, ...) parse_ok(opts, ARGS(__VA_ARGS__))
 
 Test(cli, defaults)
 {
 	struct aw_options o;
-	char error[256] = "";
-	cr_assert_eq(PARSE(&o, error, "trace/"), AW_CLI_OK, "%s", error);
+	PARSE_OK(&o, "trace/");
 	cr_expect_eq(o.format, AW_FORMAT_TEXT);
 	cr_expect_eq(o.fail_on, AW_FAIL_ON_ERROR);
 	cr_expect_null(o.output);
@@ -35,10 +47,8 @@ Test(cli, defaults)
 Test(cli, all_options_and_spellings)
 {
 	struct aw_options o;
-	char error[256] = "";
-	cr_assert_eq(PARSE(&o, error, "--format", "json", "a",
-			   "--fail-on=warning", "-o", "out.json", "b"),
-		     AW_CLI_OK, "%s", error);
+	PARSE_OK(&o, "--format", "json", "a", "--fail-on=warning", "-o",
+		 "out.json", "b");
 	cr_expect_eq(o.format, AW_FORMAT_JSON);
 	cr_expect_eq(o.fail_on, AW_FAIL_ON_WARNING);
 	cr_expect_str_eq(o.output, "out.json");
@@ -46,15 +56,12 @@ Test(cli, all_options_and_spellings)
 	cr_expect_str_eq(o.paths[1], "b");
 	aw_options_fini(&o);
 
-	cr_assert_eq(PARSE(&o, error, "--format=text", "-oreport.txt",
-			   "--output", "x.txt", "a"),
-		     AW_CLI_OK);
+	PARSE_OK(&o, "--format=text", "-oreport.txt", "--output", "x.txt", "a");
 	cr_expect_eq(o.format, AW_FORMAT_TEXT);
 	cr_expect_str_eq(o.output, "x.txt");
 	aw_options_fini(&o);
 
-	cr_assert_eq(PARSE(&o, error, "--", "-weird-dir", "--format"),
-		     AW_CLI_OK);
+	PARSE_OK(&o, "--", "-weird-dir", "--format");
 	cr_expect_eq(o.n_paths, 2);
 	cr_expect_str_eq(o.paths[0], "-weird-dir");
 	aw_options_fini(&o);
@@ -63,10 +70,8 @@ Test(cli, all_options_and_spellings)
 Test(cli, questions)
 {
 	struct aw_options o;
-	char error[256] = "";
-	cr_assert_eq(PARSE(&o, error, "--sample", "17", "--rank=2", "--epoch",
-			   "0", "--loader", "train.py:31", "t"),
-		     AW_CLI_OK, "%s", error);
+	PARSE_OK(&o, "--sample", "17", "--rank=2", "--epoch", "0", "--loader",
+		 "train.py:31", "t");
 	cr_expect(o.query.by_sample);
 	cr_expect_eq(o.query.sample, 17);
 	cr_expect(o.query.by_sequence);
@@ -75,14 +80,13 @@ Test(cli, questions)
 	cr_expect_str_eq(o.query.loader, "train.py:31");
 	aw_options_fini(&o);
 
-	cr_assert_eq(PARSE(&o, error, "t"), AW_CLI_OK);
+	PARSE_OK(&o, "t");
 	cr_expect_not(o.query.by_sample);
 	cr_expect_not(o.query.by_sequence);
 	cr_expect_null(o.query.loader);
 	aw_options_fini(&o);
 
-	cr_assert_eq(PARSE(&o, error, "--sample", "4294967295", "t"),
-		     AW_CLI_OK);
+	PARSE_OK(&o, "--sample", "4294967295", "t");
 	cr_expect_eq(o.query.sample, 4294967295u);
 	aw_options_fini(&o);
 }
@@ -90,14 +94,13 @@ Test(cli, questions)
 Test(cli, help_and_version_need_no_path)
 {
 	struct aw_options o;
-	char error[256] = "";
-	cr_assert_eq(PARSE(&o, error, "--help"), AW_CLI_OK);
+	PARSE_OK(&o, "--help");
 	cr_expect(o.help);
 	aw_options_fini(&o);
-	cr_assert_eq(PARSE(&o, error, "-V"), AW_CLI_OK);
+	PARSE_OK(&o, "-V");
 	cr_expect(o.version);
 	aw_options_fini(&o);
-	cr_assert_eq(PARSE(&o, error, "-h"), AW_CLI_OK);
+	PARSE_OK(&o, "-h");
 	cr_expect(o.help);
 	aw_options_fini(&o);
 }
@@ -105,16 +108,13 @@ Test(cli, help_and_version_need_no_path)
 Test(cli, run_selection)
 {
 	struct aw_options o;
-	char error[256] = "";
-	cr_assert_eq(PARSE(&o, error, "t"), AW_CLI_OK);
+	PARSE_OK(&o, "t");
 	cr_expect_eq(o.query.n_runs, 0);
 	cr_expect(!o.query.all_runs);
 	cr_expect(aw_query_keeps_run(&o.query, 5), "no --run: every run");
 	aw_options_fini(&o);
 
-	cr_assert_eq(
-	    PARSE(&o, error, "--run", "4343", "t", "--run=0", "--run", "4343"),
-	    AW_CLI_OK, "%s", error);
+	PARSE_OK(&o, "--run", "4343", "t", "--run=0", "--run", "4343");
 	cr_assert_eq(o.query.n_runs, 2, "a run named twice counts once");
 	cr_expect_eq(o.query.runs[0], 4343);
 	cr_expect_eq(o.query.runs[1], 0);
@@ -122,8 +122,7 @@ Test(cli, run_selection)
 	cr_expect(!aw_query_keeps_run(&o.query, 4344));
 	aw_options_fini(&o);
 
-	cr_assert_eq(PARSE(&o, error, "--run", "all", "--run", "7", "t"),
-		     AW_CLI_OK);
+	PARSE_OK(&o, "--run", "all", "--run", "7", "t");
 	cr_expect(o.query.all_runs);
 	cr_expect(aw_query_keeps_run(&o.query, 8), "all wins");
 	aw_options_fini(&o);
@@ -146,47 +145,34 @@ Test(cli, usage_errors)
 	struct aw_options o;
 	char error[256];
 	struct {
-		int argc;
-		char **argv;
+		char **args;
 		const char *says;
 	} cases[] = {
-	    {1, ARGS(NULL), "no trace given"},
-	    {COUNT("--format", "xml", "t"), ARGS("--format", "xml", "t"),
-	     "text or json"},
-	    {COUNT("--fail-on", "info", "t"), ARGS("--fail-on", "info", "t"),
-	     "error or warning"},
-	    {COUNT("t", "--format"), ARGS("t", "--format"), "needs a value"},
-	    {COUNT("--bogus", "t"), ARGS("--bogus", "t"),
-	     "unknown option '--bogus'"},
-	    {COUNT("-x", "t"), ARGS("-x", "t"), "unknown option '-x'"},
-	    {COUNT("--help=yes"), ARGS("--help=yes"), "takes no value"},
-	    {COUNT("-o", "", "t"), ARGS("-o", "", "t"), "needs a file name"},
-	    {COUNT("--sample", "-1", "t"), ARGS("--sample", "-1", "t"),
-	     "dataset index"},
-	    {COUNT("--sample", "4294967296", "t"),
-	     ARGS("--sample", "4294967296", "t"), "dataset index"},
-	    {COUNT("--sample", "12x", "t"), ARGS("--sample", "12x", "t"),
-	     "dataset index"},
-	    {COUNT("--rank", "1", "t"), ARGS("--rank", "1", "t"),
-	     "--rank needs --epoch"},
-	    {COUNT("--epoch", "1", "t"), ARGS("--epoch", "1", "t"),
-	     "--epoch needs --rank"},
-	    {COUNT("--rank", "x", "--epoch", "1", "t"),
-	     ARGS("--rank", "x", "--epoch", "1", "t"), "takes a rank"},
-	    {COUNT("--loader=", "t"), ARGS("--loader=", "t"),
-	     "takes a loader id"},
-	    {COUNT("--run", "-1", "t"), ARGS("--run", "-1", "t"),
+	    {NO_ARGS, "no trace given"},
+	    {ARGS("--format", "xml", "t"), "text or json"},
+	    {ARGS("--fail-on", "info", "t"), "error or warning"},
+	    {ARGS("t", "--format"), "needs a value"},
+	    {ARGS("--bogus", "t"), "unknown option '--bogus'"},
+	    {ARGS("-x", "t"), "unknown option '-x'"},
+	    {ARGS("--help=yes"), "takes no value"},
+	    {ARGS("-o", "", "t"), "needs a file name"},
+	    {ARGS("--sample", "-1", "t"), "dataset index"},
+	    {ARGS("--sample", "4294967296", "t"), "dataset index"},
+	    {ARGS("--sample", "12x", "t"), "dataset index"},
+	    {ARGS("--rank", "1", "t"), "--rank needs --epoch"},
+	    {ARGS("--epoch", "1", "t"), "--epoch needs --rank"},
+	    {ARGS("--rank", "x", "--epoch", "1", "t"), "takes a rank"},
+	    {ARGS("--loader=", "t"), "takes a loader id"},
+	    {ARGS("--run", "-1", "t"),
 	     "--run takes a run id (0 to 4294967295) or all, not '-1'"},
-	    {COUNT("--run", "4294967296", "t"),
-	     ARGS("--run", "4294967296", "t"), "--run takes a run id"},
-	    {COUNT("--run", "ALL", "t"), ARGS("--run", "ALL", "t"),
-	     "--run takes a run id"},
-	    {COUNT("t", "--run"), ARGS("t", "--run"), "--run needs a value"},
+	    {ARGS("--run", "4294967296", "t"), "--run takes a run id"},
+	    {ARGS("--run", "ALL", "t"), "--run takes a run id"},
+	    {ARGS("t", "--run"), "--run needs a value"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		error[0] = '\0';
-		cr_expect_eq(parse(&o, error, cases[i].argc, cases[i].argv),
-			     AW_CLI_USAGE, "case %zu", i);
+		cr_expect_eq(parse(&o, error, cases[i].args), AW_CLI_USAGE,
+			     "case %zu", i);
 		cr_expect(strstr(error, cases[i].says), "case %zu: '%s'", i,
 			  error);
 		aw_options_fini(&o);
