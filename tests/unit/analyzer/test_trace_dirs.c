@@ -46,6 +46,30 @@ static void teardown(void)
 
 TestSuite(trace_dirs, .init = setup, .fini = teardown);
 
+/* The directories found so far, and the last path asked and its error. */
+struct finder {
+	struct aw_trace_dirs dirs;
+	char path[192];
+	char error[1024];
+};
+
+static void finder_init(struct finder *f)
+{
+	aw_trace_dirs_init(&f->dirs);
+	f->error[0] = '\0';
+}
+
+/* aw_trace_dirs_find on root/relative, or on root itself when NULL. */
+static enum aw_trace_dirs_status find_at(struct finder *f, const char *relative)
+{
+	if (relative)
+		snprintf(f->path, sizeof(f->path), "%s/%s", root, relative);
+	else
+		snprintf(f->path, sizeof(f->path), "%s", root);
+	return aw_trace_dirs_find(&f->dirs, f->path, f->error,
+				  sizeof(f->error));
+}
+
 Test(trace_dirs, nested_lttng_layouts)
 {
 	make_file("node0/ust/uid/0/64-bit/metadata");
@@ -53,50 +77,36 @@ Test(trace_dirs, nested_lttng_layouts)
 	make_file("node1/ust/uid/0/64-bit/metadata");
 	make_file("node1/ust/uid/0/64-bit/index/channel0_0.idx");
 	make_file("notes/readme.txt");
-	struct aw_trace_dirs dirs;
-	aw_trace_dirs_init(&dirs);
-	char error[256] = "";
-	char path[192];
-	snprintf(path, sizeof(path), "%s/", root);
-	cr_assert_eq(aw_trace_dirs_find(&dirs, path, error, sizeof(error)),
-		     AW_TRACE_DIRS_OK, "%s", error);
-	cr_assert_eq(dirs.n, 2);
+	struct finder f;
+	finder_init(&f);
+	cr_assert_eq(find_at(&f, ""), AW_TRACE_DIRS_OK, "%s", f.error);
+	cr_assert_eq(f.dirs.n, 2);
 	char expected[192];
 	snprintf(expected, sizeof(expected), "%s/node0/ust/uid/0/64-bit", root);
-	cr_expect_str_eq(dirs.dirs[0], expected);
+	cr_expect_str_eq(f.dirs.dirs[0], expected);
 	snprintf(expected, sizeof(expected), "%s/node1/ust/uid/0/64-bit", root);
-	cr_expect_str_eq(dirs.dirs[1], expected);
+	cr_expect_str_eq(f.dirs.dirs[1], expected);
 
 	/* The same trace again, through its metadata file: no duplicate. */
-	snprintf(path, sizeof(path), "%s/node1/ust/uid/0/64-bit/metadata",
-		 root);
-	cr_assert_eq(aw_trace_dirs_find(&dirs, path, error, sizeof(error)),
-		     AW_TRACE_DIRS_OK, "%s", error);
-	cr_expect_eq(dirs.n, 2);
-	aw_trace_dirs_fini(&dirs);
+	cr_assert_eq(find_at(&f, "node1/ust/uid/0/64-bit/metadata"),
+		     AW_TRACE_DIRS_OK, "%s", f.error);
+	cr_expect_eq(f.dirs.n, 2);
+	aw_trace_dirs_fini(&f.dirs);
 }
 
 Test(trace_dirs, no_trace_and_unreadable)
 {
 	make_file("empty/file.txt");
-	struct aw_trace_dirs dirs;
-	aw_trace_dirs_init(&dirs);
-	char error[512] = "";
-	char path[192];
-	snprintf(path, sizeof(path), "%s/empty", root);
-	cr_expect_eq(aw_trace_dirs_find(&dirs, path, error, sizeof(error)),
-		     AW_TRACE_DIRS_NONE);
-	cr_expect(strstr(error, path) && strstr(error, "metadata"), "%s",
-		  error);
-	snprintf(path, sizeof(path), "%s/empty/file.txt", root);
-	cr_expect_eq(aw_trace_dirs_find(&dirs, path, error, sizeof(error)),
-		     AW_TRACE_DIRS_NONE);
-	snprintf(path, sizeof(path), "%s/absent", root);
-	cr_expect_eq(aw_trace_dirs_find(&dirs, path, error, sizeof(error)),
-		     AW_TRACE_DIRS_UNREADABLE);
-	cr_expect(strstr(error, "No such file"), "%s", error);
-	cr_expect_eq(dirs.n, 0);
-	aw_trace_dirs_fini(&dirs);
+	struct finder f;
+	finder_init(&f);
+	cr_expect_eq(find_at(&f, "empty"), AW_TRACE_DIRS_NONE);
+	cr_expect(strstr(f.error, f.path) && strstr(f.error, "metadata"), "%s",
+		  f.error);
+	cr_expect_eq(find_at(&f, "empty/file.txt"), AW_TRACE_DIRS_NONE);
+	cr_expect_eq(find_at(&f, "absent"), AW_TRACE_DIRS_UNREADABLE);
+	cr_expect(strstr(f.error, "No such file"), "%s", f.error);
+	cr_expect_eq(f.dirs.n, 0);
+	aw_trace_dirs_fini(&f.dirs);
 }
 
 Test(trace_dirs, too_deep_says_where_it_stopped)
@@ -107,15 +117,13 @@ Test(trace_dirs, too_deep_says_where_it_stopped)
 		strcat(relative, "d/");
 	strcat(relative, "metadata");
 	make_file(relative);
-	struct aw_trace_dirs dirs;
-	aw_trace_dirs_init(&dirs);
-	char error[1024] = "";
-	cr_expect_eq(aw_trace_dirs_find(&dirs, root, error, sizeof(error)),
-		     AW_TRACE_DIRS_NONE);
-	cr_expect(strstr(error, "32 directories deep") &&
-		      strstr(error, "not looked below"),
-		  "%s", error);
-	aw_trace_dirs_fini(&dirs);
+	struct finder f;
+	finder_init(&f);
+	cr_expect_eq(find_at(&f, NULL), AW_TRACE_DIRS_NONE);
+	cr_expect(strstr(f.error, "32 directories deep") &&
+		      strstr(f.error, "not looked below"),
+		  "%s", f.error);
+	aw_trace_dirs_fini(&f.dirs);
 }
 
 Test(trace_dirs, symlink_loops_are_not_followed)
@@ -125,13 +133,11 @@ Test(trace_dirs, symlink_loops_are_not_followed)
 	snprintf(link, sizeof(link), "%s/t2", root);
 	snprintf(target, sizeof(target), "%s", root);
 	cr_assert_eq(symlink(target, link), 0);
-	struct aw_trace_dirs dirs;
-	aw_trace_dirs_init(&dirs);
-	char error[256] = "";
-	cr_assert_eq(aw_trace_dirs_find(&dirs, root, error, sizeof(error)),
-		     AW_TRACE_DIRS_OK, "%s", error);
-	cr_expect_eq(dirs.n, 1);
-	aw_trace_dirs_fini(&dirs);
+	struct finder f;
+	finder_init(&f);
+	cr_assert_eq(find_at(&f, NULL), AW_TRACE_DIRS_OK, "%s", f.error);
+	cr_expect_eq(f.dirs.n, 1);
+	aw_trace_dirs_fini(&f.dirs);
 }
 
 /* Writes root/m/metadata: `packets` packets of 64 bytes (header + text) in
