@@ -43,32 +43,34 @@ Test(sample_set, unique_below_limit)
 	aw_sample_set_fini(&set);
 }
 
-Test(sample_set, wide_indices_out_of_uint32)
+/* aw_sample_set_add_wide of indices into a new set, then its counts: the
+ * indices that fit are samples, the others only counted apart. */
+static void expect_wide(const int64_t *indices, size_t count, uint64_t samples,
+			uint64_t unrepresentable, uint64_t unique)
 {
 	struct aw_sample_set set;
 	aw_sample_set_init(&set);
+	aw_sample_set_add_wide(&set, indices, count);
+	cr_expect_eq(set.samples, samples);
+	cr_expect_eq(set.unrepresentable, unrepresentable);
+	cr_expect_eq(aw_sample_set_unique(&set), unique);
+	aw_sample_set_fini(&set);
+}
+
+Test(sample_set, wide_indices_out_of_uint32)
+{
 	const int64_t indices[] = {
 	    -1, 3, (int64_t)UINT32_MAX + 1, 3, INT64_MIN, INT64_MAX, 7};
-	aw_sample_set_add_wide(&set, indices, 7);
-	cr_expect_eq(set.unrepresentable, 4);
-	cr_expect_eq(set.samples, 3);
-	cr_expect_eq(aw_sample_set_unique(&set), 2);
-	aw_sample_set_fini(&set);
+	expect_wide(indices, 7, 3, 4, 2);
 }
 
 Test(sample_set, wide_indices_many)
 {
 	/* More than the conversion buffer holds at once. */
-	struct aw_sample_set set;
-	aw_sample_set_init(&set);
 	static int64_t indices[5000];
 	for (int i = 0; i < 5000; i++)
 		indices[i] = i % 2 ? -i : i;
-	aw_sample_set_add_wide(&set, indices, 5000);
-	cr_expect_eq(set.samples, 2500);
-	cr_expect_eq(set.unrepresentable, 2500);
-	cr_expect_eq(aw_sample_set_unique(&set), 2500);
-	aw_sample_set_fini(&set);
+	expect_wide(indices, 5000, 2500, 2500, 2500);
 }
 
 Test(sample_set, merge_and_overlap)
