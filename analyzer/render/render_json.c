@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "accwatch_events.h"
@@ -27,46 +28,67 @@ static json_t *aw_json_string_or_null(const char *s)
 	return s && *s ? json_string(s) : json_null();
 }
 
+/* One setter per kind of value, so that each key reads on one line. */
+static void aw_json_set_int(json_t *object, const char *key, json_int_t value)
+{
+	json_object_set_new(object, key, json_integer(value));
+}
+
+static void aw_json_set_bool(json_t *object, const char *key, bool value)
+{
+	json_object_set_new(object, key, json_boolean(value));
+}
+
+static void aw_json_set_string(json_t *object, const char *key,
+			       const char *value)
+{
+	json_object_set_new(object, key, json_string(value));
+}
+
+static void aw_json_set_known_int(json_t *object, const char *key,
+				  int64_t value)
+{
+	json_object_set_new(object, key, aw_json_known_int(value));
+}
+
+static void aw_json_set_tristate(json_t *object, const char *key, int8_t value)
+{
+	json_object_set_new(object, key, aw_json_tristate(value));
+}
+
+static void aw_json_set_string_or_null(json_t *object, const char *key,
+				       const char *value)
+{
+	json_object_set_new(object, key, aw_json_string_or_null(value));
+}
+
 static json_t *aw_json_rank_cell(const struct aw_model *model,
 				 const struct aw_cell *cell)
 {
 	json_t *rank = json_object();
-	json_object_set_new(rank, "rank", json_integer(cell->rank));
-	json_object_set_new(rank, "batches",
-			    json_integer((json_int_t)cell->batches));
-	json_object_set_new(rank, "samples",
-			    json_integer((json_int_t)cell->samples));
-	json_object_set_new(rank, "unique",
-			    json_integer((json_int_t)cell->unique));
-	json_object_set_new(
-	    rank, "duplicates",
-	    json_integer((json_int_t)(cell->samples - cell->unique)));
-	json_object_set_new(rank, "drawn",
-			    json_integer((json_int_t)cell->drawn));
+	aw_json_set_int(rank, "rank", cell->rank);
+	aw_json_set_int(rank, "batches", cell->batches);
+	aw_json_set_int(rank, "samples", cell->samples);
+	aw_json_set_int(rank, "unique", cell->unique);
+	aw_json_set_int(rank, "duplicates", cell->samples - cell->unique);
+	aw_json_set_int(rank, "drawn", cell->drawn);
 	(void)model;
-	json_object_set_new(rank, "pid", aw_json_known_int(cell->pid));
-	json_object_set_new(rank, "processes",
-			    json_integer(cell->n_iterations));
-	json_object_set_new(rank, "incomplete", json_boolean(!cell->complete));
-	json_object_set_new(rank, "exhausted", json_boolean(cell->exhausted));
-	json_object_set_new(rank, "prefetched_samples",
-			    json_integer((json_int_t)cell->prefetched_samples));
-	json_object_set_new(rank, "lost_samples",
-			    json_integer((json_int_t)cell->lost_samples));
-	json_object_set_new(rank, "unrepresentable",
-			    json_integer((json_int_t)cell->unrepresentable));
+	aw_json_set_known_int(rank, "pid", cell->pid);
+	aw_json_set_int(rank, "processes", cell->n_iterations);
+	aw_json_set_bool(rank, "incomplete", !cell->complete);
+	aw_json_set_bool(rank, "exhausted", cell->exhausted);
+	aw_json_set_int(rank, "prefetched_samples", cell->prefetched_samples);
+	aw_json_set_int(rank, "lost_samples", cell->lost_samples);
+	aw_json_set_int(rank, "unrepresentable", cell->unrepresentable);
 	char hash[20];
 	snprintf(hash, sizeof(hash), "%016" PRIx64, cell->order_hash);
 	json_object_set_new(rank, "order_hash",
 			    cell->has_order ? json_string(hash) : json_null());
-	json_object_set_new(rank, "sampler_epoch",
-			    aw_json_known_int(cell->sampler_epoch));
-	json_object_set_new(rank, "rebuilt", json_boolean(cell->rebuilt));
-	json_object_set_new(rank, "from_items", json_boolean(cell->from_items));
+	aw_json_set_known_int(rank, "sampler_epoch", cell->sampler_epoch);
+	aw_json_set_bool(rank, "rebuilt", cell->rebuilt);
+	aw_json_set_bool(rank, "from_items", cell->from_items);
 	if (cell->from_items)
-		json_object_set_new(
-		    rank, "repeated_items",
-		    json_integer((json_int_t)cell->repeated_items));
+		aw_json_set_int(rank, "repeated_items", cell->repeated_items);
 	return rank;
 }
 
@@ -75,11 +97,9 @@ static json_t *aw_json_epoch(const struct aw_model *model,
 			     const struct aw_epoch *e)
 {
 	json_t *epoch = json_object();
-	json_object_set_new(epoch, "epoch", json_integer(e->epoch));
-	json_object_set_new(epoch, "union",
-			    json_integer((json_int_t)e->union_count));
-	json_object_set_new(epoch, "duplicates",
-			    json_integer((json_int_t)e->duplicates));
+	aw_json_set_int(epoch, "epoch", e->epoch);
+	aw_json_set_int(epoch, "union", e->union_count);
+	aw_json_set_int(epoch, "duplicates", e->duplicates);
 	/* A partial epoch (a loop left early) says nothing about coverage. */
 	json_object_set_new(epoch, "missing",
 			    e->exhausted ? aw_json_known_int(e->missing)
@@ -89,39 +109,28 @@ static json_t *aw_json_epoch(const struct aw_model *model,
 		json_array_append_new(ranks,
 				      aw_json_rank_cell(model, &e->cells[c]));
 	json_object_set_new(epoch, "ranks", ranks);
-	json_object_set_new(epoch, "samples",
-			    json_integer((json_int_t)e->samples));
-	json_object_set_new(epoch, "cross_rank_duplicates",
-			    json_integer((json_int_t)e->cross_rank_duplicates));
+	aw_json_set_int(epoch, "samples", e->samples);
+	aw_json_set_int(epoch, "cross_rank_duplicates",
+			e->cross_rank_duplicates);
 	json_object_set_new(epoch, "coverage",
 			    desc->dataset_len > 0
 				? json_real(100.0 * (double)e->union_in_range /
 					    (double)desc->dataset_len)
 				: json_null());
-	json_object_set_new(epoch, "out_of_range",
-			    json_integer((json_int_t)e->out_of_range));
-	json_object_set_new(epoch, "complete", json_boolean(e->complete));
-	json_object_set_new(epoch, "exhausted", json_boolean(e->exhausted));
-	json_object_set_new(epoch, "partial", json_boolean(!e->exhausted));
+	aw_json_set_int(epoch, "out_of_range", e->out_of_range);
+	aw_json_set_bool(epoch, "complete", e->complete);
+	aw_json_set_bool(epoch, "exhausted", e->exhausted);
+	aw_json_set_bool(epoch, "partial", !e->exhausted);
 	if (e->items) {
 		json_t *items = json_object();
-		json_object_set_new(items, "reads",
-				    json_integer((json_int_t)e->items->reads));
-		json_object_set_new(
-		    items, "distinct",
-		    json_integer((json_int_t)e->items->distinct));
-		json_object_set_new(
-		    items, "repeated",
-		    json_integer((json_int_t)e->items->repeated));
-		json_object_set_new(
-		    items, "repeated_reads",
-		    json_integer((json_int_t)e->items->repeated_reads));
-		json_object_set_new(
-		    items, "across_workers",
-		    json_integer((json_int_t)e->items->across_workers));
-		json_object_set_new(
-		    items, "across_ranks",
-		    json_integer((json_int_t)e->items->across_ranks));
+		aw_json_set_int(items, "reads", e->items->reads);
+		aw_json_set_int(items, "distinct", e->items->distinct);
+		aw_json_set_int(items, "repeated", e->items->repeated);
+		aw_json_set_int(items, "repeated_reads",
+				e->items->repeated_reads);
+		aw_json_set_int(items, "across_workers",
+				e->items->across_workers);
+		aw_json_set_int(items, "across_ranks", e->items->across_ranks);
 		json_object_set_new(epoch, "items", items);
 	}
 	return epoch;
@@ -136,16 +145,11 @@ static json_t *aw_json_len_calls(const struct aw_model *model,
 		const struct aw_process *p = &model->processes[l->process];
 		for (size_t c = 0; c < l->n_len_calls; c++) {
 			json_t *call = json_object();
-			json_object_set_new(call, "rank",
-					    json_integer(p->rank));
-			json_object_set_new(call, "pid", json_integer(p->pid));
-			json_object_set_new(
-			    call, "value", json_integer(l->len_calls[c].value));
-			json_object_set_new(call, "site",
-					    json_string(l->len_calls[c].site));
-			json_object_set_new(
-			    call, "count",
-			    json_integer((json_int_t)l->len_calls[c].count));
+			aw_json_set_int(call, "rank", p->rank);
+			aw_json_set_int(call, "pid", p->pid);
+			aw_json_set_int(call, "value", l->len_calls[c].value);
+			aw_json_set_string(call, "site", l->len_calls[c].site);
+			aw_json_set_int(call, "count", l->len_calls[c].count);
 			json_array_append_new(calls, call);
 		}
 	}
@@ -166,22 +170,17 @@ static json_t *aw_json_loader(const struct aw_model *model,
 {
 	const struct aw_loader *d = aw_model_describe(model, g);
 	json_t *loader = json_object();
-	json_object_set_new(loader, "id", json_string(g->id));
-	json_object_set_new(loader, "site", json_string(g->site));
-	json_object_set_new(loader, "class",
-			    aw_json_string_or_null(d->loader_class));
-	json_object_set_new(loader, "sampler",
-			    aw_json_string_or_null(d->sampler_class));
-	json_object_set_new(loader, "batch_sampler",
-			    aw_json_string_or_null(d->batch_sampler_class));
-	json_object_set_new(loader, "dataset_len",
-			    aw_json_known_int(d->dataset_len));
-	json_object_set_new(loader, "batch_size",
-			    aw_json_known_int(d->batch_size));
-	json_object_set_new(loader, "num_workers",
-			    aw_json_known_int(d->num_workers));
-	json_object_set_new(loader, "persistent_workers",
-			    aw_json_tristate(d->persistent_workers));
+	aw_json_set_string(loader, "id", g->id);
+	aw_json_set_string(loader, "site", g->site);
+	aw_json_set_string_or_null(loader, "class", d->loader_class);
+	aw_json_set_string_or_null(loader, "sampler", d->sampler_class);
+	aw_json_set_string_or_null(loader, "batch_sampler",
+				   d->batch_sampler_class);
+	aw_json_set_known_int(loader, "dataset_len", d->dataset_len);
+	aw_json_set_known_int(loader, "batch_size", d->batch_size);
+	aw_json_set_known_int(loader, "num_workers", d->num_workers);
+	aw_json_set_tristate(loader, "persistent_workers",
+			     d->persistent_workers);
 	json_t *lens = json_array();
 	for (size_t i = 0; i < g->n_len_reported; i++)
 		json_array_append_new(lens, json_integer(g->len_reported[i]));
@@ -192,33 +191,25 @@ static json_t *aw_json_loader(const struct aw_model *model,
 				      aw_json_epoch(model, d, &g->epochs[e]));
 	json_object_set_new(loader, "epochs", epochs);
 
-	json_object_set_new(loader, "site_ordinal",
-			    json_integer(g->site_ordinal));
-	json_object_set_new(loader, "described", json_boolean(d->described));
-	json_object_set_new(loader, "dataset_type",
-			    aw_json_string_or_null(d->dataset_type));
-	json_object_set_new(loader, "iterable", json_boolean(d->iterable));
-	json_object_set_new(loader, "drop_last",
-			    aw_json_tristate(d->drop_last));
-	json_object_set_new(loader, "shuffle", aw_json_tristate(d->shuffle));
-	json_object_set_new(loader, "prefetch_factor",
-			    aw_json_known_int(d->prefetch_factor));
-	json_object_set_new(loader, "start_method",
-			    aw_json_string_or_null(d->start_method));
-	json_object_set_new(loader, "sampler_replicas",
-			    aw_json_known_int(d->sampler_replicas));
-	json_object_set_new(
-	    loader, "wrap_kind",
-	    aw_json_string_or_null(d->wraps ? d->wrap_kind : NULL));
-	json_object_set_new(loader, "dispatched", json_boolean(g->dispatched));
-	json_object_set_new(loader, "rebuilt", json_boolean(g->rebuilt));
-	json_object_set_new(loader, "primed_iterations",
-			    json_integer(g->primed_iterations));
+	aw_json_set_int(loader, "site_ordinal", g->site_ordinal);
+	aw_json_set_bool(loader, "described", d->described);
+	aw_json_set_string_or_null(loader, "dataset_type", d->dataset_type);
+	aw_json_set_bool(loader, "iterable", d->iterable);
+	aw_json_set_tristate(loader, "drop_last", d->drop_last);
+	aw_json_set_tristate(loader, "shuffle", d->shuffle);
+	aw_json_set_known_int(loader, "prefetch_factor", d->prefetch_factor);
+	aw_json_set_string_or_null(loader, "start_method", d->start_method);
+	aw_json_set_known_int(loader, "sampler_replicas", d->sampler_replicas);
+	aw_json_set_string_or_null(loader, "wrap_kind",
+				   d->wraps ? d->wrap_kind : NULL);
+	aw_json_set_bool(loader, "dispatched", g->dispatched);
+	aw_json_set_bool(loader, "rebuilt", g->rebuilt);
+	aw_json_set_int(loader, "primed_iterations", g->primed_iterations);
 	char dataset[24];
 	snprintf(dataset, sizeof(dataset), "%#" PRIx64, d->dataset_id);
 	json_object_set_new(loader, "dataset_id",
 			    d->dataset_id ? json_string(dataset) : json_null());
-	json_object_set_new(loader, "sharded", json_boolean(d->sharded));
+	aw_json_set_bool(loader, "sharded", d->sharded);
 	json_object_set_new(loader, "built_from",
 			    aw_json_loader_ref(model, d->built_from));
 	json_object_set_new(
@@ -235,23 +226,18 @@ static json_t *aw_json_loader(const struct aw_model *model,
 		: (d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL);
 	if (wrap) {
 		json_t *acc = json_object();
-		json_object_set_new(acc, "kind",
-				    aw_json_string_or_null(wrap->wrap_kind));
-		json_object_set_new(acc, "split_batches",
-				    aw_json_tristate(wrap->split_batches));
-		json_object_set_new(acc, "even_batches",
-				    aw_json_tristate(wrap->even_batches));
-		json_object_set_new(
-		    acc, "num_processes",
-		    aw_json_known_int(wrap->wrap_num_processes));
-		json_object_set_new(acc, "dispatch_drop_last",
-				    aw_json_tristate(d->dispatch_drop_last));
+		aw_json_set_string_or_null(acc, "kind", wrap->wrap_kind);
+		aw_json_set_tristate(acc, "split_batches", wrap->split_batches);
+		aw_json_set_tristate(acc, "even_batches", wrap->even_batches);
+		aw_json_set_known_int(acc, "num_processes",
+				      wrap->wrap_num_processes);
+		aw_json_set_tristate(acc, "dispatch_drop_last",
+				     d->dispatch_drop_last);
 		json_object_set_new(loader, "accelerate", acc);
 	} else {
 		json_object_set_new(loader, "accelerate", json_null());
 	}
-	json_object_set_new(loader, "objects",
-			    json_integer((json_int_t)g->n_members));
+	aw_json_set_int(loader, "objects", g->n_members);
 	json_object_set_new(loader, "len_calls", aw_json_len_calls(model, g));
 	return loader;
 }
@@ -264,9 +250,8 @@ static json_t *aw_json_finding(const struct aw_model *model,
 		? &model->loaders_global[f->loader]
 		: NULL;
 	json_t *finding = json_object();
-	json_object_set_new(finding, "id", json_string(f->id));
-	json_object_set_new(finding, "severity",
-			    json_string(aw_severity_name(f->severity)));
+	aw_json_set_string(finding, "id", f->id);
+	aw_json_set_string(finding, "severity", aw_severity_name(f->severity));
 	json_object_set_new(finding, "loader",
 			    g ? json_string(g->id) : json_null());
 	json_object_set_new(finding, "epoch",
@@ -281,7 +266,7 @@ static json_t *aw_json_finding(const struct aw_model *model,
 
 	json_object_set_new(finding, "site",
 			    g ? json_string(g->site) : json_null());
-	json_object_set_new(finding, "fix", aw_json_string_or_null(f->fix));
+	aw_json_set_string_or_null(finding, "fix", f->fix);
 	json_t *evidence = json_array();
 	for (const char *line = f->evidence; line && *line;) {
 		const char *end = strchr(line, '\n');
@@ -307,25 +292,17 @@ static json_t *aw_json_processes(const struct aw_model *model)
 	for (size_t i = 0; i < model->n_processes; i++) {
 		const struct aw_process *p = &model->processes[i];
 		json_t *process = json_object();
-		json_object_set_new(process, "pid", json_integer(p->pid));
-		json_object_set_new(process, "ppid",
-				    aw_json_known_int(p->ppid));
-		json_object_set_new(process, "rank",
-				    aw_json_known_int(p->rank));
-		json_object_set_new(process, "role",
-				    aw_json_string_or_null(p->role));
-		json_object_set_new(process, "worker",
-				    json_boolean(p->is_worker));
-		json_object_set_new(process, "host",
-				    aw_json_string_or_null(p->host));
-		json_object_set_new(process, "rank_source",
-				    aw_json_string_or_null(p->rank_source));
-		json_object_set_new(process, "rank_inferred",
-				    json_boolean(p->rank_inferred));
-		json_object_set_new(process, "iterations",
-				    json_integer(p->iterations));
-		json_object_set_new(process, "events",
-				    json_integer((json_int_t)p->events));
+		aw_json_set_int(process, "pid", p->pid);
+		aw_json_set_known_int(process, "ppid", p->ppid);
+		aw_json_set_known_int(process, "rank", p->rank);
+		aw_json_set_string_or_null(process, "role", p->role);
+		aw_json_set_bool(process, "worker", p->is_worker);
+		aw_json_set_string_or_null(process, "host", p->host);
+		aw_json_set_string_or_null(process, "rank_source",
+					   p->rank_source);
+		aw_json_set_bool(process, "rank_inferred", p->rank_inferred);
+		aw_json_set_int(process, "iterations", p->iterations);
+		aw_json_set_int(process, "events", p->events);
 		json_object_set_new(process, "exit_status",
 				    p->exited
 					? aw_json_known_int(p->exit_status)
@@ -334,8 +311,8 @@ static json_t *aw_json_processes(const struct aw_model *model)
 				    p->exited
 					? aw_json_known_int(p->exit_signal)
 					: json_null());
-		json_object_set_new(process, "exited", json_boolean(p->exited));
-		json_object_set_new(process, "exec", json_boolean(p->execed));
+		aw_json_set_bool(process, "exited", p->exited);
+		aw_json_set_bool(process, "exec", p->execed);
 		json_object_set_new(process, "worker_id",
 				    p->is_worker
 					? aw_json_known_int(p->worker_id)
@@ -354,61 +331,40 @@ static json_t *aw_json_trace(const struct aw_model *model)
 {
 	const struct aw_trace_stats *s = &model->stats;
 	json_t *trace = json_object();
-	json_object_set_new(trace, "trace_dirs",
-			    json_integer((json_int_t)s->trace_dirs));
-	json_object_set_new(trace, "streams",
-			    json_integer((json_int_t)s->streams));
-	json_object_set_new(trace, "packets",
-			    json_integer((json_int_t)s->packets));
-	json_object_set_new(trace, "events",
-			    json_integer((json_int_t)s->events));
-	json_object_set_new(
-	    trace, "accwatch_events",
-	    json_integer((json_int_t)aw_model_accwatch_events(model)));
-	json_object_set_new(trace, "foreign_events",
-			    json_integer((json_int_t)s->foreign_events));
-	json_object_set_new(
-	    trace, "unknown_accwatch_events",
-	    json_integer((json_int_t)s->unknown_accwatch_events));
-	json_object_set_new(trace, "discarded_events",
-			    json_integer((json_int_t)s->discarded_events));
-	json_object_set_new(
-	    trace, "discarded_events_messages",
-	    json_integer((json_int_t)s->discarded_events_messages));
-	json_object_set_new(trace, "discarded_packets",
-			    json_integer((json_int_t)s->discarded_packets));
+	aw_json_set_int(trace, "trace_dirs", s->trace_dirs);
+	aw_json_set_int(trace, "streams", s->streams);
+	aw_json_set_int(trace, "packets", s->packets);
+	aw_json_set_int(trace, "events", s->events);
+	aw_json_set_int(trace, "accwatch_events",
+			aw_model_accwatch_events(model));
+	aw_json_set_int(trace, "foreign_events", s->foreign_events);
+	aw_json_set_int(trace, "unknown_accwatch_events",
+			s->unknown_accwatch_events);
+	aw_json_set_int(trace, "discarded_events", s->discarded_events);
+	aw_json_set_int(trace, "discarded_events_messages",
+			s->discarded_events_messages);
+	aw_json_set_int(trace, "discarded_packets", s->discarded_packets);
 	json_object_set_new(trace, "read_error",
 			    s->read_error ? json_string(s->read_error_message)
 					  : json_null());
-	json_object_set_new(trace, "incomplete_iterations",
-			    json_integer(model->incomplete_iterations));
-	json_object_set_new(trace, "ranks_inferred",
-			    json_boolean(model->ranks_inferred));
-	json_object_set_new(trace, "unranked_processes",
-			    json_integer(model->unranked_processes));
-	json_object_set_new(
-	    trace, "index_out_of_range",
-	    json_integer((json_int_t)model->index_out_of_range));
-	json_object_set_new(
-	    trace, "index_unrepresentable",
-	    json_integer((json_int_t)model->index_unrepresentable));
+	aw_json_set_int(trace, "incomplete_iterations",
+			model->incomplete_iterations);
+	aw_json_set_bool(trace, "ranks_inferred", model->ranks_inferred);
+	aw_json_set_int(trace, "unranked_processes", model->unranked_processes);
+	aw_json_set_int(trace, "index_out_of_range", model->index_out_of_range);
+	aw_json_set_int(trace, "index_unrepresentable",
+			model->index_unrepresentable);
 	json_t *runs = json_array();
 	for (size_t i = 0; i < model->n_runs; i++)
 		json_array_append_new(runs, json_integer(model->runs[i]));
 	json_object_set_new(trace, "runs", runs);
-	json_object_set_new(trace, "other_run_events",
-			    json_integer((json_int_t)s->other_run_events));
+	aw_json_set_int(trace, "other_run_events", s->other_run_events);
 	json_t *streams = json_array();
 	for (size_t i = 0; i < s->n_discards; i++) {
 		json_t *d = json_object();
-		json_object_set_new(d, "stream",
-				    json_string(s->discards[i].stream));
-		json_object_set_new(
-		    d, "events",
-		    json_integer((json_int_t)s->discards[i].events));
-		json_object_set_new(
-		    d, "messages",
-		    json_integer((json_int_t)s->discards[i].messages));
+		aw_json_set_string(d, "stream", s->discards[i].stream);
+		aw_json_set_int(d, "events", s->discards[i].events);
+		aw_json_set_int(d, "messages", s->discards[i].messages);
 		json_array_append_new(streams, d);
 	}
 	json_object_set_new(trace, "discarded_by_stream", streams);
@@ -428,7 +384,7 @@ static json_t *aw_json_query(const struct aw_model *model)
 	if (!q->by_sample && !q->by_sequence && !q->loader)
 		return json_null();
 	json_t *query = json_object();
-	json_object_set_new(query, "loader", aw_json_string_or_null(q->loader));
+	aw_json_set_string_or_null(query, "loader", q->loader);
 	if (q->by_sample) {
 		size_t n;
 		struct aw_answer_read *reads =
@@ -447,25 +403,19 @@ static json_t *aw_json_query(const struct aw_model *model)
 					    h->iteration == ACCWATCH_UNKNOWN
 						? json_null()
 						: json_integer(h->iteration));
-			json_object_set_new(r, "rank",
-					    aw_json_known_int(reads[i].rank));
-			json_object_set_new(
-			    r, "how", json_string(aw_hit_kind_name(h->kind)));
-			json_object_set_new(r, "batch", json_integer(h->batch));
-			json_object_set_new(r, "position",
-					    json_integer(h->position));
-			json_object_set_new(r, "worker_id",
-					    aw_json_known_int(h->worker_id));
-			json_object_set_new(r, "pid",
-					    json_integer(reads[i].pid));
+			aw_json_set_known_int(r, "rank", reads[i].rank);
+			aw_json_set_string(r, "how", aw_hit_kind_name(h->kind));
+			aw_json_set_int(r, "batch", h->batch);
+			aw_json_set_int(r, "position", h->position);
+			aw_json_set_known_int(r, "worker_id", h->worker_id);
+			aw_json_set_int(r, "pid", reads[i].pid);
 			json_array_append_new(list, r);
 		}
 		free(reads);
-		json_object_set_new(query, "sample", json_integer(q->sample));
+		aw_json_set_int(query, "sample", q->sample);
 		json_object_set_new(query, "reads", list);
-		json_object_set_new(
-		    query, "reads_not_kept",
-		    json_integer((json_int_t)model->answers.hits_dropped));
+		aw_json_set_int(query, "reads_not_kept",
+				model->answers.hits_dropped);
 	}
 	if (q->by_sequence) {
 		size_t n;
@@ -475,14 +425,11 @@ static json_t *aw_json_query(const struct aw_model *model)
 		for (size_t i = 0; i < n; i++) {
 			const struct aw_sequence *s = seqs[i].sequence;
 			json_t *seq = json_object();
-			json_object_set_new(
+			aw_json_set_string(
 			    seq, "loader",
-			    json_string(
-				model->loaders_global[seqs[i].global].id));
-			json_object_set_new(seq, "pid",
-					    json_integer(seqs[i].pid));
-			json_object_set_new(seq, "rebuilt",
-					    json_boolean(seqs[i].rebuilt));
+			    model->loaders_global[seqs[i].global].id);
+			aw_json_set_int(seq, "pid", seqs[i].pid);
+			aw_json_set_bool(seq, "rebuilt", seqs[i].rebuilt);
 			json_t *batches = json_array();
 			size_t start = 0;
 			for (size_t b = 0; b < s->n_batches; b++) {
@@ -498,8 +445,8 @@ static json_t *aw_json_query(const struct aw_model *model)
 			json_array_append_new(list, seq);
 		}
 		free(seqs);
-		json_object_set_new(query, "rank", json_integer(q->rank));
-		json_object_set_new(query, "epoch", json_integer(q->epoch));
+		aw_json_set_int(query, "rank", q->rank);
+		aw_json_set_int(query, "epoch", q->epoch);
 		json_object_set_new(query, "sequences", list);
 	}
 	return query;
@@ -509,7 +456,7 @@ json_t *aw_render_json_object(const struct aw_model *model,
 			      const struct aw_findings *findings)
 {
 	json_t *report = json_object();
-	json_object_set_new(report, "schema", json_string(AW_JSON_SCHEMA));
+	aw_json_set_string(report, "schema", AW_JSON_SCHEMA);
 	json_object_set_new(report, "world_size",
 			    model->world_size > 0
 				? json_integer(model->world_size)
@@ -531,15 +478,12 @@ json_t *aw_render_json_object(const struct aw_model *model,
 		    list, aw_json_finding(model, &findings->items[i]));
 	json_object_set_new(report, "findings", list);
 	json_t *summary = json_object();
-	json_object_set_new(summary, "errors",
-			    json_integer((json_int_t)aw_findings_count(
-				findings, AW_SEVERITY_ERROR)));
-	json_object_set_new(summary, "warnings",
-			    json_integer((json_int_t)aw_findings_count(
-				findings, AW_SEVERITY_WARNING)));
-	json_object_set_new(summary, "infos",
-			    json_integer((json_int_t)aw_findings_count(
-				findings, AW_SEVERITY_INFO)));
+	aw_json_set_int(summary, "errors",
+			aw_findings_count(findings, AW_SEVERITY_ERROR));
+	aw_json_set_int(summary, "warnings",
+			aw_findings_count(findings, AW_SEVERITY_WARNING));
+	aw_json_set_int(summary, "infos",
+			aw_findings_count(findings, AW_SEVERITY_INFO));
 	json_object_set_new(report, "summary", summary);
 
 	json_object_set_new(report, "processes", aw_json_processes(model));
