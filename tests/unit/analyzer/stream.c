@@ -11,7 +11,7 @@
 
 #define S_RUN 7u
 
-static struct aw_event s_event(enum aw_event_kind kind, int32_t pid)
+struct aw_event s_event(enum aw_event_kind kind, int32_t pid)
 {
 	struct aw_event e;
 	memset(&e, 0, sizeof(e));
@@ -21,32 +21,29 @@ static struct aw_event s_event(enum aw_event_kind kind, int32_t pid)
 	return e;
 }
 
+/* Adds the event `kind` of pid whose payload u.member is the initializer
+ * of struct aw_event_<member> that follows. */
+#define S_ADD(m, kind, pid, member, ...)                                       \
+	do {                                                                   \
+		struct aw_event e_ = s_event(kind, pid);                       \
+		e_.u.member = (struct aw_event_##member){__VA_ARGS__};         \
+		aw_model_add_event(m, &e_);                                    \
+	} while (0)
+
 void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
 	       int32_t world, const char *role)
 {
-	struct aw_event e = s_event(AW_EVENT_PROCESS, pid);
-	e.u.process = (struct aw_event_process){
-	    .ppid = ppid,
-	    .rank = rank,
-	    .local_rank = rank,
-	    .world_size = world,
-	    .local_world_size = world,
-	    .rank_source = rank >= 0 ? "RANK" : "",
-	    .host = "node0",
-	    .role = role,
-	    .argv = "python train.py",
-	    .python = "3.11",
-	    .torch = "2.1",
-	};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_PROCESS, pid, process, .ppid = ppid, .rank = rank,
+	      .local_rank = rank, .world_size = world,
+	      .local_world_size = world, .rank_source = rank >= 0 ? "RANK" : "",
+	      .host = "node0", .role = role, .argv = "python train.py",
+	      .python = "3.11", .torch = "2.1");
 }
 
 void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world)
 {
-	struct aw_event e = s_event(AW_EVENT_DIST_INIT, pid);
-	e.u.dist_init = (struct aw_event_dist_init){
-	    .rank = rank, .world_size = world, .backend = "gloo"};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_DIST_INIT, pid, dist_init, .rank = rank,
+	      .world_size = world, .backend = "gloo");
 }
 
 void s_worker_start(struct aw_model *m, int32_t pid, int32_t worker_id)
@@ -57,39 +54,30 @@ void s_worker_start(struct aw_model *m, int32_t pid, int32_t worker_id)
 void s_loader(struct aw_model *m, int32_t pid, uint32_t loader,
 	      const struct s_loader_opts *o)
 {
-	struct aw_event e = s_event(AW_EVENT_LOADER_NEW, pid);
-	e.u.loader_new = (struct aw_event_loader_new){
-	    .loader = loader,
-	    .dataset_id = o->dataset_id ? o->dataset_id : 42,
-	    .dataset_len = o->dataset_len,
-	    .batch_size = o->batch_size,
-	    .iterable = o->iterable,
-	    .drop_last = o->drop_last,
-	    .shuffle = o->shuffle,
-	    .persistent_workers = o->persistent_workers,
-	    .num_workers = o->num_workers,
-	    .prefetch_factor = o->num_workers > 0 ? 2 : -1,
-	    .sampler_replicas = o->sampler_replicas,
-	    .sampler_rank = o->sampler_replicas > 0 ? o->sampler_rank : -1,
-	    .dataset_type = o->dataset_type ? o->dataset_type : "ToyDataset",
-	    .loader_class = o->loader_class ? o->loader_class : "DataLoader",
-	    .sampler_class = o->sampler ? o->sampler : "DistributedSampler",
-	    .batch_sampler_class =
-		o->batch_sampler ? o->batch_sampler : "BatchSampler",
-	    .start_method = "fork",
-	    .site = o->site ? o->site : "train.py:10",
-	    .stack = "train.py:10 main",
-	};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_LOADER_NEW, pid, loader_new, .loader = loader,
+	      .dataset_id = o->dataset_id ? o->dataset_id : 42,
+	      .dataset_len = o->dataset_len, .batch_size = o->batch_size,
+	      .iterable = o->iterable, .drop_last = o->drop_last,
+	      .shuffle = o->shuffle,
+	      .persistent_workers = o->persistent_workers,
+	      .num_workers = o->num_workers,
+	      .prefetch_factor = o->num_workers > 0 ? 2 : -1,
+	      .sampler_replicas = o->sampler_replicas,
+	      .sampler_rank = o->sampler_replicas > 0 ? o->sampler_rank : -1,
+	      .dataset_type = o->dataset_type ? o->dataset_type : "ToyDataset",
+	      .loader_class = o->loader_class ? o->loader_class : "DataLoader",
+	      .sampler_class = o->sampler ? o->sampler : "DistributedSampler",
+	      .batch_sampler_class =
+		  o->batch_sampler ? o->batch_sampler : "BatchSampler",
+	      .start_method = "fork", .site = o->site ? o->site : "train.py:10",
+	      .stack = "train.py:10 main");
 }
 
 void s_loader_len(struct aw_model *m, int32_t pid, uint32_t loader,
 		  int64_t value)
 {
-	struct aw_event e = s_event(AW_EVENT_LOADER_LEN, pid);
-	e.u.loader_len = (struct aw_event_loader_len){
-	    .loader = loader, .value = value, .site = "train.py:20"};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_LOADER_LEN, pid, loader_len, .loader = loader,
+	      .value = value, .site = "train.py:20");
 }
 
 void s_loader_wrap(struct aw_model *m, int32_t pid, uint32_t outer,
@@ -97,16 +85,10 @@ void s_loader_wrap(struct aw_model *m, int32_t pid, uint32_t outer,
 		   int8_t even_batches, int32_t num_processes,
 		   int32_t process_index)
 {
-	struct aw_event e = s_event(AW_EVENT_LOADER_WRAP, pid);
-	e.u.loader_wrap =
-	    (struct aw_event_loader_wrap){.outer = outer,
-					  .inner = inner,
-					  .split_batches = split_batches,
-					  .even_batches = even_batches,
-					  .num_processes = num_processes,
-					  .process_index = process_index,
-					  .kind = kind};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_LOADER_WRAP, pid, loader_wrap, .outer = outer,
+	      .inner = inner, .split_batches = split_batches,
+	      .even_batches = even_batches, .num_processes = num_processes,
+	      .process_index = process_index, .kind = kind);
 }
 
 void s_fork(struct aw_model *m, int32_t pid, int32_t child, uint32_t threads,
@@ -119,29 +101,23 @@ void s_fork_python(struct aw_model *m, int32_t pid, int32_t child,
 		   uint32_t threads, const char *thread_names,
 		   const char *py_threads, bool cuda)
 {
-	struct aw_event e = s_event(AW_EVENT_FORK, pid);
-	e.u.fork = (struct aw_event_fork){
-	    .child_pid = child,
-	    .threads = threads,
-	    .cuda_mapped = cuda,
-	    .thread_names = thread_names,
-	    .py_threads = py_threads,
-	    .py_stack = "train.py:50 <module>\ntrain.py:40 main\n"
-			"/usr/lib/python3/dist-packages/torch/utils/data/"
-			"dataloader.py:1000 __init__\n"
-			"/usr/lib/python3.11/multiprocessing/popen_fork.py:66 "
-			"_launch",
-	    .native_stack = "fork"};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_FORK, pid, fork, .child_pid = child,
+	      .threads = threads, .cuda_mapped = cuda,
+	      .thread_names = thread_names, .py_threads = py_threads,
+	      .py_stack =
+		  "train.py:50 <module>\ntrain.py:40 main\n"
+		  "/usr/lib/python3/dist-packages/torch/utils/data/"
+		  "dataloader.py:1000 __init__\n"
+		  "/usr/lib/python3.11/multiprocessing/popen_fork.py:66 "
+		  "_launch",
+	      .native_stack = "fork");
 }
 
 void s_exit(struct aw_model *m, int32_t pid, int32_t exited, int32_t status,
 	    int32_t signal)
 {
-	struct aw_event e = s_event(AW_EVENT_EXIT, pid);
-	e.u.exit = (struct aw_event_exit){
-	    .exited_pid = exited, .status = status, .signal = signal};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_EXIT, pid, exit, .exited_pid = exited,
+	      .status = status, .signal = signal);
 }
 
 void s_exec(struct aw_model *m, int32_t pid)
@@ -154,14 +130,9 @@ void s_exec(struct aw_model *m, int32_t pid)
 void s_worker(struct aw_model *m, int32_t pid, int32_t worker_id,
 	      uint32_t loader, uint32_t iteration)
 {
-	struct aw_event e = s_event(AW_EVENT_WORKER_START, pid);
-	e.u.worker_start = (struct aw_event_worker_start){
-	    .worker_id = worker_id,
-	    .num_workers = 2,
-	    .loader = loader,
-	    .iteration = iteration,
-	};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_WORKER_START, pid, worker_start,
+	      .worker_id = worker_id, .num_workers = 2, .loader = loader,
+	      .iteration = iteration);
 }
 
 /* One chunk event: values are u32 indices, i64 indices or u64 hashes as the
@@ -177,6 +148,7 @@ static void s_chunk(struct aw_model *m, enum aw_event_kind kind, int32_t pid,
 	aw_model_add_event(m, &e);
 }
 
+/* A worker's fetch in one chunk (fetches are not split like batches). */
 static void s_fetch(struct aw_model *m, enum aw_event_kind kind, int32_t pid,
 		    int32_t worker_id, uint32_t loader, uint32_t iteration,
 		    uint32_t fetch, const void *values, uint32_t count)
@@ -186,7 +158,6 @@ static void s_fetch(struct aw_model *m, enum aw_event_kind kind, int32_t pid,
 					.loader = loader,
 					.iteration = iteration,
 					.batch = fetch,
-					.offset = 0,
 					.total = count},
 		values, count);
 }
@@ -203,15 +174,9 @@ void s_worker_fetch_end(struct aw_model *m, int32_t pid, int32_t worker_id,
 			uint32_t loader, uint32_t iteration, uint32_t fetch,
 			bool ok)
 {
-	struct aw_event e = s_event(AW_EVENT_WORKER_FETCH_END, pid);
-	e.u.fetch_end = (struct aw_event_fetch_end){
-	    .worker_id = worker_id,
-	    .loader = loader,
-	    .iteration = iteration,
-	    .batch = fetch,
-	    .ok = ok,
-	};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_WORKER_FETCH_END, pid, fetch_end,
+	      .worker_id = worker_id, .loader = loader, .iteration = iteration,
+	      .batch = fetch, .ok = ok);
 }
 
 void s_clock(struct aw_model *m, double seconds)
@@ -230,14 +195,8 @@ void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
 		  uint32_t iteration)
 {
-	struct aw_event e = s_event(AW_EVENT_ITER_BEGIN, pid);
-	e.u.iter_begin = (struct aw_event_iter_begin){
-	    .loader = loader,
-	    .iteration = iteration,
-	    .sampler_epoch = iteration,
-	    .seed = 1,
-	};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_ITER_BEGIN, pid, iter_begin, .loader = loader,
+	      .iteration = iteration, .sampler_epoch = iteration, .seed = 1);
 }
 
 /* batch and batch_wide: one part [offset, offset + count) of a batch total
@@ -276,15 +235,9 @@ void s_iter_end(struct aw_model *m, int32_t pid, uint32_t loader,
 		uint32_t iteration, uint32_t drawn, uint32_t yielded,
 		bool exhausted)
 {
-	struct aw_event e = s_event(AW_EVENT_ITER_END, pid);
-	e.u.iter_end = (struct aw_event_iter_end){
-	    .loader = loader,
-	    .iteration = iteration,
-	    .drawn = drawn,
-	    .yielded = yielded,
-	    .exhausted = exhausted,
-	};
-	aw_model_add_event(m, &e);
+	S_ADD(m, AW_EVENT_ITER_END, pid, iter_end, .loader = loader,
+	      .iteration = iteration, .drawn = drawn, .yielded = yielded,
+	      .exhausted = exhausted);
 }
 
 void s_epoch(struct aw_model *m, int32_t pid, uint32_t loader,
@@ -328,29 +281,29 @@ void s_ranks(struct aw_model *m, int world, const struct s_loader_opts *o)
 	}
 }
 
-static void s_rank_reads_ending(struct aw_model *m, int rank,
-				uint32_t iteration, uint32_t begin,
-				uint32_t end, uint32_t b, bool ends)
+void s_reads(struct aw_model *m, int32_t pid, uint32_t loader,
+	     uint32_t iteration, uint32_t begin, uint32_t end, uint32_t b,
+	     bool ends)
 {
 	uint32_t count = end > begin ? end - begin : 0;
 	uint32_t *indices = calloc(count ? count : 1, sizeof(*indices));
 	s_range(indices, begin, count, 1);
 	struct s_epoch e = {
 	    .indices = indices, .count = count, .batch_size = b, .end = ends};
-	s_epoch(m, 100 + rank, 0, iteration, &e);
+	s_epoch(m, pid, loader, iteration, &e);
 	free(indices);
 }
 
 void s_rank_reads(struct aw_model *m, int rank, uint32_t iteration,
 		  uint32_t begin, uint32_t end, uint32_t b)
 {
-	s_rank_reads_ending(m, rank, iteration, begin, end, b, true);
+	s_reads(m, 100 + rank, 0, iteration, begin, end, b, true);
 }
 
 void s_rank_reads_cut(struct aw_model *m, int rank, uint32_t iteration,
 		      uint32_t begin, uint32_t end, uint32_t b)
 {
-	s_rank_reads_ending(m, rank, iteration, begin, end, b, false);
+	s_reads(m, 100 + rank, 0, iteration, begin, end, b, false);
 }
 
 void s_analyze(struct aw_model *m, struct aw_findings *out)

@@ -38,6 +38,10 @@ struct s_loader_opts {
 		.sampler = "RandomSampler"                                     \
 	}
 
+/* An event of the run stream.c's events are of (7), of kind and pid, the
+ * rest zero: for the events a test builds by hand. */
+struct aw_event s_event(enum aw_event_kind kind, int32_t pid);
+
 void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
 	       int32_t world, const char *role);
 void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world);
@@ -108,6 +112,11 @@ void s_range(uint32_t *out, uint32_t start, uint32_t count, uint32_t step);
 
 /* W rank processes (pids 100 + r, parent 99) with loader 0 described by o. */
 void s_ranks(struct aw_model *m, int world, const struct s_loader_opts *o);
+/* Process pid reads indices [begin, end) of loader in batches of b; with
+ * `ends`, iter_end follows: all yielded, exhausted. */
+void s_reads(struct aw_model *m, int32_t pid, uint32_t loader,
+	     uint32_t iteration, uint32_t begin, uint32_t end, uint32_t b,
+	     bool ends);
 /* Rank r (pid 100 + r) reads indices [begin, end) in batches of b, all
  * yielded and exhausted. */
 void s_rank_reads(struct aw_model *m, int rank, uint32_t iteration,
