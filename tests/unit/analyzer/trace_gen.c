@@ -24,53 +24,39 @@
 #define DATASET 100u
 #define BATCH 8u
 
+/* The info struct of an event of field list `list`: the run id and the
+ * emitting pid every event begins with, then the event's own fields as
+ * designated initializers. */
+#define TG_INFO(list, run_id, emitter, ...)                                    \
+	(&(struct accwatch_##list##_info){                                     \
+	    .run = (run_id), .pid = (emitter), __VA_ARGS__})
+
+/* An event without a sequence (its field list has its name). */
+#define TG_EMIT(event, run_id, emitter, ...)                                   \
+	lttng_ust_tracepoint(accwatch, event,                                  \
+			     TG_INFO(event, run_id, emitter, __VA_ARGS__))
+
 static void emit_process(uint32_t run, int32_t pid, int32_t ppid, int32_t rank,
 			 const char *role)
 {
-	struct accwatch_process_info info = {
-	    .run = run,
-	    .pid = pid,
-	    .ppid = ppid,
-	    .rank = rank,
-	    .local_rank = rank,
-	    .world_size = 2,
-	    .local_world_size = 2,
-	    .rank_source = "RANK",
-	    .host = "node0",
-	    .role = role,
-	    .argv = "python train.py",
-	    .python = "3.11",
-	    .torch = "2.1",
-	};
-	lttng_ust_tracepoint(accwatch, process, &info);
+	TG_EMIT(process, run, pid, .ppid = ppid, .rank = rank,
+		.local_rank = rank, .world_size = 2, .local_world_size = 2,
+		.rank_source = "RANK", .host = "node0", .role = role,
+		.argv = "python train.py", .python = "3.11", .torch = "2.1");
 }
 
 static void emit_loader(uint32_t run, int32_t pid, uint32_t loader,
 			int64_t dataset_len, int64_t batch_size)
 {
-	struct accwatch_loader_new_info info = {
-	    .run = run,
-	    .pid = pid,
-	    .loader = loader,
-	    .dataset_id = 42,
-	    .dataset_type = "ToyDataset",
-	    .dataset_len = dataset_len,
-	    .loader_class = "DataLoader",
-	    .sampler_class = "DistributedSampler",
-	    .batch_sampler_class = "BatchSampler",
-	    .batch_size = batch_size,
-	    .drop_last = 0,
-	    .shuffle = 1,
-	    .num_workers = 1,
-	    .persistent_workers = 0,
-	    .prefetch_factor = 2,
-	    .start_method = "fork",
-	    .sampler_replicas = 2,
-	    .sampler_rank = 0,
-	    .site = "train.py:10",
-	    .stack = "train.py:10 main",
-	};
-	lttng_ust_tracepoint(accwatch, loader_new, &info);
+	TG_EMIT(
+	    loader_new, run, pid, .loader = loader, .dataset_id = 42,
+	    .dataset_type = "ToyDataset", .dataset_len = dataset_len,
+	    .loader_class = "DataLoader", .sampler_class = "DistributedSampler",
+	    .batch_sampler_class = "BatchSampler", .batch_size = batch_size,
+	    .drop_last = 0, .shuffle = 1, .num_workers = 1,
+	    .persistent_workers = 0, .prefetch_factor = 2,
+	    .start_method = "fork", .sampler_replicas = 2, .sampler_rank = 0,
+	    .site = "train.py:10", .stack = "train.py:10 main");
 }
 
 /* One batch, split into chunks of at most `chunk` indices; wide ones go out
@@ -82,91 +68,21 @@ static void emit_batch(uint32_t run, int32_t pid, uint32_t loader,
 {
 	for (uint32_t offset = 0; offset < count; offset += chunk) {
 		uint32_t n = count - offset < chunk ? count - offset : chunk;
-		struct accwatch_batch_info info = {
-		    .run = run,
-		    .pid = pid,
-		    .loader = loader,
-		    .iteration = iteration,
-		    .batch = ordinal,
-		    .offset = offset,
-		    .total = count,
-		    .count = n,
-		};
+		const struct accwatch_batch_info *info =
+		    TG_INFO(batch, run, pid, .loader = loader,
+			    .iteration = iteration, .batch = ordinal,
+			    .offset = offset, .total = count, .count = n);
 		if (wide) {
 			int64_t wide_indices[64];
 			for (uint32_t i = 0; i < n; i++)
 				wide_indices[i] = indices[offset + i];
-			lttng_ust_tracepoint(accwatch, batch_wide, &info,
+			lttng_ust_tracepoint(accwatch, batch_wide, info,
 					     wide_indices);
 		} else {
-			lttng_ust_tracepoint(accwatch, batch, &info,
+			lttng_ust_tracepoint(accwatch, batch, info,
 					     indices + offset);
 		}
 	}
-}
-
-static void emit_iter_begin(uint32_t run, int32_t pid, uint32_t loader,
-			    uint32_t iteration, int64_t sampler_epoch,
-			    int64_t seed)
-{
-	lttng_ust_tracepoint(
-	    accwatch, iter_begin,
-	    &(struct accwatch_iter_begin_info){.run = run,
-					       .pid = pid,
-					       .loader = loader,
-					       .iteration = iteration,
-					       .sampler_epoch = sampler_epoch,
-					       .seed = seed});
-}
-
-static void emit_iter_end(uint32_t run, int32_t pid, uint32_t loader,
-			  uint32_t iteration, uint32_t drawn, uint32_t yielded,
-			  uint8_t exhausted)
-{
-	lttng_ust_tracepoint(
-	    accwatch, iter_end,
-	    &(struct accwatch_iter_end_info){.run = run,
-					     .pid = pid,
-					     .loader = loader,
-					     .iteration = iteration,
-					     .drawn = drawn,
-					     .yielded = yielded,
-					     .exhausted = exhausted});
-}
-
-static void emit_loader_len(uint32_t run, int32_t pid, int64_t value,
-			    const char *site)
-{
-	lttng_ust_tracepoint(accwatch, loader_len,
-			     &(struct accwatch_loader_len_info){.run = run,
-								.pid = pid,
-								.loader = 0,
-								.value = value,
-								.site = site});
-}
-
-static void emit_dist_init(uint32_t run, int32_t pid, int32_t rank,
-			   int32_t world_size, const char *backend)
-{
-	lttng_ust_tracepoint(
-	    accwatch, dist_init,
-	    &(struct accwatch_dist_init_info){.run = run,
-					      .pid = pid,
-					      .rank = rank,
-					      .world_size = world_size,
-					      .backend = backend});
-}
-
-static void emit_exit(uint32_t run, int32_t pid, int32_t exited_pid,
-		      int32_t status, int32_t signal)
-{
-	lttng_ust_tracepoint(
-	    accwatch, exit,
-	    &(struct accwatch_exit_info){.run = run,
-					 .pid = pid,
-					 .exited_pid = exited_pid,
-					 .status = status,
-					 .signal = signal});
 }
 
 /* One rank's epoch: its indices in batches of BATCH, plus two prefetched
@@ -174,7 +90,8 @@ static void emit_exit(uint32_t run, int32_t pid, int32_t exited_pid,
 static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 		       const uint32_t *indices, uint32_t count, int prefetch)
 {
-	emit_iter_begin(run, pid, 0, iteration, iteration, 1234);
+	TG_EMIT(iter_begin, run, pid, .loader = 0, .iteration = iteration,
+		.sampler_epoch = iteration, .seed = 1234);
 	uint32_t batches = 0;
 	for (uint32_t start = 0; start < count; start += BATCH, batches++) {
 		uint32_t n = count - start < BATCH ? count - start : BATCH;
@@ -192,7 +109,8 @@ static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 		emit_batch(run, pid, 0, iteration, drawn++, extra, BATCH, BATCH,
 			   0);
 	}
-	emit_iter_end(run, pid, 0, iteration, drawn, batches, 1);
+	TG_EMIT(iter_end, run, pid, .loader = 0, .iteration = iteration,
+		.drawn = drawn, .yielded = batches, .exhausted = 1);
 }
 
 static int scenario_two_ranks(uint32_t run, int sharded)
@@ -201,34 +119,20 @@ static int scenario_two_ranks(uint32_t run, int sharded)
 	emit_process(run, 1000, 1, -1, "launcher");
 	for (int r = 0; r < 2; r++) {
 		emit_process(run, pids[r], 1000, r, "rank");
-		emit_dist_init(run, pids[r], r, 2, "gloo");
+		TG_EMIT(dist_init, run, pids[r], .rank = r, .world_size = 2,
+			.backend = "gloo");
 		emit_loader(run, pids[r], 0, DATASET, BATCH);
 	}
 	/* A worker of rank 0, for the process model. */
 	emit_process(run, 2001, pids[0], 0, "worker");
-	lttng_ust_tracepoint(
-	    accwatch, worker_start,
-	    &(struct accwatch_worker_start_info){.run = run,
-						 .pid = 2001,
-						 .worker_id = 0,
-						 .num_workers = 1,
-						 .seed = 99,
-						 .loader = 0,
-						 .iteration = 0,
-						 .loader_pid = pids[0]});
+	TG_EMIT(worker_start, run, 2001, .worker_id = 0, .num_workers = 1,
+		.seed = 99, .loader = 0, .iteration = 0, .loader_pid = pids[0]);
 	uint32_t fetched[4] = {0, 2, 4, 6};
-	struct accwatch_chunk_info fetch = {
-	    .run = run,
-	    .pid = 2001,
-	    .worker_id = 0,
-	    .loader = 0,
-	    .iteration = 0,
-	    .batch = 0,
-	    .offset = 0,
-	    .total = 4,
-	    .count = 4,
-	};
-	lttng_ust_tracepoint(accwatch, worker_fetch, &fetch, fetched);
+	lttng_ust_tracepoint(accwatch, worker_fetch,
+			     TG_INFO(chunk, run, 2001, .worker_id = 0,
+				     .loader = 0, .iteration = 0, .batch = 0,
+				     .offset = 0, .total = 4, .count = 4),
+			     fetched);
 
 	for (uint32_t epoch = 0; epoch < 2; epoch++) {
 		for (int r = 0; r < 2; r++) {
@@ -240,12 +144,13 @@ static int scenario_two_ranks(uint32_t run, int sharded)
 				if (!sharded || i % 2 == (uint32_t)r)
 					indices[n++] = i;
 			}
-			emit_loader_len(run, pids[r], (n + BATCH - 1) / BATCH,
-					"train.py:20");
+			TG_EMIT(loader_len, run, pids[r], .loader = 0,
+				.value = (n + BATCH - 1) / BATCH,
+				.site = "train.py:20");
 			emit_epoch(run, pids[r], epoch, indices, n, r == 0);
 		}
 	}
-	emit_exit(run, 2001, 2001, 0, -1);
+	TG_EMIT(exit, run, 2001, .exited_pid = 2001, .status = 0, .signal = -1);
 	return 0;
 }
 
@@ -257,7 +162,8 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 	for (int r = 0; r < RANKS; r++) {
 		emit_process(run, 5000 + r, 4999, r, "rank");
 		emit_loader(run, 5000 + r, 0, (int64_t)total, B);
-		emit_iter_begin(run, 5000 + r, 0, 0, 0, 0);
+		TG_EMIT(iter_begin, run, 5000 + r, .loader = 0, .iteration = 0,
+			.sampler_epoch = 0, .seed = 0);
 	}
 	uint32_t ordinal = 0;
 	for (unsigned long long start = 0; start < total;
@@ -273,7 +179,8 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 		}
 	}
 	for (int r = 0; r < RANKS; r++)
-		emit_iter_end(run, 5000 + r, 0, 0, ordinal, ordinal, 1);
+		TG_EMIT(iter_end, run, 5000 + r, .loader = 0, .iteration = 0,
+			.drawn = ordinal, .yielded = ordinal, .exhausted = 1);
 	return 0;
 }
 
@@ -286,8 +193,10 @@ static int scenario_absurd(uint32_t run)
 	for (int r = 0; r < 2; r++) {
 		emit_process(run, pids[r], 2999, r, "rank");
 		emit_loader(run, pids[r], 0, INT64_C(1) << 62, HUGE_BATCH);
-		emit_loader_len(run, pids[r], INT64_MIN, "absurd.py:1");
-		emit_iter_begin(run, pids[r], 0, 0, INT64_MAX, INT64_MIN);
+		TG_EMIT(loader_len, run, pids[r], .loader = 0,
+			.value = INT64_MIN, .site = "absurd.py:1");
+		TG_EMIT(iter_begin, run, pids[r], .loader = 0, .iteration = 0,
+			.sampler_epoch = INT64_MAX, .seed = INT64_MIN);
 	}
 	/* Rank 0: one batch of 10^7 indices, in chunks as the recorder splits
 	 * it, then one claiming 2^32-1 indices and bringing 3. */
@@ -300,18 +209,14 @@ static int scenario_absurd(uint32_t run)
 		   0);
 	free(huge);
 	uint32_t few[3] = {UINT32_MAX, UINT32_MAX - 1, 0};
-	struct accwatch_batch_info claim = {
-	    .run = run,
-	    .pid = pids[0],
-	    .loader = 0,
-	    .iteration = 0,
-	    .batch = 1,
-	    .offset = UINT32_MAX - 3,
-	    .total = UINT32_MAX,
-	    .count = 3,
-	};
-	lttng_ust_tracepoint(accwatch, batch, &claim, few);
-	emit_iter_end(run, pids[0], 0, 0, UINT32_MAX, UINT32_MAX, 1);
+	lttng_ust_tracepoint(accwatch, batch,
+			     TG_INFO(batch, run, pids[0], .loader = 0,
+				     .iteration = 0, .batch = 1,
+				     .offset = UINT32_MAX - 3,
+				     .total = UINT32_MAX, .count = 3),
+			     few);
+	TG_EMIT(iter_end, run, pids[0], .loader = 0, .iteration = 0,
+		.drawn = UINT32_MAX, .yielded = UINT32_MAX, .exhausted = 1);
 	/* Rank 1: indices below 0 and beyond 2^32, 2^62 and int64's ends. */
 	int64_t wide[8] = {-1,
 			   -(INT64_C(1) << 40),
@@ -321,41 +226,29 @@ static int scenario_absurd(uint32_t run)
 			   INT64_MAX,
 			   5,
 			   0};
-	struct accwatch_batch_info odd = {
-	    .run = run,
-	    .pid = pids[1],
-	    .loader = 0,
-	    .iteration = 0,
-	    .batch = 0,
-	    .offset = 0,
-	    .total = 8,
-	    .count = 8,
-	};
-	lttng_ust_tracepoint(accwatch, batch_wide, &odd, wide);
-	emit_iter_end(run, pids[1], 0, 0, 1, 5, 1);
+	lttng_ust_tracepoint(accwatch, batch_wide,
+			     TG_INFO(batch, run, pids[1], .loader = 0,
+				     .iteration = 0, .batch = 0, .offset = 0,
+				     .total = 8, .count = 8),
+			     wide);
+	TG_EMIT(iter_end, run, pids[1], .loader = 0, .iteration = 0, .drawn = 1,
+		.yielded = 5, .exhausted = 1);
 	/* A process claiming the last rank of a world of 2^31-1, a loader
 	 * and an iteration numbered at the top of their range, and ids
 	 * nobody uses (pid 0, negative ppid). */
-	struct accwatch_process_info giant = {
-	    .run = run,
-	    .pid = 0,
-	    .ppid = INT32_MIN,
-	    .rank = INT32_MAX,
-	    .local_rank = INT32_MAX,
-	    .world_size = INT32_MAX,
-	    .local_world_size = -5,
-	    .rank_source = "RANK",
-	    .host = "",
-	    .role = "rank",
-	    .argv = "",
-	    .python = "",
-	    .torch = "",
-	};
-	lttng_ust_tracepoint(accwatch, process, &giant);
-	emit_dist_init(run, 0, INT32_MAX, -5, "");
-	emit_iter_begin(run, 0, UINT32_MAX - 1, UINT32_MAX - 1, -1, -1);
-	emit_iter_end(run, 0, UINT32_MAX - 1, UINT32_MAX - 1, 0, UINT32_MAX, 0);
-	emit_exit(run, 0, INT32_MIN, INT32_MIN, INT32_MAX);
+	TG_EMIT(process, run, 0, .ppid = INT32_MIN, .rank = INT32_MAX,
+		.local_rank = INT32_MAX, .world_size = INT32_MAX,
+		.local_world_size = -5, .rank_source = "RANK", .host = "",
+		.role = "rank", .argv = "", .python = "", .torch = "");
+	TG_EMIT(dist_init, run, 0, .rank = INT32_MAX, .world_size = -5,
+		.backend = "");
+	TG_EMIT(iter_begin, run, 0, .loader = UINT32_MAX - 1,
+		.iteration = UINT32_MAX - 1, .sampler_epoch = -1, .seed = -1);
+	TG_EMIT(iter_end, run, 0, .loader = UINT32_MAX - 1,
+		.iteration = UINT32_MAX - 1, .drawn = 0, .yielded = UINT32_MAX,
+		.exhausted = 0);
+	TG_EMIT(exit, run, 0, .exited_pid = INT32_MIN, .status = INT32_MIN,
+		.signal = INT32_MAX);
 	return 0;
 }
 
