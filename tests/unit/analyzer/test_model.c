@@ -32,10 +32,62 @@ static const struct aw_cell *cell_of(const struct aw_model *m, uint32_t loader,
 	return NULL;
 }
 
-Test(model, consumed_is_first_yielded_batches)
+/* Ranks 0..world-1 (pids 100 + r, under a launcher) with the plain loader
+ * 0. */
+static struct aw_model *plain_ranks(int world)
 {
 	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
+	s_ranks(m, world, &plain);
+	return m;
+}
+
+/* Finishes the model: loader 0's epoch 0. */
+static const struct aw_epoch *finished_epoch(struct aw_model *m)
+{
+	aw_model_finish(m);
+	cr_assert_gt(m->n_loaders_global, 0);
+	cr_assert_gt(m->loaders_global[0].n_epochs, 0);
+	return &m->loaders_global[0].epochs[0];
+}
+
+/* Finishes the model: rank 0's cell of loader 0's epoch 0. */
+static const struct aw_cell *finished_cell(struct aw_model *m)
+{
+	aw_model_finish(m);
+	return cell_of(m, 0, 0, 0);
+}
+
+/* The counts of a cell most tests check. */
+static void expect_counts(const struct aw_cell *c, uint64_t batches,
+			  uint64_t samples, uint64_t unique)
+{
+	cr_expect_eq(c->batches, batches, "batches");
+	cr_expect_eq(c->samples, samples, "samples");
+	cr_expect_eq(c->unique, unique, "unique");
+}
+
+/* Rank 0 draws `count` batches of loader 0's epoch 0, batch b the 10
+ * indices from 10 * b: no iter_begin, no iter_end. */
+static void draw_batches(struct aw_model *m, uint32_t count)
+{
+	for (uint32_t b = 0; b < count; b++) {
+		uint32_t batch[10];
+		s_range(batch, b * 10, 10, 1);
+		s_batch(m, 100, 0, 0, b, 0, 10, batch, 10);
+	}
+}
+
+/* After the model is finished: how many ranks it counted, of what world. */
+static void expect_ranks(const struct aw_model *m, size_t n_ranks,
+			 int32_t world_size)
+{
+	cr_expect_eq(m->n_ranks, n_ranks, "ranks");
+	cr_expect_eq(m->world_size, world_size, "world size");
+}
+
+Test(model, consumed_is_first_yielded_batches)
+{
+	struct aw_model *m = plain_ranks(1);
 	uint32_t indices[50];
 	s_range(indices, 0, 50, 1);
 	/* 5 batches yielded, 3 more drawn ahead by workers and never yielded.
@@ -47,11 +99,8 @@ Test(model, consumed_is_first_yielded_batches)
 			    .prefetch_index = 99,
 			    .end = true};
 	s_epoch(m, 100, 0, 0, &e);
-	aw_model_finish(m);
-	const struct aw_cell *c = cell_of(m, 0, 0, 0);
-	cr_expect_eq(c->batches, 5);
-	cr_expect_eq(c->samples, 50);
-	cr_expect_eq(c->unique, 50);
+	const struct aw_cell *c = finished_cell(m);
+	expect_counts(c, 5, 50, 50);
 	cr_expect_eq(c->drawn, 8);
 	cr_expect_eq(c->prefetched_samples, 30);
 	cr_expect(c->complete);
@@ -67,8 +116,7 @@ Test(model, a_loop_that_ran_to_len_is_exhausted)
 	uint32_t indices[50];
 	s_range(indices, 0, 50, 1);
 	for (uint32_t short_by = 0; short_by < 2; short_by++) {
-		struct aw_model *m = aw_model_create();
-		s_ranks(m, 1, &plain);
+		struct aw_model *m = plain_ranks(1);
 		s_loader_len(m, 100, 0, 5 + short_by);
 		struct s_epoch e = {.indices = indices,
 				    .count = 50,
@@ -76,8 +124,7 @@ Test(model, a_loop_that_ran_to_len_is_exhausted)
 				    .end = true,
 				    .abandoned = true};
 		s_epoch(m, 100, 0, 0, &e);
-		aw_model_finish(m);
-		const struct aw_cell *c = cell_of(m, 0, 0, 0);
+		const struct aw_cell *c = finished_cell(m);
 		cr_expect_eq(c->batches, 5);
 		cr_expect_eq(c->exhausted, short_by == 0, "short by %u",
 			     short_by);
@@ -89,20 +136,12 @@ Test(model, yielded_less_than_drawn_beyond_window)
 {
 	/* A long epoch: batches far behind the newest are folded early; those
 	 * near the end wait for iter_end. */
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
+	struct aw_model *m = plain_ranks(1);
 	s_iter_begin(m, 100, 0, 0);
-	for (uint32_t b = 0; b < 1000; b++) {
-		uint32_t batch[10];
-		s_range(batch, b * 10, 10, 1);
-		s_batch(m, 100, 0, 0, b, 0, 10, batch, 10);
-	}
+	draw_batches(m, 1000);
 	s_iter_end(m, 100, 0, 0, 1000, 996, 0);
-	aw_model_finish(m);
-	const struct aw_cell *c = cell_of(m, 0, 0, 0);
-	cr_expect_eq(c->batches, 996);
-	cr_expect_eq(c->samples, 9960);
-	cr_expect_eq(c->unique, 9960);
+	const struct aw_cell *c = finished_cell(m);
+	expect_counts(c, 996, 9960, 9960);
 	cr_expect(!c->exhausted);
 	const struct aw_iteration *it = &m->iterations[c->iteration];
 	cr_expect_eq(it->over_counted_batches, 0);
@@ -112,33 +151,20 @@ Test(model, yielded_less_than_drawn_beyond_window)
 
 Test(model, yielded_far_below_drawn_is_flagged)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
-	for (uint32_t b = 0; b < 200; b++) {
-		uint32_t batch[10];
-		s_range(batch, b * 10, 10, 1);
-		s_batch(m, 100, 0, 0, b, 0, 10, batch, 10);
-	}
+	struct aw_model *m = plain_ranks(1);
+	draw_batches(m, 200);
 	s_iter_end(m, 100, 0, 0, 200, 10, 0);
-	aw_model_finish(m);
-	const struct aw_iteration *it =
-	    &m->iterations[cell_of(m, 0, 0, 0)->iteration];
-	cr_expect_gt(it->over_counted_batches, 0);
-	cr_expect_eq(cell_of(m, 0, 0, 0)->batches, 10);
+	const struct aw_cell *c = finished_cell(m);
+	cr_expect_gt(m->iterations[c->iteration].over_counted_batches, 0);
+	cr_expect_eq(c->batches, 10);
 	aw_model_destroy(m);
 }
 
 Test(model, missing_iter_end_counts_all_drawn)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
-	uint32_t indices[35];
-	s_range(indices, 0, 35, 1);
-	struct s_epoch e = {
-	    .indices = indices, .count = 35, .batch_size = 10, .end = false};
-	s_epoch(m, 100, 0, 0, &e);
-	aw_model_finish(m);
-	const struct aw_cell *c = cell_of(m, 0, 0, 0);
+	struct aw_model *m = plain_ranks(1);
+	s_rank_reads_cut(m, 0, 0, 0, 35, 10);
+	const struct aw_cell *c = finished_cell(m);
 	cr_expect_eq(c->batches, 4);
 	cr_expect_eq(c->samples, 35);
 	cr_expect(!c->complete);
@@ -149,15 +175,12 @@ Test(model, missing_iter_end_counts_all_drawn)
 
 Test(model, last_batch_drawn_is_kept_for_an_open_pass)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
-	uint32_t indices[35];
-	s_range(indices, 50, 35, 1);
-	struct s_epoch e = {
-	    .indices = indices, .count = 35, .batch_size = 10, .end = false};
-	s_epoch(m, 100, 0, 0, &e);
+	struct aw_model *m = plain_ranks(1);
+	s_rank_reads_cut(m, 0, 0, 50, 85, 10);
 	/* A late chunk of an older batch does not replace the newest. */
-	s_batch(m, 100, 0, 0, 1, 0, 10, indices, 10);
+	uint32_t late[10];
+	s_range(late, 50, 10, 1);
+	s_batch(m, 100, 0, 0, 1, 0, 10, late, 10);
 	aw_model_finish(m);
 	const struct aw_iteration *it = &m->iterations[0];
 	cr_assert(it->last_drawn.any);
@@ -201,18 +224,13 @@ Test(model, index_head_quotes_long_and_unknown_batches)
  * one fetch continue it; a persistent worker's next epoch starts anew. */
 Test(model, worker_fetch_ends_close_the_last_fetch)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
+	struct aw_model *m = plain_ranks(1);
 	s_process(m, 200, 100, 0, 1, "worker");
 	s_worker(m, 200, 0, 0, 0);
 	uint32_t idx[12];
 	s_range(idx, 40, 12, 1);
 	s_clock(m, 1.0);
-	struct aw_event e;
-	memset(&e, 0, sizeof(e));
-	e.kind = AW_EVENT_WORKER_FETCH;
-	e.run = 7;
-	e.pid = 200;
+	struct aw_event e = s_event(AW_EVENT_WORKER_FETCH, 200);
 	e.u.chunk = (struct aw_event_chunk){.worker_id = 0, .total = 12};
 	e.values.u32 = idx;
 	e.count = 8;
@@ -261,8 +279,7 @@ Test(model, worker_fetch_ends_close_the_last_fetch)
 
 Test(model, chunked_batches_concatenate_by_offset)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
+	struct aw_model *m = plain_ranks(1);
 	const uint32_t a[] = {0, 1, 2, 3}, b[] = {4, 5, 6}, c[] = {7, 8, 9};
 	/* Batch 0 in three chunks, the middle one last. */
 	s_batch(m, 100, 0, 0, 0, 0, 10, a, 4);
@@ -274,11 +291,8 @@ Test(model, chunked_batches_concatenate_by_offset)
 	s_batch_wide(m, 100, 0, 0, 1, 0, 5, wide, 3);
 	s_batch(m, 100, 0, 0, 1, 3, 5, rest, 2);
 	s_iter_end(m, 100, 0, 0, 2, 2, 1);
-	aw_model_finish(m);
-	const struct aw_cell *cell = cell_of(m, 0, 0, 0);
-	cr_expect_eq(cell->batches, 2);
-	cr_expect_eq(cell->samples, 15);
-	cr_expect_eq(cell->unique, 15);
+	const struct aw_cell *cell = finished_cell(m);
+	expect_counts(cell, 2, 15, 15);
 	cr_expect_eq(cell->lost_samples, 0);
 	cr_expect_eq(cell->max_batch_len, 10);
 	aw_model_destroy(m);
@@ -286,8 +300,7 @@ Test(model, chunked_batches_concatenate_by_offset)
 
 Test(model, lost_chunk_and_bad_chunks)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
+	struct aw_model *m = plain_ranks(1);
 	const uint32_t a[] = {0, 1, 2, 3};
 	s_batch(m, 100, 0, 0, 0, 0, 8, a,
 		4); /* the chunk at offset 4 never comes */
@@ -296,11 +309,9 @@ Test(model, lost_chunk_and_bad_chunks)
 	s_batch(m, 100, 0, 0, 2, 0, 0xffffffffu, a, 4); /* absurd total */
 	s_batch(m, 100, 0, 0, 3, 0, 2, a, 4); /* longer than its total: kept */
 	s_iter_end(m, 100, 0, 0, 4, 4, 1);
-	aw_model_finish(m);
-	const struct aw_cell *cell = cell_of(m, 0, 0, 0);
-	const struct aw_iteration *it = &m->iterations[cell->iteration];
+	const struct aw_cell *cell = finished_cell(m);
 	cr_expect_eq(cell->lost_samples, 4);
-	cr_expect_eq(it->bad_chunks, 1);
+	cr_expect_eq(m->iterations[cell->iteration].bad_chunks, 1);
 	cr_expect_eq(cell->samples, 16);
 	cr_expect_eq(cell->unique, 4);
 	aw_model_destroy(m);
@@ -308,8 +319,7 @@ Test(model, lost_chunk_and_bad_chunks)
 
 Test(model, unknown_batch_ordinal_and_late_chunks)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
+	struct aw_model *m = plain_ranks(1);
 	const uint32_t a[] = {0, 1}, b[] = {2, 3};
 	s_batch(m, 100, 0, 0, ACCWATCH_UNKNOWN, 0, 4, a, 2);
 	s_batch(m, 100, 0, 0, ACCWATCH_UNKNOWN, 2, 4, b, 2);
@@ -317,8 +327,7 @@ Test(model, unknown_batch_ordinal_and_late_chunks)
 	s_iter_end(m, 100, 0, 0, 2, 2, 1);
 	/* After iter_end: not consumed by anything. */
 	s_batch(m, 100, 0, 0, 5, 0, 2, a, 2);
-	aw_model_finish(m);
-	const struct aw_cell *cell = cell_of(m, 0, 0, 0);
+	const struct aw_cell *cell = finished_cell(m);
 	cr_expect_eq(cell->samples, 6);
 	cr_expect_eq(cell->unique, 4);
 	aw_model_destroy(m);
@@ -326,14 +335,12 @@ Test(model, unknown_batch_ordinal_and_late_chunks)
 
 Test(model, empty_epoch)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 2, &plain);
+	struct aw_model *m = plain_ranks(2);
 	for (int r = 0; r < 2; r++) {
 		s_iter_begin(m, 100 + r, 0, 0);
 		s_iter_end(m, 100 + r, 0, 0, 0, 0, 1);
 	}
-	aw_model_finish(m);
-	const struct aw_epoch *e = &m->loaders_global[0].epochs[0];
+	const struct aw_epoch *e = finished_epoch(m);
 	cr_expect_eq(e->n_cells, 2);
 	cr_expect_eq(e->union_count, 0);
 	cr_expect_eq(e->missing, 100);
@@ -343,15 +350,13 @@ Test(model, empty_epoch)
 
 Test(model, indices_out_of_range_do_not_crash)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 1, &plain);
+	struct aw_model *m = plain_ranks(1);
 	const uint32_t a[] = {5, 150, UINT32_MAX};
 	const int64_t w[] = {-1, 7, (int64_t)1 << 40};
 	s_batch(m, 100, 0, 0, 0, 0, 3, a, 3);
 	s_batch_wide(m, 100, 0, 0, 1, 0, 3, w, 3);
 	s_iter_end(m, 100, 0, 0, 2, 2, 1);
-	aw_model_finish(m);
-	const struct aw_epoch *e = &m->loaders_global[0].epochs[0];
+	const struct aw_epoch *e = finished_epoch(m);
 	cr_expect_eq(e->union_in_range, 2);
 	cr_expect_eq(e->out_of_range, 2);
 	cr_expect_eq(m->index_out_of_range, 2);
@@ -362,8 +367,7 @@ Test(model, indices_out_of_range_do_not_crash)
 
 Test(model, workers_inherit_rank)
 {
-	struct aw_model *m = aw_model_create();
-	s_ranks(m, 2, &plain);
+	struct aw_model *m = plain_ranks(2);
 	s_process(m, 200, 100, -1, -1,
 		  ""); /* child of rank 0: a worker by ancestry */
 	s_process(m, 201, 101, 1, 2, "worker"); /* says so */
@@ -384,45 +388,53 @@ Test(model, workers_inherit_rank)
 			cr_expect(!p->is_worker, "pid %d", p->pid);
 		}
 	}
-	cr_expect_eq(m->n_ranks, 2);
-	cr_expect_eq(m->world_size, 2);
+	expect_ranks(m, 2, 2);
+	aw_model_destroy(m);
+}
+
+/* Processes without a rank variable that each join the process group:
+ * process i (pid 100 + i) says rank dist_rank[i]. */
+struct dist_case {
+	size_t n;
+	int32_t parent_of_others; /* process 0's parent is 1 */
+	int32_t dist_rank[4];
+};
+
+/* The ranks are the process group's, none inferred, and no process is a
+ * worker, whoever its parent. */
+static void expect_dist_ranks(const struct dist_case *c)
+{
+	struct aw_model *m = aw_model_create();
+	for (size_t i = 0; i < c->n; i++)
+		s_process(m, 100 + (int32_t)i, i ? c->parent_of_others : 1, -1,
+			  -1, "other");
+	for (size_t i = 0; i < c->n; i++)
+		s_dist_init(m, 100 + (int32_t)i, c->dist_rank[i],
+			    (int32_t)c->n);
+	aw_model_finish(m);
+	cr_assert_eq(m->n_processes, c->n);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct aw_process *p = &m->processes[i];
+		cr_expect(!p->is_worker, "pid %d", p->pid);
+		cr_expect_eq(p->rank, c->dist_rank[i], "pid %d", p->pid);
+	}
+	cr_expect(!m->ranks_inferred);
+	expect_ranks(m, c->n, (int32_t)c->n);
 	aw_model_destroy(m);
 }
 
 Test(model, dist_init_rank_wins)
 {
-	struct aw_model *m = aw_model_create();
-	s_process(m, 100, 1, -1, -1, "other");
-	s_process(m, 101, 1, -1, -1, "other");
-	s_dist_init(m, 100, 1, 2);
-	s_dist_init(m, 101, 0, 2);
-	aw_model_finish(m);
-	cr_expect_eq(m->processes[0].rank, 1);
-	cr_expect_eq(m->processes[1].rank, 0);
-	cr_expect(!m->ranks_inferred);
-	cr_expect_eq(m->world_size, 2);
-	aw_model_destroy(m);
+	expect_dist_ranks(&(struct dist_case){
+	    .n = 2, .parent_of_others = 1, .dist_rank = {1, 0}});
 }
 
 Test(model, ranks_started_by_rank_0_are_ranks)
 {
 	/* Lightning's launcher: rank 0 (no rank variable) starts ranks 1-3 as
 	 * its children; each joins the process group. None is a worker. */
-	struct aw_model *m = aw_model_create();
-	s_process(m, 100, 1, -1, -1, "other");
-	for (int32_t r = 1; r < 4; r++)
-		s_process(m, 100 + r, 100, -1, -1, "other");
-	for (int32_t r = 0; r < 4; r++)
-		s_dist_init(m, 100 + r, r, 4);
-	aw_model_finish(m);
-	for (size_t i = 0; i < m->n_processes; i++) {
-		cr_expect(!m->processes[i].is_worker, "pid %d",
-			  m->processes[i].pid);
-		cr_expect_eq(m->processes[i].rank, m->processes[i].pid - 100);
-	}
-	cr_expect_eq(m->n_ranks, 4);
-	cr_expect_eq(m->world_size, 4);
-	aw_model_destroy(m);
+	expect_dist_ranks(&(struct dist_case){
+	    .n = 4, .parent_of_others = 100, .dist_rank = {0, 1, 2, 3}});
 }
 
 Test(model, ranks_inferred_in_pid_order)
@@ -434,12 +446,8 @@ Test(model, ranks_inferred_in_pid_order)
 	s_process(m, 260, 1, -1, -1, "other"); /* does not iterate */
 	s_loader(m, 300, 0, &plain);
 	s_loader(m, 250, 0, &plain);
-	uint32_t idx[10];
-	s_range(idx, 0, 10, 1);
-	struct s_epoch e = {
-	    .indices = idx, .count = 10, .batch_size = 5, .end = true};
-	s_epoch(m, 300, 0, 0, &e);
-	s_epoch(m, 250, 0, 0, &e);
+	s_reads(m, 300, 0, 0, 0, 10, 5, true);
+	s_reads(m, 250, 0, 0, 0, 10, 5, true);
 	aw_model_finish(m);
 	cr_expect(m->ranks_inferred);
 	cr_expect_eq(m->n_ranks, 2);
@@ -496,19 +504,11 @@ Test(model, two_processes_of_one_rank_add_up)
 	s_process(m, 150, 1, 0, 1, "rank"); /* restarted rank 0 */
 	s_loader(m, 100, 0, &plain);
 	s_loader(m, 150, 0, &plain);
-	uint32_t idx[20];
-	s_range(idx, 0, 20, 1);
-	struct s_epoch e = {
-	    .indices = idx, .count = 10, .batch_size = 5, .end = true};
-	s_epoch(m, 100, 0, 0, &e);
-	e.indices = idx + 10;
-	s_epoch(m, 150, 0, 0, &e);
-	aw_model_finish(m);
-	const struct aw_cell *c = cell_of(m, 0, 0, 0);
+	s_reads(m, 100, 0, 0, 0, 10, 5, true);
+	s_reads(m, 150, 0, 0, 10, 20, 5, true);
+	const struct aw_cell *c = finished_cell(m);
 	cr_expect_eq(c->n_iterations, 2);
-	cr_expect_eq(c->samples, 20);
-	cr_expect_eq(c->unique, 20);
-	cr_expect_eq(c->batches, 4);
+	expect_counts(c, 4, 20, 20);
 	aw_model_destroy(m);
 }
 
@@ -516,11 +516,7 @@ Test(model, exit_and_fork_events)
 {
 	struct aw_model *m = aw_model_create();
 	s_process(m, 100, 1, 0, 1, "rank");
-	struct aw_event f;
-	memset(&f, 0, sizeof(f));
-	f.kind = AW_EVENT_FORK;
-	f.run = 7;
-	f.pid = 100;
+	struct aw_event f = s_event(AW_EVENT_FORK, 100);
 	f.u.fork = (struct aw_event_fork){.child_pid = 300,
 					  .threads = 4,
 					  .cuda_mapped = 1,
@@ -528,14 +524,7 @@ Test(model, exit_and_fork_events)
 					  .py_stack = "x",
 					  .native_stack = ""};
 	aw_model_add_event(m, &f);
-	struct aw_event x;
-	memset(&x, 0, sizeof(x));
-	x.kind = AW_EVENT_EXIT;
-	x.run = 7;
-	x.pid = 300;
-	x.u.exit = (struct aw_event_exit){
-	    .exited_pid = 300, .status = -1, .signal = 9};
-	aw_model_add_event(m, &x);
+	s_exit(m, 300, 300, -1, 9);
 	aw_model_finish(m);
 	cr_assert_eq(m->n_forks, 1);
 	cr_expect_eq(m->forks[0].threads, 4);
@@ -577,12 +566,8 @@ Test(model, equal_pids_on_two_hosts_stay_apart)
 	 * first host (source 0), rank 1 on the second (source 1). */
 	struct aw_model *m = aw_model_create();
 	for (uint32_t host = 0; host < 2; host++) {
-		struct aw_event e;
-		memset(&e, 0, sizeof(e));
-		e.kind = AW_EVENT_PROCESS;
+		struct aw_event e = s_event(AW_EVENT_PROCESS, 100);
 		e.source = host;
-		e.run = 7;
-		e.pid = 100;
 		e.u.process = (struct aw_event_process){.ppid = 1,
 							.rank = (int32_t)host,
 							.world_size = 2,
@@ -609,6 +594,24 @@ Test(model, equal_pids_on_two_hosts_stay_apart)
 /* --- runs ------------------------------------------------------------------
  */
 
+/* A (trace directory, run) pair the reader met. */
+struct trace_run {
+	const char *trace;
+	uint32_t run;
+};
+
+/* A model told of the pairs, the list ended by a NULL trace. */
+static struct aw_model *model_of_trace_runs(const struct trace_run *pairs)
+{
+	struct aw_model *m = aw_model_create();
+	for (; pairs->trace; pairs++)
+		aw_model_note_trace_run(m, pairs->trace, pairs->run);
+	return m;
+}
+
+#define TRACE_RUNS(...)                                                        \
+	model_of_trace_runs((const struct trace_run[]){__VA_ARGS__, {NULL, 0}})
+
 static enum aw_runs_status check_runs(struct aw_model *m, char *error)
 {
 	error[0] = '\0';
@@ -622,11 +625,8 @@ Test(runs, run_filter_leaves_other_runs_out)
 	aw_model_set_query(m, &q);
 	s_ranks(m, 2, &plain);
 	s_rank_reads(m, 0, 0, 0, 50, 10);
-	struct aw_event e;
-	memset(&e, 0, sizeof(e));
-	e.kind = AW_EVENT_ITER_BEGIN;
-	e.run = 8;
-	e.pid = 100; /* the same pid in another run: another program */
+	struct aw_event e = s_event(AW_EVENT_ITER_BEGIN, 100);
+	e.run = 8; /* the same pid in another run: another program */
 	aw_model_add_event(m, &e);
 	cr_expect_eq(m->stats.other_run_events, 1);
 	cr_expect_eq(m->stats.by_kind[AW_EVENT_ITER_BEGIN], 1);
@@ -639,11 +639,9 @@ Test(runs, run_filter_leaves_other_runs_out)
 Test(runs, a_trace_of_several_runs_needs_run)
 {
 	char error[512];
-	struct aw_model *m = aw_model_create();
-	aw_model_note_trace_run(m, "/t/a/ust/uid/0/64-bit", 11);
-	aw_model_note_trace_run(m, "/t/a/ust/uid/0/64-bit", 22);
-	aw_model_note_trace_run(m, "/t/a/ust/uid/0/64-bit", 11);
-	aw_model_note_trace_run(m, "/t/b", 33);
+	struct aw_model *m = TRACE_RUNS(
+	    {"/t/a/ust/uid/0/64-bit", 11}, {"/t/a/ust/uid/0/64-bit", 22},
+	    {"/t/a/ust/uid/0/64-bit", 11}, {"/t/b", 33});
 	cr_expect_eq(m->stats.n_trace_runs, 3, "each pair once");
 	cr_expect_eq(check_runs(m, error), AW_RUNS_MIXED);
 	cr_expect(strstr(error, "the trace in /t/a/ust/uid/0/64-bit holds 2 "
@@ -670,16 +668,12 @@ Test(runs, one_run_per_trace_is_read_together_and_run_0_counts)
 {
 	char error[512];
 	/* One trace per node, each of its own accwatch-run. */
-	struct aw_model *m = aw_model_create();
-	aw_model_note_trace_run(m, "/t/node0", 11);
-	aw_model_note_trace_run(m, "/t/node1", 22);
+	struct aw_model *m = TRACE_RUNS({"/t/node0", 11}, {"/t/node1", 22});
 	cr_expect_eq(check_runs(m, error), AW_RUNS_OK, "%s", error);
 	aw_model_destroy(m);
 
 	/* A session of one's own (run 0) that also caught an accwatch-run. */
-	m = aw_model_create();
-	aw_model_note_trace_run(m, "/t/mine", 0);
-	aw_model_note_trace_run(m, "/t/mine", 5);
+	m = TRACE_RUNS({"/t/mine", 0}, {"/t/mine", 5});
 	cr_expect_eq(check_runs(m, error), AW_RUNS_MIXED);
 	cr_expect(strstr(error, "2 runs (0, 5)"), "%s", error);
 	aw_model_destroy(m);
