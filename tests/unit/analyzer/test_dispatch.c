@@ -2,6 +2,7 @@
  * drop_last, split_batches, loops that leave early), and the answers to
  * --sample, --rank/--epoch and --loader. */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,82 +29,89 @@ static bool share_has(const struct aw_dispatch *d, uint32_t rank,
 	    aw_sample_set_bitmap(&d->shares[rank].set), index);
 }
 
-Test(dispatch, readme_arithmetic_402_8_4)
+/* accelerate's DataLoaderDispatcher over 402/8/W=4: 51 inner batches,
+ * 13 steps; the last one 18 samples + the first 4, 5 per rank: rank 3
+ * gets [399, 400, 401, 0, 1]. */
+static void readme_slices(const struct aw_dispatch *d)
 {
-	/* accelerate's DataLoaderDispatcher over 402/8/W=4: 51 inner batches,
-	 * 13 steps; the last one 18 samples + the first 4, 5 per rank: rank 3
-	 * gets [399, 400, 401, 0, 1]. */
+	const struct aw_sequence *keep = d->keep;
+	cr_assert_eq(keep->n_batches, 13);
+	const uint32_t last[5] = {399, 400, 401, 0, 1};
+	cr_assert_eq(keep->batch_ends[12] - keep->batch_ends[11], 5);
+	cr_expect_eq(
+	    memcmp(keep->indices + keep->batch_ends[11], last, sizeof(last)),
+	    0);
+	/* step 0: rank r keeps inner batch r */
+	cr_expect(share_has(d, 1, 8) && share_has(d, 1, 15));
+	cr_expect(share_has(d, 0, 384) && share_has(d, 2, 394));
+}
+
+/* split_batches: one inner batch of 8 per step, 2 per rank; the last batch
+ * of 2 gives 1 each (2 % 4 != 0: + the first 4, bs = 1). */
+static void split_slices(const struct aw_dispatch *d)
+{
+	cr_expect(share_has(d, 0, 400) && share_has(d, 1, 401));
+	cr_expect(share_has(d, 2, 0) && share_has(d, 3, 1));
+}
+
+/* The checks a case adds to the shares' counts. */
+enum dispatch_also { NOTHING_MORE, README_SLICES, SPLIT_SLICES };
+
+/* Rank 0's epoch of n samples in batches of 8 through a dispatcher of 4
+ * ranks, finished as the loop ended; each rank gets one batch a step.
+ * Criterion copies the cases into each test's process: no pointers. */
+struct dispatch_case {
+	char name[48];
+	uint32_t n;
+	bool split_batches, drop_last, exhausted;
+	uint64_t steps, samples; /* samples: of each rank */
+	bool keep;               /* rank 3's share is kept, as --rank 3 asks */
+	enum dispatch_also also;
+};
+
+ParameterizedTestParameters(dispatch, shares_of_the_ranks)
+{
+	static struct dispatch_case cases[] = {
+	    {"readme_arithmetic_402_8_4", 402, false, false, true, 13, 101,
+	     true, README_SLICES},
+	    {"drop_last_drops_the_partial_step", 402, false, true, true, 12, 96,
+	     false, NOTHING_MORE},
+	    /* 40 batches, 10 steps */
+	    {"exact_multiple_needs_no_padding", 320, false, false, true, 10, 80,
+	     false, NOTHING_MORE},
+	    {"split_batches_cuts_every_batch", 402, true, false, true, 51,
+	     50 * 2 + 1, false, SPLIT_SLICES},
+	    /* 10 inner batches: 2 full steps + 2 */
+	    {"a_loop_that_left_early_gets_no_padding", 8 * 10, false, false,
+	     false, 2, 16, false, NOTHING_MORE},
+	};
+	return cr_make_param_array(struct dispatch_case, cases,
+				   sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct dispatch_case *c, dispatch, shares_of_the_ranks)
+{
 	struct aw_dispatch d;
 	struct aw_sequence keep = {0};
-	aw_dispatch_init(&d, 4, false);
-	d.keep = &keep;
-	d.keep_rank = 3;
-	feed(&d, 402, 8);
-	aw_dispatch_finish(&d, false, true);
-	cr_expect_eq(d.steps, 13);
-	for (uint32_t r = 0; r < 4; r++) {
-		cr_expect_eq(d.shares[r].batches, 13, "rank %u", r);
-		cr_expect_eq(d.shares[r].set.samples, 101, "rank %u", r);
+	aw_dispatch_init(&d, 4, c->split_batches);
+	if (c->keep) {
+		d.keep = &keep;
+		d.keep_rank = 3;
 	}
-	cr_assert_eq(keep.n_batches, 13);
-	const uint32_t last[5] = {399, 400, 401, 0, 1};
-	cr_assert_eq(keep.batch_ends[12] - keep.batch_ends[11], 5);
-	cr_expect_eq(
-	    memcmp(keep.indices + keep.batch_ends[11], last, sizeof(last)), 0);
-	/* step 0: rank r keeps inner batch r */
-	cr_expect(share_has(&d, 1, 8) && share_has(&d, 1, 15));
-	cr_expect(share_has(&d, 0, 384) && share_has(&d, 2, 394));
+	feed(&d, c->n, 8);
+	aw_dispatch_finish(&d, c->drop_last, c->exhausted);
+	cr_expect_eq(d.steps, c->steps, "%s", c->name);
+	for (uint32_t r = 0; r < 4; r++) {
+		cr_expect_eq(d.shares[r].batches, c->steps, "%s: rank %u",
+			     c->name, r);
+		cr_expect_eq(d.shares[r].set.samples, c->samples, "%s: rank %u",
+			     c->name, r);
+	}
+	if (c->also == README_SLICES)
+		readme_slices(&d);
+	else if (c->also == SPLIT_SLICES)
+		split_slices(&d);
 	aw_sequence_fini(&keep);
-	aw_dispatch_fini(&d);
-}
-
-Test(dispatch, drop_last_drops_the_partial_step)
-{
-	struct aw_dispatch d;
-	aw_dispatch_init(&d, 4, false);
-	feed(&d, 402, 8);
-	aw_dispatch_finish(&d, true, true);
-	cr_expect_eq(d.steps, 12);
-	for (uint32_t r = 0; r < 4; r++)
-		cr_expect_eq(d.shares[r].set.samples, 96);
-	aw_dispatch_fini(&d);
-}
-
-Test(dispatch, exact_multiple_needs_no_padding)
-{
-	struct aw_dispatch d;
-	aw_dispatch_init(&d, 4, false);
-	feed(&d, 320, 8); /* 40 batches, 10 steps */
-	aw_dispatch_finish(&d, false, true);
-	cr_expect_eq(d.steps, 10);
-	for (uint32_t r = 0; r < 4; r++)
-		cr_expect_eq(d.shares[r].set.samples, 80);
-	aw_dispatch_fini(&d);
-}
-
-Test(dispatch, split_batches_cuts_every_batch)
-{
-	/* split_batches: one inner batch of 8 per step, 2 per rank; the last
-	 * batch of 2 gives 1 each (2 % 4 != 0: + the first 4, bs = 1). */
-	struct aw_dispatch d;
-	aw_dispatch_init(&d, 4, true);
-	feed(&d, 402, 8);
-	aw_dispatch_finish(&d, false, true);
-	cr_expect_eq(d.steps, 51);
-	cr_expect_eq(d.shares[0].set.samples, 50 * 2 + 1);
-	cr_expect(share_has(&d, 0, 400) && share_has(&d, 1, 401));
-	cr_expect(share_has(&d, 2, 0) && share_has(&d, 3, 1));
-	aw_dispatch_fini(&d);
-}
-
-Test(dispatch, a_loop_that_left_early_gets_no_padding)
-{
-	struct aw_dispatch d;
-	aw_dispatch_init(&d, 4, false);
-	feed(&d, 8 * 10, 8); /* 10 inner batches: 2 full steps + 2 */
-	aw_dispatch_finish(&d, false, false);
-	cr_expect_eq(d.steps, 2);
-	cr_expect_eq(d.shares[3].set.samples, 16);
 	aw_dispatch_fini(&d);
 }
 
