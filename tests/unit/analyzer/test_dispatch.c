@@ -118,6 +118,18 @@ ParameterizedTest(struct dispatch_case *c, dispatch, shares_of_the_ranks)
 /* --- the model: rank 0 reads, ranks 1-3 get rows -----------------------------
  */
 
+/* A model asked q (NULL: nothing) with `world` ranks of loader 0 as o
+ * says. */
+static struct aw_model *asked(const struct aw_query *q, int world,
+			      const struct s_loader_opts *o)
+{
+	struct aw_model *m = aw_model_create();
+	if (q)
+		aw_model_set_query(m, q);
+	s_ranks(m, world, o);
+	return m;
+}
+
 /* Per rank: the user's loader 0 (site train.py:31, drop_last as given), the
  * inner DataLoader 1 and DataLoaderDispatcher 2 (train.py:33). Rank 0 reads
  * 402 samples in batches of 8; with `prime`, ranks 1-3 draw 3 batches they
@@ -125,9 +137,6 @@ ParameterizedTest(struct dispatch_case *c, dispatch, shares_of_the_ranks)
 static struct aw_model *dispatched(uint32_t epochs, int8_t drop_last,
 				   bool prime, const struct aw_query *q)
 {
-	struct aw_model *m = aw_model_create();
-	if (q)
-		aw_model_set_query(m, q);
 	struct s_loader_opts user = {.dataset_len = 402,
 				     .batch_size = 8,
 				     .drop_last = drop_last,
@@ -135,7 +144,7 @@ static struct aw_model *dispatched(uint32_t epochs, int8_t drop_last,
 				     .sampler = "RandomSampler",
 				     .shuffle = 1,
 				     .site = "train.py:31"};
-	s_ranks(m, 4, &user);
+	struct aw_model *m = asked(q, 4, &user);
 	struct s_loader_opts inner = user;
 	inner.site = "train.py:33";
 	inner.batch_size = -1;
@@ -288,14 +297,8 @@ Test(query, sample_reads_of_a_dispatched_loader)
 Test(query, sample_consumed_prefetched_and_fetched)
 {
 	struct aw_query q = {.by_sample = true, .sample = 5};
-	struct aw_model *m = aw_model_create();
-	aw_model_set_query(m, &q);
-	struct s_loader_opts o = {.dataset_len = 100,
-				  .batch_size = 10,
-				  .num_workers = 2,
-				  .sampler_replicas = -1,
-				  .sampler = "RandomSampler"};
-	s_ranks(m, 2, &o);
+	struct aw_model *m =
+	    asked(&q, 2, &(struct s_loader_opts)S_BASE_LOADER(2));
 	s_process(m, 300, 101, 1, 2, "worker");
 	s_worker(m, 300, 0, 0, 0);
 	uint32_t idx[50];
@@ -335,13 +338,9 @@ Test(query, sample_consumed_prefetched_and_fetched)
 Test(query, rank_and_epoch_sequence_in_order)
 {
 	struct aw_query q = {.by_sequence = true, .rank = 1, .epoch = 1};
-	struct aw_model *m = aw_model_create();
-	aw_model_set_query(m, &q);
-	struct s_loader_opts o = {.dataset_len = 100,
-				  .batch_size = 4,
-				  .sampler_replicas = -1,
-				  .sampler = "RandomSampler"};
-	s_ranks(m, 2, &o);
+	struct s_loader_opts o = S_BASE_LOADER(0);
+	o.batch_size = 4;
+	struct aw_model *m = asked(&q, 2, &o);
 	uint32_t idx[8] = {9, 3, 7, 1, 8, 2, 6, 0};
 	for (uint32_t epoch = 0; epoch < 2; epoch++)
 		for (int r = 0; r < 2; r++) {
@@ -392,14 +391,8 @@ Test(query, dispatched_rank_sequence)
 Test(query, loader_filter_keeps_its_findings_and_trace_ones)
 {
 	struct aw_query q = {.loader = "eval.py:5"};
-	struct aw_model *m = aw_model_create();
-	aw_model_set_query(m, &q);
-	struct s_loader_opts o = {.dataset_len = 100,
-				  .batch_size = 10,
-				  .sampler_replicas = -1,
-				  .sampler = "RandomSampler"};
-	s_ranks(m, 2, &o);
-	struct s_loader_opts eval = o;
+	struct s_loader_opts train = S_BASE_LOADER(0), eval = train;
+	struct aw_model *m = asked(&q, 2, &train);
 	eval.site = "/home/u/eval.py:5";
 	eval.dataset_id = 7;
 	for (int r = 0; r < 2; r++)
