@@ -435,3 +435,32 @@ void s_workers_over_epochs(struct aw_model *m, uint32_t epochs,
 		s_iter_end(m, 100, 0, e, 10, 10, 1);
 	}
 }
+
+struct s_run s_run_reading(int world, const struct s_loader_opts *o,
+			   const struct s_read *reads)
+{
+	struct s_run r = s_run_of(world, o);
+	for (const struct s_read *d = reads; d->b; d++)
+		s_rank_reads(r.model, d->rank, d->iteration, d->begin, d->end,
+			     d->b);
+	return r;
+}
+
+void s_rank_reads_as(struct aw_model *m, int rank, uint32_t iteration,
+		     uint32_t begin, uint32_t end, const struct s_epoch *how)
+{
+	struct s_epoch e = *how;
+	e.count = end - begin;
+	uint32_t *indices = calloc(e.count ? e.count : 1, sizeof(*indices));
+	s_range(indices, begin, (uint32_t)e.count, 1);
+	e.indices = indices;
+	s_epoch(m, 100 + rank, 0, iteration, &e);
+	free(indices);
+}
+
+const struct aw_finding *s_finish_only(struct s_run *r, const char *id)
+{
+	s_finish(r);
+	s_expect_only(&r->findings, id);
+	return id ? s_get(r, id) : NULL;
+}

@@ -166,4 +166,23 @@ void s_reads_in_order(struct aw_model *m, int rank, uint32_t loader,
 void s_workers_over_epochs(struct aw_model *m, uint32_t epochs,
 			   int8_t persistent, const char *names);
 
+/* One rank's read for s_run_reading: s_rank_reads of [begin, end) in
+ * batches of b. */
+struct s_read {
+	int rank;
+	uint32_t iteration, begin, end, b;
+};
+/* s_run_of(world, o), then the reads up to the first with b == 0. */
+struct s_run s_run_reading(int world, const struct s_loader_opts *o,
+			   const struct s_read *reads);
+/* The reads for s_run_reading, the one that ends them added. */
+#define S_READS(...) ((const struct s_read[]){__VA_ARGS__, {0}})
+/* Rank r (pid 100 + r) reads [begin, end) as `how` says: its batch size,
+ * prefetched batches and end (its indices and count are ignored). */
+void s_rank_reads_as(struct aw_model *m, int rank, uint32_t iteration,
+		     uint32_t begin, uint32_t end, const struct s_epoch *how);
+/* s_finish, then s_expect_only(id); the finding s_get(id), or NULL for
+ * none. */
+const struct aw_finding *s_finish_only(struct s_run *r, const char *id);
+
 #endif
