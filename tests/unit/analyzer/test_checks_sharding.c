@@ -26,14 +26,29 @@ static void expect_well_formed(const struct aw_finding *f)
 		cr_expect_lt(f->ranks[i - 1], f->ranks[i]);
 }
 
+/* A finished run where the ranks read `reads`, whose only finding is `id`
+ * (NULL: none at all). */
+static struct s_run reads_exactly(int world, const struct s_loader_opts *o,
+				  const struct s_read *reads, const char *id)
+{
+	struct s_run r = s_run_reading(world, o, reads);
+	s_finish(&r);
+	s_expect_exactly(&r.findings, id);
+	return r;
+}
+
+/* reads_exactly, and nothing more to look at. */
+static void expect_reads(int world, const struct s_loader_opts *o,
+			 const struct s_read *reads, const char *id)
+{
+	struct s_run r = reads_exactly(world, o, reads, id);
+	s_done(&r);
+}
+
 Test(checks_sharding, sharded_ranks_are_clean)
 {
-	struct s_run r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	s_rank_reads(r.model, 1, 0, 50, 100, 10);
-	s_finish(&r);
-	s_expect_exactly(&r.findings, NULL);
-	s_done(&r);
+	expect_reads(2, &base, S_READS({0, 0, 0, 50, 10}, {1, 0, 50, 100, 10}),
+		     NULL);
 }
 
 Test(checks_sharding, unsharded)
@@ -58,38 +73,29 @@ Test(checks_sharding, unsharded)
 
 Test(checks_sharding, unsharded_at_ninety_percent)
 {
-	/* Rank 1 reads exactly 90% of the union: still unsharded; 89%: overlap.
-	 */
-	for (int variant = 0; variant < 2; variant++) {
-		struct s_run r = s_run_of(2, &base);
-		s_rank_reads(r.model, 0, 0, 0, 100, 10);
-		s_rank_reads(r.model, 1, 0, variant ? 11 : 10, 100,
-			     9); /* 10 batches too */
-		s_finish(&r);
-		s_expect_exactly(&r.findings,
-				 variant ? "overlap" : "unsharded");
-		s_done(&r);
-	}
+	/* Rank 1 reads exactly 90% of the union (10 batches too): still
+	 * unsharded; 89%: overlap. */
+	expect_reads(2, &base, S_READS({0, 0, 0, 100, 10}, {1, 0, 10, 100, 9}),
+		     "unsharded");
+	expect_reads(2, &base, S_READS({0, 0, 0, 100, 10}, {1, 0, 11, 100, 9}),
+		     "overlap");
 }
 
 Test(checks_sharding, single_rank_is_never_unsharded)
 {
-	struct s_run r = s_run_of(1, &base);
-	s_rank_reads(r.model, 0, 0, 0, 100, 10);
-	s_rank_reads(r.model, 0, 1, 0, 100, 10);
-	s_finish(&r);
-	s_expect_exactly(&r.findings, NULL);
-	s_done(&r);
+	expect_reads(1, &base, S_READS({0, 0, 0, 100, 10}, {0, 1, 0, 100, 10}),
+		     NULL);
 }
 
 Test(checks_sharding, padding_at_allowance_then_overlap_one_past)
 {
 	/* W = 2, B = 10: allowance W*B - 1 = 19 cross-rank duplicates. */
 	struct s_run r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 60, 10);   /* 60 */
-	s_rank_reads(r.model, 1, 0, 41, 100, 10); /* 59: 41..59 shared, 19 */
-	s_rank_reads(r.model, 0, 1, 0, 60, 10);
-	s_rank_reads(r.model, 1, 1, 40, 100, 10); /* 40..59 shared, 20 */
+	/* Epoch 0: 60 and 59, 41..59 shared (19); epoch 1: 40..59 (20). */
+	for (uint32_t epoch = 0; epoch < 2; epoch++) {
+		s_rank_reads(r.model, 0, epoch, 0, 60, 10);
+		s_rank_reads(r.model, 1, epoch, 41 - epoch, 100, 10);
+	}
 	s_finish(&r);
 	cr_expect_eq(r.findings.n, 2);
 	const struct aw_finding *padding =
@@ -118,21 +124,15 @@ Test(checks_sharding, padding_of_a_tiny_dataset_is_not_unsharded)
 	struct s_loader_opts o = base;
 	o.dataset_len = 1;
 	o.batch_size = 1;
-	struct s_run r = s_run_of(2, &o);
-	s_rank_reads(r.model, 0, 0, 0, 1, 1);
-	s_rank_reads(r.model, 1, 0, 0, 1, 1);
-	s_finish(&r);
-	s_expect_exactly(&r.findings, "padding");
-	s_done(&r);
+	expect_reads(2, &o, S_READS({0, 0, 0, 1, 1}, {1, 0, 0, 1, 1}),
+		     "padding");
 }
 
 Test(checks_sharding, padding_only_exits_clean)
 {
-	struct s_run r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 55, 11);
-	s_rank_reads(r.model, 1, 0, 50, 100, 10);
-	s_finish(&r);
-	s_expect_exactly(&r.findings, "padding");
+	struct s_run r = reads_exactly(
+	    2, &base, S_READS({0, 0, 0, 55, 11}, {1, 0, 50, 100, 10}),
+	    "padding");
 	struct aw_options opts = {.fail_on = AW_FAIL_ON_ERROR};
 	cr_expect_eq(aw_cli_exit_status(
 			 &opts,
@@ -144,11 +144,8 @@ Test(checks_sharding, padding_only_exits_clean)
 
 Test(checks_sharding, missing_with_coverage)
 {
-	struct s_run r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 25, 5);
-	s_rank_reads(r.model, 1, 0, 25, 50, 5);
-	s_finish(&r);
-	s_expect_exactly(&r.findings, "missing");
+	struct s_run r = reads_exactly(
+	    2, &base, S_READS({0, 0, 0, 25, 5}, {1, 0, 25, 50, 5}), "missing");
 	const struct aw_finding *f = aw_findings_find(&r.findings, "missing");
 	expect_well_formed(f);
 	cr_expect_eq(s_number(f, "missing"), 50);
@@ -163,17 +160,13 @@ Test(checks_sharding, missing_explained_by_drop_last)
 	struct s_loader_opts o = base;
 	o.batch_size = 8;
 	o.drop_last = 1;
-	struct s_run r = s_run_of(2, &o);
-	s_rank_reads(r.model, 0, 0, 0, 48, 8); /* epoch 0: 96 read, 4 missing */
-	s_rank_reads(r.model, 1, 0, 50, 98, 8);
-	s_rank_reads(r.model, 0, 1, 0, 40,
-		     8); /* epoch 1: 85 read, 15 missing */
-	s_rank_reads(r.model, 1, 1, 50, 95, 9); /* 5 batches each */
-	s_rank_reads(r.model, 0, 2, 0, 40,
-		     8); /* epoch 2: 84 read, 16 missing */
-	s_rank_reads(r.model, 1, 2, 50, 94, 9);
-	s_finish(&r);
-	s_expect_exactly(&r.findings, "missing");
+	/* Epoch 0: 96 read, 4 missing; 1: 85 read, 15 missing (5 batches
+	 * each); 2: 84 read, 16 missing. */
+	struct s_run r = reads_exactly(
+	    2, &o,
+	    S_READS({0, 0, 0, 48, 8}, {1, 0, 50, 98, 8}, {0, 1, 0, 40, 8},
+		    {1, 1, 50, 95, 9}, {0, 2, 0, 40, 8}, {1, 2, 50, 94, 9}),
+	    "missing");
 	cr_assert_eq(r.findings.n, 1);
 	const struct aw_finding *f = &r.findings.items[0];
 	cr_expect_eq(f->epoch, 2);
@@ -185,33 +178,23 @@ Test(checks_sharding, missing_explained_by_drop_last)
 Test(checks_sharding, missing_allowance_of_distributed_sampler_drop_last)
 {
 	/* Loader without drop_last, DistributedSampler over 2 replicas: its own
-	 * drop_last may leave 1 sample. */
+	 * drop_last may leave 1 sample, not 2. */
 	struct s_loader_opts o = base;
 	o.sampler_replicas = 2;
 	o.sampler = "DistributedSampler";
-	for (uint32_t missing = 1; missing <= 2; missing++) {
-		struct s_run r = s_run_of(2, &o);
-		s_rank_reads(r.model, 0, 0, 0, 50, 10);
-		s_rank_reads(r.model, 1, 0, 50, 100 - missing, 10);
-		s_finish(&r);
-		s_expect_exactly(&r.findings, missing == 1 ? NULL : "missing");
-		s_done(&r);
-	}
+	expect_reads(2, &o, S_READS({0, 0, 0, 50, 10}, {1, 0, 50, 99, 10}),
+		     NULL);
+	expect_reads(2, &o, S_READS({0, 0, 0, 50, 10}, {1, 0, 50, 98, 10}),
+		     "missing");
 }
 
 Test(checks_sharding, missing_skipped_when_a_loop_left_early)
 {
 	struct s_run r = s_run_of(2, &base);
-	uint32_t idx[20];
-	s_range(idx, 0, 20, 1);
-	struct s_epoch e = {.indices = idx,
-			    .count = 20,
-			    .batch_size = 10,
-			    .end = true,
-			    .abandoned = true};
-	s_epoch(r.model, 100, 0, 0, &e);
-	s_range(idx, 50, 20, 1);
-	s_epoch(r.model, 101, 0, 0, &e);
+	const struct s_epoch left = {
+	    .batch_size = 10, .end = true, .abandoned = true};
+	s_rank_reads_as(r.model, 0, 0, 0, 20, &left);
+	s_rank_reads_as(r.model, 1, 0, 50, 70, &left);
 	s_finish(&r);
 	s_expect_exactly(&r.findings, NULL);
 	s_done(&r);
@@ -221,28 +204,18 @@ Test(checks_sharding, missing_skipped_for_subset_samplers_and_unknown_len)
 {
 	struct s_loader_opts o = base;
 	o.sampler = "SubsetRandomSampler";
-	struct s_run r = s_run_of(1, &o);
-	s_rank_reads(r.model, 0, 0, 0, 30, 10);
-	s_finish(&r);
-	s_expect_exactly(&r.findings, NULL);
-	s_done(&r);
-
+	expect_reads(1, &o, S_READS({0, 0, 0, 30, 10}), NULL);
 	o = base;
 	o.dataset_len = -1;
-	r.model = aw_model_create();
-	s_ranks(r.model, 1, &o);
-	s_rank_reads(r.model, 0, 0, 0, 30, 10);
-	s_finish(&r);
-	s_expect_exactly(&r.findings, NULL);
-	s_done(&r);
+	expect_reads(1, &o, S_READS({0, 0, 0, 30, 10}), NULL);
 }
 
 Test(checks_sharding, uneven_batches)
 {
-	struct s_run r = s_run_of(3, &base);
-	s_rank_reads(r.model, 0, 0, 0, 34, 10); /* 4 batches */
-	s_rank_reads(r.model, 1, 0, 34, 67, 10);
-	s_rank_reads(r.model, 2, 0, 67, 97, 10); /* 3 batches */
+	/* 4, 4 and 3 batches. */
+	struct s_run r = s_run_reading(
+	    3, &base,
+	    S_READS({0, 0, 0, 34, 10}, {1, 0, 34, 67, 10}, {2, 0, 67, 97, 10}));
 	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "uneven-batches"), 1);
 	const struct aw_finding *f =
@@ -258,8 +231,7 @@ Test(checks_sharding, uneven_batches)
 Test(checks_sharding, uneven_batches_not_claimed_without_iter_end)
 {
 	/* Rank 1 died mid-epoch: its counts are those of a crash. */
-	struct s_run r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	struct s_run r = s_run_reading(2, &base, S_READS({0, 0, 0, 50, 10}));
 	s_rank_reads_cut(r.model, 1, 0, 50, 70, 10);
 	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "uneven-batches"), 0);
@@ -367,11 +339,10 @@ Test(checks_sharding, padding_allowance_and_drop_allowance_formulas)
 
 Test(checks_sharding, findings_sorted_by_severity_then_loader_id_epoch)
 {
-	struct s_run r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 60, 10); /* epoch 0: padding */
-	s_rank_reads(r.model, 1, 0, 41, 100, 10);
-	for (uint32_t epoch = 1; epoch < 3;
-	     epoch++) { /* epochs 1-2: unsharded */
+	struct s_run r = s_run_reading(
+	    2, &base, S_READS({0, 0, 0, 60, 10}, {1, 0, 41, 100, 10}));
+	/* Epoch 0: padding; epochs 1-2: unsharded. */
+	for (uint32_t epoch = 1; epoch < 3; epoch++) {
 		s_rank_reads(r.model, 0, epoch, 0, 100, 10);
 		s_rank_reads(r.model, 1, epoch, 0, 100, 10);
 	}
@@ -391,9 +362,8 @@ Test(checks_sharding, same_sampler_rank_everywhere_is_named)
 	struct s_loader_opts o = base;
 	o.sampler_replicas = 2;
 	o.sampler = "DistributedSampler";
-	struct s_run r = s_run_of(2, &o);
-	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	s_rank_reads(r.model, 1, 0, 0, 50, 10);
+	struct s_run r =
+	    s_run_reading(2, &o, S_READS({0, 0, 0, 50, 10}, {1, 0, 0, 50, 10}));
 	s_finish(&r);
 	const struct aw_finding *f = aw_findings_find(&r.findings, "unsharded");
 	cr_assert(f);
@@ -463,9 +433,9 @@ Test(checks_sharding, padding_of_even_batches_is_explained)
 
 Test(checks_sharding, uneven_batches_when_samplers_ran_out_differently)
 {
-	struct s_run r = s_run_of(2, &base0);
-	s_rank_reads(r.model, 0, 0, 0, 50, 10);  /* 5 batches */
-	s_rank_reads(r.model, 1, 0, 50, 90, 10); /* 4 batches */
+	/* 5 and 4 batches. */
+	struct s_run r = s_run_reading(
+	    2, &base0, S_READS({0, 0, 0, 50, 10}, {1, 0, 50, 90, 10}));
 	s_finish(&r);
 	const struct aw_finding *f = s_get(&r, "uneven-batches");
 	cr_expect_eq(s_number(f, "fewest_batches"), 4);
@@ -479,16 +449,12 @@ Test(checks_sharding, a_rank_that_left_early_is_partial_not_uneven)
 	 * epoch, counts as read, neither uneven-batches nor missing. */
 	struct s_run r = s_run_of(2, &base0);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	uint32_t idx[20];
-	s_range(idx, 50, 20, 1);
-	struct s_epoch e = {.indices = idx,
-			    .count = 20,
-			    .batch_size = 10,
-			    .prefetched = 2,
-			    .prefetch_index = 99,
-			    .end = true,
-			    .abandoned = true};
-	s_epoch(r.model, 101, 0, 0, &e);
+	s_rank_reads_as(r.model, 1, 0, 50, 70,
+			&(const struct s_epoch){.batch_size = 10,
+						.prefetched = 2,
+						.prefetch_index = 99,
+						.end = true,
+						.abandoned = true});
 	s_finish(&r);
 	s_expect_only(&r.findings, NULL);
 	const struct aw_epoch *ep = &r.model->loaders_global[0].epochs[0];
@@ -504,8 +470,7 @@ Test(checks_sharding, a_rank_still_going_past_another_ranks_end_is_uneven)
 {
 	/* Rank 0's sampler ran out after 4 batches; rank 1 consumed 5 and
 	 * never ended its epoch (it hung in a collective and was killed). */
-	struct s_run r = s_run_of(2, &base0);
-	s_rank_reads(r.model, 0, 0, 0, 40, 10);
+	struct s_run r = s_run_reading(2, &base0, S_READS({0, 0, 0, 40, 10}));
 	s_rank_reads_cut(r.model, 1, 0, 50, 100, 10);
 	s_exit(r.model, 101, 101, -1, SIGKILL);
 	s_finish(&r);
@@ -518,12 +483,8 @@ Test(checks_sharding, a_rank_still_going_past_another_ranks_end_is_uneven)
 
 Test(checks_sharding, single_rank_has_no_padding_or_uneven)
 {
-	struct s_run r = s_run_of(1, &base0);
-	s_rank_reads(r.model, 0, 0, 0, 100, 10);
-	s_rank_reads(r.model, 0, 1, 0, 100, 10);
-	s_finish(&r);
-	cr_expect_eq(r.findings.n, 0);
-	s_done(&r);
+	expect_reads(1, &base0, S_READS({0, 0, 0, 100, 10}, {0, 1, 0, 100, 10}),
+		     NULL);
 }
 
 /* --- index-range ------------------------------------------------------------
@@ -531,12 +492,10 @@ Test(checks_sharding, single_rank_has_no_padding_or_uneven)
 
 Test(checks_sharding, index_range_at_n_and_negative)
 {
-	struct s_run r = s_run_of(2, &base0);
-	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	s_rank_reads(r.model, 1, 0, 50, 101, 11); /* 100 = N is out */
-	s_finish(&r);
-	s_expect_only(&r.findings, "index-range");
-	const struct aw_finding *f = s_get(&r, "index-range");
+	/* Rank 1 reads 100 = N, which is out. */
+	struct s_run r = s_run_reading(
+	    2, &base0, S_READS({0, 0, 0, 50, 10}, {1, 0, 50, 101, 11}));
+	const struct aw_finding *f = s_finish_only(&r, "index-range");
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	cr_expect_eq(s_number(f, "out_of_range"), 1);
 	cr_expect(s_has_rank(f, 1) && !s_has_rank(f, 0));
