@@ -21,10 +21,8 @@ Test(checks_exit, worker_died_names_rank_worker_pid_and_last_fetch)
 	s_worker_fetch(r.model, 201, 1, 0, 0, 2, idx, 8);
 	s_exit(r.model, 100, 201, -1, SIGKILL); /* the parent saw it */
 	s_exit(r.model, 200, 200, 0, -1);       /* worker 0 ended well */
-	s_finish(&r);
-	s_expect_only(&r.findings, "worker-died");
+	const struct aw_finding *f = s_finish_only(&r, "worker-died");
 	cr_expect_eq(s_count(&r.findings, "worker-died"), 1);
-	const struct aw_finding *f = s_get(&r, "worker-died");
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	cr_expect(s_has_rank(f, 0));
 	cr_expect_eq(s_number(f, "pid"), 201);
@@ -80,17 +78,22 @@ static void worker_fetches(struct aw_model *m, bool end)
 	s_clock(m, 9.5);
 }
 
+/* A run of worker_fetches. */
+static struct s_run fetches_run(bool end)
+{
+	struct s_run r = s_run_of(0, NULL);
+	worker_fetches(r.model, end);
+	return r;
+}
+
 Test(checks_exit, worker_stuck_names_the_fetch_its_indices_and_how_long)
 {
 	/* DataLoader(timeout=...) expired; the shutdown SIGTERMed worker 1. */
-	struct s_run r = s_run_of(0, NULL);
-	worker_fetches(r.model, false);
+	struct s_run r = fetches_run(false);
 	s_exit(r.model, 100, 200, 0, -1);
 	s_exit(r.model, 100, 201, -1, SIGTERM);
-	s_finish(&r);
-	s_expect_only(&r.findings, "worker-stuck");
+	const struct aw_finding *f = s_finish_only(&r, "worker-stuck");
 	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 1);
-	const struct aw_finding *f = s_get(&r, "worker-stuck");
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	cr_expect_eq(f->loader, 0);
 	cr_expect_eq(f->epoch, 0);
@@ -116,12 +119,9 @@ Test(checks_exit, worker_stuck_when_it_answered_the_sigterm_with_exit_0)
 {
 	/* torch's workers _exit(0) on their parent's SIGTERM: the worker's
 	 * own exit event says status 0. */
-	struct s_run r = s_run_of(0, NULL);
-	worker_fetches(r.model, false);
+	struct s_run r = fetches_run(false);
 	s_exit(r.model, 201, 201, 0, -1);
-	s_finish(&r);
-	s_expect_only(&r.findings, "worker-stuck");
-	const struct aw_finding *f = s_get(&r, "worker-stuck");
+	const struct aw_finding *f = s_finish_only(&r, "worker-stuck");
 	cr_expect_eq(s_number(f, "status"), 0);
 	cr_expect(s_says(f, "for 8.5 s, until it exited with status 0"), "%s",
 		  f->message);
@@ -130,19 +130,15 @@ Test(checks_exit, worker_stuck_when_it_answered_the_sigterm_with_exit_0)
 
 Test(checks_exit, worker_stuck_when_the_trace_ended_inside_the_fetch)
 {
-	struct s_run r = s_run_of(0, NULL);
-	worker_fetches(r.model, false);
-	s_finish(&r);
-	s_expect_only(&r.findings, "worker-stuck");
-	const struct aw_finding *f = s_get(&r, "worker-stuck");
+	struct s_run r = fetches_run(false);
+	const struct aw_finding *f = s_finish_only(&r, "worker-stuck");
 	cr_expect(s_says(f, "still in it when the trace ended"), "%s",
 		  f->message);
 	cr_expect(s_says(f, "for 8.5 s"), "%s", f->message);
 	s_done(&r);
 
 	/* Without clock records: no duration, the rest the same. */
-	r.model = aw_model_create();
-	worker_fetches(r.model, false);
+	r = fetches_run(false);
 	r.model->clock_ns = -1;
 	r.model->processes[3].fetch_start_ns = -1;
 	s_finish(&r);
@@ -155,29 +151,23 @@ Test(checks_exit, worker_stuck_when_the_trace_ended_inside_the_fetch)
 Test(checks_exit, no_worker_stuck_when_the_fetch_ended)
 {
 	/* The fetch ended, then the shutdown SIGTERMed the idle worker. */
-	struct s_run r = s_run_of(0, NULL);
-	worker_fetches(r.model, true);
+	struct s_run r = fetches_run(true);
 	s_exit(r.model, 100, 201, -1, SIGTERM);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	s_done(&r);
 
 	/* Terminated 0.5 s into an ordinary fetch (at interpreter exit):
 	 * too short for a hang. */
-	r.model = aw_model_create();
-	worker_fetches(r.model, false);
+	r = fetches_run(false);
 	r.model->clock_ns = 1500000000;
 	s_exit(r.model, 100, 201, -1, SIGTERM);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	s_done(&r);
 
 	/* Events were lost: the end may be one of them. */
-	r.model = aw_model_create();
-	worker_fetches(r.model, false);
+	r = fetches_run(false);
 	r.model->stats.discarded_events = 3;
-	s_finish(&r);
-	s_expect_only(&r.findings, "trace-incomplete");
+	s_finish_only(&r, "trace-incomplete");
 	s_done(&r);
 
 	/* A recorder without worker_fetch_end: every fetch looks open. */
@@ -186,8 +176,7 @@ Test(checks_exit, no_worker_stuck_when_the_fetch_ended)
 	uint32_t idx[4] = {17, 19, 21, 23};
 	s_worker_fetch(r.model, 201, 1, 0, 0, 1, idx, 4);
 	s_exit(r.model, 100, 201, -1, SIGTERM);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	s_done(&r);
 }
 
@@ -201,21 +190,17 @@ Test(checks_exit, worker_stuck_on_its_first_fetch_when_the_trace_declares_ends)
 	uint32_t idx[2] = {0, 1};
 	s_worker_fetch(r.model, 200, 0, 0, 0, 0, idx, 2);
 	s_worker_fetch(r.model, 201, 1, 0, 0, 0, idx, 2);
-	s_finish(&r);
-	s_expect_only(&r.findings, "worker-stuck");
+	s_finish_only(&r, "worker-stuck");
 	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 2);
 	s_done(&r);
 }
 
 Test(checks_exit, a_crashed_worker_is_worker_died_only_and_says_it_was_fetching)
 {
-	struct s_run r = s_run_of(0, NULL);
-	worker_fetches(r.model, false);
+	struct s_run r = fetches_run(false);
 	s_exit(r.model, 100, 201, -1, SIGSEGV);
-	s_finish(&r);
-	s_expect_only(&r.findings, "worker-died");
+	const struct aw_finding *f = s_finish_only(&r, "worker-died");
 	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 0);
-	const struct aw_finding *f = s_get(&r, "worker-died");
 	cr_expect_eq(s_number(f, "fetch_open"), 1);
 	cr_expect(s_says(f, "in the middle of its fetch #1 of epoch 0 (indices "
 			    "[17, 19, 21, 23])"),
@@ -224,12 +209,9 @@ Test(checks_exit, a_crashed_worker_is_worker_died_only_and_says_it_was_fetching)
 	s_done(&r);
 
 	/* Died between fetches: said so, with how the last one ended. */
-	r.model = aw_model_create();
-	worker_fetches(r.model, true);
+	r = fetches_run(true);
 	s_exit(r.model, 100, 201, -1, SIGKILL);
-	s_finish(&r);
-	s_expect_only(&r.findings, "worker-died");
-	f = s_get(&r, "worker-died");
+	f = s_finish_only(&r, "worker-died");
 	cr_expect_eq(s_number(f, "fetch_open"), 0);
 	cr_expect(s_says(f, "between fetches (its last, #1 of epoch 0, had "
 			    "returned)"),
@@ -246,11 +228,7 @@ static void rank_cut_short(struct aw_model *m)
 {
 	s_ranks(m, 2, &base);
 	s_rank_reads(m, 0, 0, 0, 50, 10);
-	uint32_t idx[30];
-	s_range(idx, 50, 30, 1);
-	struct s_epoch e = {
-	    .indices = idx, .count = 30, .batch_size = 10, .end = false};
-	s_epoch(m, 101, 0, 0, &e);
+	s_rank_reads_cut(m, 1, 0, 50, 80, 10);
 }
 
 Test(checks_exit, rank_died_names_the_rank_signal_epoch_and_last_batch)
@@ -259,22 +237,14 @@ Test(checks_exit, rank_died_names_the_rank_signal_epoch_and_last_batch)
 	 * SIGKILL mid-epoch, then stopped rank 2 with SIGTERM. */
 	struct s_run r = s_run_of(3, &base);
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
-	uint32_t idx[30];
-	s_range(idx, 50, 30, 1);
-	struct s_epoch e = {
-	    .indices = idx, .count = 30, .batch_size = 10, .end = false};
-	s_epoch(r.model, 101, 0, 0, &e);
-	s_range(idx, 30, 20, 1);
-	e.count = 20;
-	s_epoch(r.model, 102, 0, 0, &e);
+	s_rank_reads_cut(r.model, 1, 0, 50, 80, 10);
+	s_rank_reads_cut(r.model, 2, 0, 30, 50, 10);
 	s_exit(r.model, 99, 101, -1, SIGKILL);
 	s_exit(r.model, 99, 102, -1, SIGTERM);
-	s_finish(&r);
-	s_expect_only(&r.findings, "rank-died");
+	const struct aw_finding *f = s_finish_only(&r, "rank-died");
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 1,
 		     "rank 2 was stopped because rank 1 died");
 	cr_expect_eq(s_count(&r.findings, "trace-incomplete"), 0);
-	const struct aw_finding *f = s_get(&r, "rank-died");
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	cr_expect(s_has_rank(f, 1) && f->n_ranks == 1);
 	cr_expect_eq(f->loader, 0);
@@ -302,9 +272,7 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	struct s_run r = s_run_of(0, NULL);
 	rank_cut_short(r.model);
 	s_exit(r.model, 99, 101, -1, SIGTERM);
-	s_finish(&r);
-	s_expect_only(&r.findings, "rank-died");
-	const struct aw_finding *f = s_get(&r, "rank-died");
+	const struct aw_finding *f = s_finish_only(&r, "rank-died");
 	cr_expect(s_has_rank(f, 1));
 	cr_expect(s_says(f, "stopped from outside"), "%s", f->fix);
 	s_done(&r);
@@ -314,19 +282,13 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	r.model = aw_model_create();
 	s_ranks(r.model, 3, &base);
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
-	uint32_t idx[20];
-	s_range(idx, 30, 20, 1);
-	struct s_epoch e = {
-	    .indices = idx, .count = 20, .batch_size = 10, .end = false};
-	s_epoch(r.model, 101, 0, 0, &e);
-	s_epoch(r.model, 102, 0, 0, &e);
+	s_rank_reads_cut(r.model, 1, 0, 30, 50, 10);
+	s_rank_reads_cut(r.model, 2, 0, 30, 50, 10);
 	s_exit(r.model, 99, 100, 1, -1);
 	s_exit(r.model, 99, 101, -1, SIGTERM);
 	s_exit(r.model, 99, 102, -1, SIGTERM);
-	s_finish(&r);
-	s_expect_only(&r.findings, "rank-died");
+	f = s_finish_only(&r, "rank-died");
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 1);
-	f = s_get(&r, "rank-died");
 	cr_expect(s_has_rank(f, 1) && s_has_rank(f, 2) && !s_has_rank(f, 0));
 	cr_expect(s_says(f, "rank 0 (pid 100) exited with status 1 outside any "
 			    "pass over a loader"),
@@ -338,9 +300,7 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	r.model = aw_model_create();
 	rank_cut_short(r.model);
 	s_exit(r.model, 101, 101, 3, -1); /* its own _exit(3) */
-	s_finish(&r);
-	s_expect_only(&r.findings, "rank-died");
-	f = s_get(&r, "rank-died");
+	f = s_finish_only(&r, "rank-died");
 	cr_expect_eq(s_number(f, "status"), 3);
 	cr_expect(s_says(f, "exited with status 3"), "%s", f->message);
 	s_done(&r);
@@ -353,15 +313,13 @@ Test(checks_exit, no_rank_died_after_its_epochs_or_for_a_clean_exit)
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
 	s_exit(r.model, 99, 101, -1, SIGKILL);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	s_done(&r);
 
 	/* os._exit(0) mid-epoch: it chose to; nothing to say. */
 	r.model = aw_model_create();
 	rank_cut_short(r.model);
 	s_exit(r.model, 101, 101, 0, -1);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	s_done(&r);
 }
