@@ -40,17 +40,25 @@ static void iterable_epoch(struct aw_model *m, int world,
 	}
 }
 
-Test(checks_trace, iterable_duplicate_across_workers)
+/* Two ranks' iterable epoch, worker w of rank r producing 50 items from
+ * 100 r + stride w. */
+static struct s_run iterable_run(uint64_t stride)
 {
-	/* Both workers of each rank replay the rank's 50 items. */
 	struct s_run r = s_run_of(0, NULL);
 	iterable_epoch(r.model, 2, "IndexStream");
 	for (int rank = 0; rank < 2; rank++)
 		for (int32_t w = 0; w < 2; w++)
-			items_of(r.model, rank, w, 100 * (uint64_t)rank, 50);
-	s_finish(&r);
-	s_expect_only(&r.findings, "iterable-duplicate");
-	const struct aw_finding *f = s_get(&r, "iterable-duplicate");
+			items_of(r.model, rank, w,
+				 100 * (uint64_t)rank + stride * (uint64_t)w,
+				 50);
+	return r;
+}
+
+Test(checks_trace, iterable_duplicate_across_workers)
+{
+	/* Both workers of each rank replay the rank's 50 items. */
+	struct s_run r = iterable_run(0);
+	const struct aw_finding *f = s_finish_only(&r, "iterable-duplicate");
 	cr_expect_eq(s_number(f, "repeated_items"), 100);
 	cr_expect_eq(s_number(f, "distinct_items"), 100);
 	cr_expect_eq(s_number(f, "across_workers"), 100);
@@ -69,14 +77,8 @@ Test(checks_trace, iterable_duplicate_across_workers)
 
 Test(checks_trace, iterable_split_by_worker_and_rank_is_clean)
 {
-	struct s_run r = s_run_of(0, NULL);
-	iterable_epoch(r.model, 2, "IndexStream");
-	for (int rank = 0; rank < 2; rank++)
-		for (int32_t w = 0; w < 2; w++)
-			items_of(r.model, rank, w,
-				 100 * (uint64_t)rank + 50 * (uint64_t)w, 50);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	struct s_run r = iterable_run(50);
+	s_finish_only(&r, NULL);
 	const struct aw_epoch *e = &r.model->loaders_global[0].epochs[0];
 	cr_expect_eq(e->union_count, 200);
 	cr_expect_eq(e->samples, 200);
@@ -92,8 +94,7 @@ Test(checks_trace, iterable_dataset_shard_padding_is_allowed)
 	items_of(r.model, 0, 0, 0, 50);
 	items_of(r.model, 1, 0, 50, 50);
 	items_of(r.model, 1, 1, 0, 3);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	s_done(&r);
 }
 
@@ -107,9 +108,7 @@ Test(checks_trace, trace_incomplete_discards_and_vanished_processes)
 	s_rank_reads_cut(r.model, 1, 0, 50, 70, 10); /* rank 1 vanished */
 	r.model->stats.discarded_events = 40;
 	r.model->stats.discarded_events_messages = 2;
-	s_finish(&r);
-	s_expect_only(&r.findings, "trace-incomplete");
-	const struct aw_finding *f = s_get(&r, "trace-incomplete");
+	const struct aw_finding *f = s_finish_only(&r, "trace-incomplete");
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect_eq(s_number(f, "discarded_events"), 40);
 	cr_expect_eq(s_number(f, "vanished_iterations"), 1);
