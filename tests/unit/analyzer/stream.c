@@ -464,3 +464,10 @@ const struct aw_finding *s_finish_only(struct s_run *r, const char *id)
 	s_expect_only(&r->findings, id);
 	return id ? s_get(r, id) : NULL;
 }
+
+struct s_run s_run_distributed(int world, struct s_loader_opts o)
+{
+	o.sampler = "torch.utils.data.distributed.DistributedSampler";
+	o.sampler_replicas = world;
+	return s_run_of(world, &o);
+}

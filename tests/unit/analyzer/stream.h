@@ -184,5 +184,8 @@ void s_rank_reads_as(struct aw_model *m, int rank, uint32_t iteration,
 /* s_finish, then s_expect_only(id); the finding s_get(id), or NULL for
  * none. */
 const struct aw_finding *s_finish_only(struct s_run *r, const char *id);
+/* s_run_of(world, o) with o's sampler a DistributedSampler (its full class
+ * name) over the world. */
+struct s_run s_run_distributed(int world, struct s_loader_opts o);
 
 #endif

@@ -383,9 +383,7 @@ Test(checks_sharding, padding_of_distributed_sampler_is_explained)
 	struct s_loader_opts o = base;
 	o.dataset_len = 402;
 	o.batch_size = 8;
-	o.sampler = "torch.utils.data.distributed.DistributedSampler";
-	o.sampler_replicas = 4;
-	struct s_run r = s_run_of(4, &o);
+	struct s_run r = s_run_distributed(4, o);
 	uint32_t idx[101];
 	for (int rank = 0; rank < 4; rank++) {
 		for (uint32_t i = 0; i < 101; i++)
