@@ -15,9 +15,7 @@ Test(checks_loader, same_order_when_a_shuffling_sampler_repeats)
 {
 	struct s_loader_opts o = base;
 	o.shuffle = 1;
-	o.sampler = "torch.utils.data.distributed.DistributedSampler";
-	o.sampler_replicas = 2;
-	struct s_run r = s_run_of(2, &o);
+	struct s_run r = s_run_distributed(2, o);
 	uint32_t order[50];
 	for (int rank = 0; rank < 2; rank++) {
 		for (uint32_t i = 0; i < 50; i++)
@@ -26,10 +24,8 @@ Test(checks_loader, same_order_when_a_shuffling_sampler_repeats)
 			s_reads_in_order(r.model, rank, 0, epoch, order, 50,
 					 10);
 	}
-	s_finish(&r);
-	s_expect_only(&r.findings, "same-order");
+	const struct aw_finding *f = s_finish_only(&r, "same-order");
 	cr_expect_eq(s_count(&r.findings, "same-order"), 1);
-	const struct aw_finding *f = s_get(&r, "same-order");
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect_eq(f->epoch, 1);
 	cr_expect_eq(f->n_ranks, 2);
@@ -166,8 +162,7 @@ Test(checks_loader, no_unused_prepared_when_the_prepared_loader_is_iterated)
 	prepared_loaders(r.model, 2);
 	read_loader(r.model, 0, 1, 0, 0, 50);
 	read_loader(r.model, 1, 1, 0, 50, 100);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	/* Lineage: the inner loader was built from the user's. */
 	const struct aw_loader *inner =
 	    &r.model->loaders[s_loader_of(r.model, 100, 1)];
@@ -184,8 +179,7 @@ Test(checks_loader, unused_prepared_needs_the_users_loader_iterated)
 	 * shards itself (DistributedSampler): no finding. */
 	struct s_run r = s_run_of(0, NULL);
 	prepared_loaders(r.model, 2);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	s_done(&r);
 
 	struct s_loader_opts plain = base;
@@ -219,9 +213,7 @@ Test(checks_loader, stale_len_of_the_loader_before_prepare)
 				    50 * (uint32_t)rank,
 				    50 * (uint32_t)rank + 50);
 	}
-	s_finish(&r);
-	s_expect_only(&r.findings, "stale-len");
-	const struct aw_finding *f = s_get(&r, "stale-len");
+	const struct aw_finding *f = s_finish_only(&r, "stale-len");
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect_eq(s_number(f, "len"), 10);
 	cr_expect_eq(s_number(f, "batches"), 5);
@@ -241,15 +233,13 @@ Test(checks_loader, no_stale_len_when_the_counts_agree_or_nothing_was_iterated)
 		read_loader(r.model, rank, 1, 0, 50 * (uint32_t)rank,
 			    50 * (uint32_t)rank + 50);
 	}
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	s_done(&r);
 
 	r.model = aw_model_create();
 	prepared_loaders(r.model, 2);
 	s_loader_len(r.model, 100, 0, 10);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_finish_only(&r, NULL);
 	s_done(&r);
 }
 
@@ -258,9 +248,7 @@ Test(checks_loader, len_mismatch_in_a_full_epoch_only)
 	struct s_run r = s_run_of(1, &base);
 	s_loader_len(r.model, 100, 0, 11);
 	s_rank_reads(r.model, 0, 0, 0, 100, 10);
-	s_finish(&r);
-	s_expect_only(&r.findings, "len-mismatch");
-	const struct aw_finding *f = s_get(&r, "len-mismatch");
+	const struct aw_finding *f = s_finish_only(&r, "len-mismatch");
 	cr_expect_eq(s_number(f, "len"), 11);
 	cr_expect_eq(s_number(f, "batches"), 10);
 	cr_expect_eq(f->epoch, 0);
@@ -271,16 +259,10 @@ Test(checks_loader, len_mismatch_in_a_full_epoch_only)
 	r.model = aw_model_create();
 	s_ranks(r.model, 1, &base);
 	s_loader_len(r.model, 100, 0, 11);
-	uint32_t idx[30];
-	s_range(idx, 0, 30, 1);
-	struct s_epoch e = {.indices = idx,
-			    .count = 30,
-			    .batch_size = 10,
-			    .end = true,
-			    .abandoned = true};
-	s_epoch(r.model, 100, 0, 0, &e);
-	s_finish(&r);
-	s_expect_only(&r.findings, NULL);
+	s_rank_reads_as(r.model, 0, 0, 0, 30,
+			&(const struct s_epoch){
+			    .batch_size = 10, .end = true, .abandoned = true});
+	s_finish_only(&r, NULL);
 	s_done(&r);
 }
 
