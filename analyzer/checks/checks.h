@@ -75,13 +75,14 @@ struct aw_check_input {
 	uint64_t batch_size;
 };
 
-typedef void (*aw_check_fn)(const struct aw_check_input *in,
-			    struct aw_findings *out);
+/* A check: reads in, adds what it finds to out. */
+typedef void aw_check_fn(const struct aw_check_input *in,
+			 struct aw_findings *out);
 
 struct aw_check {
 	const char *id;
 	enum aw_check_scope scope;
-	aw_check_fn run;
+	aw_check_fn *run;
 };
 
 /* Runs every check of the table over the model (finished), then sorts. */

@@ -44,40 +44,19 @@ uint32_t aw_worker_global(const struct aw_model *model,
 			  const struct aw_process *w);
 
 /* checks_sharding.c: per loader and epoch. */
-void aw_check_unsharded(const struct aw_check_input *in,
-			struct aw_findings *out);
-void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out);
-void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out);
-void aw_check_padding(const struct aw_check_input *in, struct aw_findings *out);
-void aw_check_uneven_batches(const struct aw_check_input *in,
-			     struct aw_findings *out);
-void aw_check_index_range(const struct aw_check_input *in,
-			  struct aw_findings *out);
+aw_check_fn aw_check_unsharded, aw_check_overlap, aw_check_missing,
+    aw_check_padding, aw_check_uneven_batches, aw_check_index_range;
 
 /* checks_loader.c: loaders, their len() and lineage. */
-void aw_check_same_order(const struct aw_check_input *in,
-			 struct aw_findings *out);
-void aw_check_unused_prepared(const struct aw_check_input *in,
-			      struct aw_findings *out);
-void aw_check_len(const struct aw_check_input *in, struct aw_findings *out);
+aw_check_fn aw_check_same_order, aw_check_unused_prepared, aw_check_len;
 
 /* checks_process.c: forks and DataLoader workers. */
-void aw_check_forks(const struct aw_check_input *in, struct aw_findings *out);
-void aw_check_worker_respawn(const struct aw_check_input *in,
-			     struct aw_findings *out);
+aw_check_fn aw_check_forks, aw_check_worker_respawn;
 
 /* checks_exit.c: workers and ranks that died or hung. */
-void aw_check_worker_died(const struct aw_check_input *in,
-			  struct aw_findings *out);
-void aw_check_worker_stuck(const struct aw_check_input *in,
-			   struct aw_findings *out);
-void aw_check_rank_died(const struct aw_check_input *in,
-			struct aw_findings *out);
+aw_check_fn aw_check_worker_died, aw_check_worker_stuck, aw_check_rank_died;
 
 /* checks_trace.c: item fingerprints and the trace itself. */
-void aw_check_iterable_duplicate(const struct aw_check_input *in,
-				 struct aw_findings *out);
-void aw_check_trace_incomplete(const struct aw_check_input *in,
-			       struct aw_findings *out);
+aw_check_fn aw_check_iterable_duplicate, aw_check_trace_incomplete;
 
 #endif
