@@ -108,6 +108,21 @@ static void aw_evidence_sharing(struct aw_finding *f, const struct aw_epoch *e)
 	free(shared);
 }
 
+/* overlap and padding: the epoch's reads shared across ranks, against the
+ * padding allowance, are their numbers. */
+static struct aw_finding *aw_sharing_finding(const struct aw_check_input *in,
+					     struct aw_findings *out,
+					     const char *id,
+					     enum aw_severity severity,
+					     uint64_t allowance)
+{
+	struct aw_finding *f = aw_epoch_finding(in, out, id, severity);
+	aw_finding_add_integer(f, "cross_rank_duplicates",
+			       (int64_t)in->epoch->cross_rank_duplicates);
+	aw_finding_add_integer(f, "padding_allowance", (int64_t)allowance);
+	return f;
+}
+
 void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
@@ -115,11 +130,8 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 	if (in->world < 2 || e->cross_rank_duplicates <= allowance ||
 	    aw_epoch_unsharded(in) || aw_unjudgeable(in))
 		return;
-	struct aw_finding *f =
-	    aw_epoch_finding(in, out, "overlap", AW_SEVERITY_ERROR);
-	aw_finding_add_integer(f, "cross_rank_duplicates",
-			       (int64_t)e->cross_rank_duplicates);
-	aw_finding_add_integer(f, "padding_allowance", (int64_t)allowance);
+	struct aw_finding *f = aw_sharing_finding(in, out, "overlap",
+						  AW_SEVERITY_ERROR, allowance);
 	aw_finding_set_message(
 	    f,
 	    "%" PRIu64
@@ -178,10 +190,7 @@ void aw_check_padding(const struct aw_check_input *in, struct aw_findings *out)
 	    e->cross_rank_duplicates > allowance || aw_unjudgeable(in))
 		return;
 	struct aw_finding *f =
-	    aw_epoch_finding(in, out, "padding", AW_SEVERITY_INFO);
-	aw_finding_add_integer(f, "cross_rank_duplicates",
-			       (int64_t)e->cross_rank_duplicates);
-	aw_finding_add_integer(f, "padding_allowance", (int64_t)allowance);
+	    aw_sharing_finding(in, out, "padding", AW_SEVERITY_INFO, allowance);
 	char source[256];
 	aw_padding_source(in, source, sizeof(source));
 	aw_finding_set_message(
@@ -314,6 +323,17 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 	       "in accelerator.join_uneven_inputs() or DDP's join()");
 }
 
+/* The distinct indices a rank read at or above len(dataset), 0 when the
+ * length is unknown. */
+static uint64_t aw_distinct_above(const struct aw_loader *d,
+				  const struct aw_cell *cell)
+{
+	if (d->dataset_len < 0)
+		return 0;
+	return cell->unique -
+	       aw_sample_set_unique_below(cell->set, (uint64_t)d->dataset_len);
+}
+
 /* Indices outside [0, N): read, but not samples of this dataset. */
 void aw_check_index_range(const struct aw_check_input *in,
 			  struct aw_findings *out)
@@ -325,13 +345,7 @@ void aw_check_index_range(const struct aw_check_input *in,
 	uint64_t beyond = 0, bad_reads = 0;
 	for (size_t c = 0; c < e->n_cells; c++) {
 		const struct aw_cell *cell = &e->cells[c];
-		uint64_t above =
-		    d->dataset_len >= 0
-			? cell->unique -
-			      aw_sample_set_unique_below(
-				  cell->set, (uint64_t)d->dataset_len)
-			: 0;
-		beyond += above;
+		beyond += aw_distinct_above(d, cell);
 		bad_reads += cell->set->unrepresentable;
 	}
 	if (beyond == 0 && bad_reads == 0)
@@ -370,12 +384,7 @@ void aw_check_index_range(const struct aw_check_input *in,
 						 sizeof(examples) - used,
 						 "%s%" PRId64, used ? ", " : "",
 						 cell->set->examples[i]);
-		uint64_t distinct_above =
-		    d->dataset_len >= 0
-			? cell->unique -
-			      aw_sample_set_unique_below(
-				  cell->set, (uint64_t)d->dataset_len)
-			: 0;
+		uint64_t distinct_above = aw_distinct_above(d, cell);
 		if (cell->set->unrepresentable)
 			aw_finding_add_evidence(
 			    f,
