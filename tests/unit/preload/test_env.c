@@ -21,12 +21,19 @@ static const char *env_lookup(const char *name, void *context)
 	return NULL;
 }
 
-static struct accwatch_rank_info rank_of(const struct env_entry *env)
+/* The rank the environment gives, all of it. */
+static void expect_rank(const struct env_entry *env, int32_t rank,
+			int32_t world_size, int32_t local_rank,
+			int32_t local_world_size, const char *source)
 {
 	struct accwatch_rank_info info;
 
 	accwatch_env_rank(env_lookup, (void *)env, &info);
-	return info;
+	cr_assert_eq(info.rank, rank);
+	cr_assert_eq(info.world_size, world_size);
+	cr_assert_eq(info.local_rank, local_rank);
+	cr_assert_eq(info.local_world_size, local_world_size);
+	cr_assert_str_eq(info.source, source);
 }
 
 Test(env, parse_int_accepts_plain_decimals)
@@ -58,13 +65,7 @@ Test(env, torchrun_variables)
 	    {"RANK", "3"},         {"WORLD_SIZE", "8"},
 	    {"LOCAL_RANK", "1"},   {"LOCAL_WORLD_SIZE", "2"},
 	    {"SLURM_PROCID", "5"}, {NULL, NULL}};
-	struct accwatch_rank_info info = rank_of(env);
-
-	cr_assert_eq(info.rank, 3);
-	cr_assert_eq(info.world_size, 8);
-	cr_assert_eq(info.local_rank, 1);
-	cr_assert_eq(info.local_world_size, 2);
-	cr_assert_str_eq(info.source, "RANK");
+	expect_rank(env, 3, 8, 1, 2, "RANK");
 }
 
 Test(env, open_mpi_variables)
@@ -76,26 +77,14 @@ Test(env, open_mpi_variables)
 	    {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"},
 	    {NULL, NULL},
 	};
-	struct accwatch_rank_info info = rank_of(env);
-
-	cr_assert_eq(info.rank, 2);
-	cr_assert_eq(info.world_size, 4);
-	cr_assert_eq(info.local_rank, 0);
-	cr_assert_eq(info.local_world_size, 2);
-	cr_assert_str_eq(info.source, "OMPI_COMM_WORLD_RANK");
+	expect_rank(env, 2, 4, 0, 2, "OMPI_COMM_WORLD_RANK");
 }
 
 Test(env, pmi_has_no_local_rank)
 {
 	const struct env_entry env[] = {
 	    {"PMI_RANK", "1"}, {"PMI_SIZE", "2"}, {NULL, NULL}};
-	struct accwatch_rank_info info = rank_of(env);
-
-	cr_assert_eq(info.rank, 1);
-	cr_assert_eq(info.world_size, 2);
-	cr_assert_eq(info.local_rank, -1);
-	cr_assert_eq(info.local_world_size, -1);
-	cr_assert_str_eq(info.source, "PMI_RANK");
+	expect_rank(env, 1, 2, -1, -1, "PMI_RANK");
 }
 
 Test(env, slurm_variables)
@@ -104,13 +93,7 @@ Test(env, slurm_variables)
 					{"SLURM_NTASKS", "8"},
 					{"SLURM_LOCALID", "2"},
 					{NULL, NULL}};
-	struct accwatch_rank_info info = rank_of(env);
-
-	cr_assert_eq(info.rank, 6);
-	cr_assert_eq(info.world_size, 8);
-	cr_assert_eq(info.local_rank, 2);
-	cr_assert_eq(info.local_world_size, -1);
-	cr_assert_str_eq(info.source, "SLURM_PROCID");
+	expect_rank(env, 6, 8, 2, -1, "SLURM_PROCID");
 }
 
 Test(env, garbage_rank_falls_through_to_the_next_family)
@@ -120,11 +103,7 @@ Test(env, garbage_rank_falls_through_to_the_next_family)
 					{"PMI_RANK", "4"},
 					{"PMI_SIZE", "5"},
 					{NULL, NULL}};
-	struct accwatch_rank_info info = rank_of(env);
-
-	cr_assert_eq(info.rank, 4);
-	cr_assert_eq(info.world_size, 5);
-	cr_assert_str_eq(info.source, "PMI_RANK");
+	expect_rank(env, 4, 5, -1, -1, "PMI_RANK");
 }
 
 Test(env, garbage_sizes_are_unknown)
@@ -134,26 +113,14 @@ Test(env, garbage_sizes_are_unknown)
 					{"LOCAL_RANK", "-2"},
 					{"LOCAL_WORLD_SIZE", "two"},
 					{NULL, NULL}};
-	struct accwatch_rank_info info = rank_of(env);
-
-	cr_assert_eq(info.rank, 0);
-	cr_assert_eq(info.world_size, -1);
-	cr_assert_eq(info.local_rank, -1);
-	cr_assert_eq(info.local_world_size, -1);
-	cr_assert_str_eq(info.source, "RANK");
+	expect_rank(env, 0, -1, -1, -1, "RANK");
 }
 
 Test(env, no_rank_anywhere)
 {
 	const struct env_entry env[] = {
 	    {"LOCAL_RANK", "1"}, {"WORLD_SIZE", "2"}, {NULL, NULL}};
-	struct accwatch_rank_info info = rank_of(env);
-
-	cr_assert_eq(info.rank, -1);
-	cr_assert_eq(info.world_size, -1);
-	cr_assert_eq(info.local_rank, -1);
-	cr_assert_eq(info.local_world_size, -1);
-	cr_assert_str_eq(info.source, "");
+	expect_rank(env, -1, -1, -1, -1, "");
 }
 
 Test(env, run_id)
