@@ -196,44 +196,42 @@ static void assert_chunk(const struct chunk *chunk, uint32_t offset,
 		cr_assert_eq(chunk->values[i], values[i], "index %u", i);
 }
 
-Test(indices, list_of_small_ints_is_one_narrow_chunk)
+/* A batch of `kind` holding values walks, unsplit, into one chunk of them
+ * all, narrow or not. */
+static void expect_one_chunk(enum fake_kind kind, const long long *values,
+			     uint32_t count, int narrow)
 {
-	const long long values[] = {3, 0, 4294967295LL, 7, 1};
 	struct fake_batch batch;
 	struct chunks chunks;
 
-	fake_batch_init(&batch, FAKE_LIST, values, 5);
+	fake_batch_init(&batch, kind, values, count);
 	cr_assert_eq(walk(&batch.object, 0, &chunks), ACCWATCH_INDICES_OK);
 	cr_assert_eq(chunks.count, 1);
-	assert_chunk(&chunks.chunk[0], 0, 5, 1, values, 5);
+	assert_chunk(&chunks.chunk[0], 0, count, narrow, values, count);
+}
+
+Test(indices, list_of_small_ints_is_one_narrow_chunk)
+{
+	const long long values[] = {3, 0, 4294967295LL, 7, 1};
+
+	expect_one_chunk(FAKE_LIST, values, 5, 1);
 	cr_assert_null(fake_error_set);
 }
 
 Test(indices, tuple_is_read_in_place)
 {
 	const long long values[] = {9, 8};
-	struct fake_batch batch;
-	struct chunks chunks;
 
-	fake_batch_init(&batch, FAKE_TUPLE, values, 2);
-	cr_assert_eq(walk(&batch.object, 0, &chunks), ACCWATCH_INDICES_OK);
-	cr_assert_eq(chunks.count, 1);
-	assert_chunk(&chunks.chunk[0], 0, 2, 1, values, 2);
+	expect_one_chunk(FAKE_TUPLE, values, 2, 1);
 }
 
 Test(indices, negative_or_large_indices_are_wide)
 {
 	const long long negative[] = {1, -1};
 	const long long large[] = {4294967296LL, 2};
-	struct fake_batch batch;
-	struct chunks chunks;
 
-	fake_batch_init(&batch, FAKE_LIST, negative, 2);
-	cr_assert_eq(walk(&batch.object, 0, &chunks), ACCWATCH_INDICES_OK);
-	assert_chunk(&chunks.chunk[0], 0, 2, 0, negative, 2);
-	fake_batch_init(&batch, FAKE_LIST, large, 2);
-	cr_assert_eq(walk(&batch.object, 0, &chunks), ACCWATCH_INDICES_OK);
-	assert_chunk(&chunks.chunk[0], 0, 2, 0, large, 2);
+	expect_one_chunk(FAKE_LIST, negative, 2, 0);
+	expect_one_chunk(FAKE_LIST, large, 2, 0);
 }
 
 Test(indices, overflowing_int_is_clamped_wide)
@@ -279,12 +277,8 @@ Test(indices, long_batches_are_split_and_each_chunk_chooses_its_width)
 Test(indices, other_iterables_are_copied_to_a_list_and_released)
 {
 	const long long values[] = {5, 6, 7};
-	struct fake_batch batch;
-	struct chunks chunks;
 
-	fake_batch_init(&batch, FAKE_OTHER, values, 3);
-	cr_assert_eq(walk(&batch.object, 0, &chunks), ACCWATCH_INDICES_OK);
-	assert_chunk(&chunks.chunk[0], 0, 3, 1, values, 3);
+	expect_one_chunk(FAKE_OTHER, values, 3, 1);
 	cr_assert_eq(fake_lists_alive, 0);
 	cr_assert_eq(fake_other_type.references, 0);
 }
