@@ -209,6 +209,17 @@ static struct aw_class_entry *aw_reader_class(struct aw_bt_reader *reader,
 	return entry;
 }
 
+/* Element i of an integer array as its 64 bits, signed or not: each array
+ * kind keeps the width it stores. */
+static uint64_t aw_array_element_bits(const bt_field *array, uint64_t i,
+				      bool is_signed)
+{
+	const bt_field *e =
+	    bt_field_array_borrow_element_field_by_index_const(array, i);
+	return is_signed ? (uint64_t)bt_field_integer_signed_get_value(e)
+			 : bt_field_integer_unsigned_get_value(e);
+}
+
 static void aw_reader_read_array(struct aw_bt_reader *reader,
 				 const struct aw_class_entry *entry,
 				 const bt_field *payload,
@@ -221,52 +232,30 @@ static void aw_reader_read_array(struct aw_bt_reader *reader,
 	if (length > UINT32_MAX)
 		length = UINT32_MAX;
 	event->count = (uint32_t)length;
+	/* The reader's buffer of the array's kind, grown and filled. */
+#define AW_READ_ELEMENTS(buffer, type)                                         \
+	do {                                                                   \
+		AW_GROW(reader->buffer, reader->buffer##_cap, length);         \
+		for (uint64_t i = 0; i < length; i++)                          \
+			reader->buffer[i] = (type)aw_array_element_bits(       \
+			    array, i, entry->array_signed);                    \
+		event->values.buffer = reader->buffer;                         \
+	} while (0)
 	switch (entry->spec->array_kind) {
 	case AW_ARRAY_U32:
-		AW_GROW(reader->u32, reader->u32_cap, length);
-		for (uint64_t i = 0; i < length; i++) {
-			const bt_field *e =
-			    bt_field_array_borrow_element_field_by_index_const(
-				array, i);
-			reader->u32[i] =
-			    entry->array_signed
-				? (uint32_t)bt_field_integer_signed_get_value(e)
-				: (uint32_t)bt_field_integer_unsigned_get_value(
-				      e);
-		}
-		event->values.u32 = reader->u32;
+		AW_READ_ELEMENTS(u32, uint32_t);
 		break;
 	case AW_ARRAY_I64:
-		AW_GROW(reader->i64, reader->i64_cap, length);
-		for (uint64_t i = 0; i < length; i++) {
-			const bt_field *e =
-			    bt_field_array_borrow_element_field_by_index_const(
-				array, i);
-			reader->i64[i] =
-			    entry->array_signed
-				? bt_field_integer_signed_get_value(e)
-				: (int64_t)bt_field_integer_unsigned_get_value(
-				      e);
-		}
-		event->values.i64 = reader->i64;
+		AW_READ_ELEMENTS(i64, int64_t);
 		break;
 	case AW_ARRAY_U64:
-		AW_GROW(reader->u64, reader->u64_cap, length);
-		for (uint64_t i = 0; i < length; i++) {
-			const bt_field *e =
-			    bt_field_array_borrow_element_field_by_index_const(
-				array, i);
-			reader->u64[i] =
-			    entry->array_signed
-				? (uint64_t)bt_field_integer_signed_get_value(e)
-				: bt_field_integer_unsigned_get_value(e);
-		}
-		event->values.u64 = reader->u64;
+		AW_READ_ELEMENTS(u64, uint64_t);
 		break;
 	case AW_ARRAY_NONE:
 		event->count = 0;
 		break;
 	}
+#undef AW_READ_ELEMENTS
 }
 
 static uint32_t aw_reader_host(struct aw_bt_reader *reader, const char *host)
