@@ -10,17 +10,18 @@
 #include "index_map.h"
 #include "util.h"
 
+static const char *const aw_severity_names[] = {
+    [AW_SEVERITY_ERROR] = "error",
+    [AW_SEVERITY_WARNING] = "warning",
+    [AW_SEVERITY_INFO] = "info",
+};
+
 const char *aw_severity_name(enum aw_severity severity)
 {
-	switch (severity) {
-	case AW_SEVERITY_ERROR:
-		return "error";
-	case AW_SEVERITY_WARNING:
-		return "warning";
-	case AW_SEVERITY_INFO:
-		return "info";
-	}
-	return "?";
+	if ((size_t)severity >=
+	    sizeof(aw_severity_names) / sizeof(aw_severity_names[0]))
+		return "?";
+	return aw_severity_names[severity];
 }
 
 void aw_findings_init(struct aw_findings *findings)
@@ -29,15 +30,18 @@ void aw_findings_init(struct aw_findings *findings)
 	findings->n = findings->cap = 0;
 }
 
+void aw_finding_fini(struct aw_finding *finding)
+{
+	free(finding->ranks);
+	free(finding->message);
+	free(finding->evidence);
+	free(finding->fix);
+}
+
 void aw_findings_fini(struct aw_findings *findings)
 {
-	for (size_t i = 0; i < findings->n; i++) {
-		struct aw_finding *f = &findings->items[i];
-		free(f->ranks);
-		free(f->message);
-		free(f->evidence);
-		free(f->fix);
-	}
+	for (size_t i = 0; i < findings->n; i++)
+		aw_finding_fini(&findings->items[i]);
 	free(findings->items);
 	aw_findings_init(findings);
 }
@@ -65,12 +69,18 @@ static char *aw_vformat(const char *fmt, va_list ap)
 	return s;
 }
 
+/* A text of the finding (message, fix) replaced by a new one. */
+static void aw_replace_text(char **text, const char *fmt, va_list ap)
+{
+	free(*text);
+	*text = aw_vformat(fmt, ap);
+}
+
 void aw_finding_set_message(struct aw_finding *finding, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	free(finding->message);
-	finding->message = aw_vformat(fmt, ap);
+	aw_replace_text(&finding->message, fmt, ap);
 	va_end(ap);
 }
 
@@ -78,8 +88,7 @@ void aw_finding_set_fix(struct aw_finding *finding, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	free(finding->fix);
-	finding->fix = aw_vformat(fmt, ap);
+	aw_replace_text(&finding->fix, fmt, ap);
 	va_end(ap);
 }
 
@@ -143,20 +152,23 @@ void aw_finding_add_real(struct aw_finding *finding, const char *name,
 	}
 }
 
+/* -1, 0 or 1 as a is below, equal to or above b. */
+static int aw_three_way(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
 static int aw_compare_findings(const void *a, const void *b)
 {
 	const struct aw_finding *x = a, *y = b;
-	if (x->severity != y->severity)
-		return x->severity < y->severity ? -1 : 1;
+	int by;
 	/* Findings about no loader (AW_NONE) come after the loaders'. */
-	if (x->loader != y->loader)
-		return x->loader < y->loader ? -1 : 1;
-	int by_id = strcmp(x->id, y->id);
-	if (by_id)
-		return by_id;
-	if (x->epoch != y->epoch)
-		return x->epoch < y->epoch ? -1 : 1;
-	return (x->order > y->order) - (x->order < y->order);
+	if ((by = aw_three_way(x->severity, y->severity)) ||
+	    (by = aw_three_way(x->loader, y->loader)) ||
+	    (by = strcmp(x->id, y->id)) ||
+	    (by = aw_three_way(x->epoch, y->epoch)))
+		return by;
+	return aw_three_way((int64_t)x->order, (int64_t)y->order);
 }
 
 void aw_findings_sort(struct aw_findings *findings)

@@ -48,6 +48,8 @@ struct aw_findings {
 
 void aw_findings_init(struct aw_findings *findings);
 void aw_findings_fini(struct aw_findings *findings);
+/* Frees what one finding owns (its ranks and texts), not the finding. */
+void aw_finding_fini(struct aw_finding *finding);
 
 /* Adds a finding; the pointer is valid until the next add. */
 struct aw_finding *aw_findings_add(struct aw_findings *findings, const char *id,
