@@ -119,6 +119,23 @@ static void aw_add_fetch_numbers(struct aw_finding *f,
 		aw_finding_add_integer(f, "first_index", w->last_fetch.head[0]);
 }
 
+/* A finding about worker w in epoch (ACCWATCH_UNKNOWN: none), with its rank,
+ * pid and worker id. */
+static struct aw_finding *aw_worker_finding(struct aw_findings *out,
+					    const char *id,
+					    const struct aw_process *w,
+					    uint32_t global, uint32_t epoch)
+{
+	struct aw_finding *f =
+	    aw_findings_add(out, id, AW_SEVERITY_ERROR, global,
+			    epoch == ACCWATCH_UNKNOWN ? -1 : (int64_t)epoch);
+	if (w->rank >= 0)
+		aw_finding_add_rank(f, w->rank);
+	aw_finding_add_integer(f, "pid", w->pid);
+	aw_finding_add_integer(f, "worker_id", w->worker_id);
+	return f;
+}
+
 /* --- worker-died ---------------------------------------------------------- */
 
 /* How a worker ended, if that is a death: a signal other than the stop
@@ -222,13 +239,8 @@ void aw_check_worker_died(const struct aw_check_input *in,
 		uint32_t global = aw_worker_global(model, w);
 		uint32_t epoch = w->any_fetch ? w->last_fetch_iteration
 					      : w->worker_iteration;
-		struct aw_finding *f = aw_findings_add(
-		    out, "worker-died", AW_SEVERITY_ERROR, global,
-		    epoch == ACCWATCH_UNKNOWN ? -1 : (int64_t)epoch);
-		if (w->rank >= 0)
-			aw_finding_add_rank(f, w->rank);
-		aw_finding_add_integer(f, "pid", w->pid);
-		aw_finding_add_integer(f, "worker_id", w->worker_id);
+		struct aw_finding *f =
+		    aw_worker_finding(out, "worker-died", w, global, epoch);
 		char how[64], which[128], state[320], when[32] = "";
 		aw_how_ended(f, w, how, sizeof(how));
 		aw_of_loader(model, global, which, sizeof(which));
@@ -326,13 +338,8 @@ void aw_check_worker_stuck(const struct aw_check_input *in,
 			continue;
 		uint32_t global = aw_worker_global(model, w);
 		uint32_t epoch = w->last_fetch_iteration;
-		struct aw_finding *f = aw_findings_add(
-		    out, "worker-stuck", AW_SEVERITY_ERROR, global,
-		    epoch == ACCWATCH_UNKNOWN ? -1 : (int64_t)epoch);
-		if (w->rank >= 0)
-			aw_finding_add_rank(f, w->rank);
-		aw_finding_add_integer(f, "pid", w->pid);
-		aw_finding_add_integer(f, "worker_id", w->worker_id);
+		struct aw_finding *f =
+		    aw_worker_finding(out, "worker-stuck", w, global, epoch);
 		aw_add_fetch_numbers(f, w);
 		char which[128], fetch[48], what[224], until[320];
 		aw_of_loader(model, global, which, sizeof(which));
