@@ -224,6 +224,20 @@ static void aw_emit_hit_groups(const struct aw_check_input *in,
 	hits->n = hits->cap = 0;
 }
 
+/* The finding of a group of hits (one per rank), with the group's ranks. */
+static struct aw_finding *aw_group_finding(struct aw_findings *out,
+					   const struct aw_loader_hit *hit,
+					   const struct aw_loader_hit *group,
+					   size_t n, enum aw_severity severity,
+					   int64_t epoch)
+{
+	struct aw_finding *f =
+	    aw_findings_add(out, hit->id, severity, hit->global, epoch);
+	for (size_t i = 0; i < n; i++)
+		aw_finding_add_rank(f, group[i].rank);
+	return f;
+}
+
 /* --- unused-prepared ------------------------------------------------------ */
 
 /* The loader a user would have been handed for loader object s: accelerate's
@@ -284,10 +298,8 @@ static void aw_emit_unused_prepared(const struct aw_check_input *in,
 	const struct aw_global_loader *ug = &model->loaders_global[hit->global];
 	const struct aw_global_loader *sg =
 	    &model->loaders_global[hit->other_global];
-	struct aw_finding *f = aw_findings_add(
-	    out, "unused-prepared", AW_SEVERITY_ERROR, hit->global, -1);
-	for (size_t i = 0; i < n; i++)
-		aw_finding_add_rank(f, group[i].rank);
+	struct aw_finding *f =
+	    aw_group_finding(out, hit, group, n, AW_SEVERITY_ERROR, -1);
 	struct aw_text ranks = {0};
 	aw_format_ranks(f->ranks, f->n_ranks, &ranks);
 	bool by_accelerate = aw_loader_is_accelerate(sh);
@@ -454,10 +466,8 @@ static void aw_emit_len(const struct aw_check_input *in,
 	    &model->loaders_global[hit->other_global];
 	bool stale = strcmp(hit->id, "stale-len") == 0;
 	struct aw_finding *f =
-	    aw_findings_add(out, hit->id, AW_SEVERITY_WARNING, hit->global,
-			    stale ? -1 : (int64_t)hit->epoch);
-	for (size_t i = 0; i < n; i++)
-		aw_finding_add_rank(f, group[i].rank);
+	    aw_group_finding(out, hit, group, n, AW_SEVERITY_WARNING,
+			     stale ? -1 : (int64_t)hit->epoch);
 	aw_finding_add_integer(f, "len", hit->value);
 	aw_finding_add_integer(f, "batches", (int64_t)hit->batches);
 	const char *site = hit->site && *hit->site ? hit->site : "?";
