@@ -299,28 +299,28 @@ static void aw_get_array(struct aw_cursor *c, struct aw_decoder *dec,
 	if (!aw_cursor_ok(c))
 		return;
 	event->count = (uint32_t)count;
+	/* The decoder's buffer of the array's kind, grown and filled. */
+#define AW_GET_ELEMENTS(buffer, get)                                           \
+	do {                                                                   \
+		AW_GROW(dec->buffer, dec->buffer##_cap, count ? count : 1);    \
+		for (uint64_t i = 0; i < count; i++)                           \
+			dec->buffer[i] = get;                                  \
+		event->values.buffer = dec->buffer;                            \
+	} while (0)
 	switch (kind) {
 	case AW_ARRAY_U32:
-		AW_GROW(dec->u32, dec->u32_cap, count ? count : 1);
-		for (uint64_t i = 0; i < count; i++)
-			dec->u32[i] = (uint32_t)aw_get_uvarint(c);
-		event->values.u32 = dec->u32;
+		AW_GET_ELEMENTS(u32, (uint32_t)aw_get_uvarint(c));
 		break;
 	case AW_ARRAY_I64:
-		AW_GROW(dec->i64, dec->i64_cap, count ? count : 1);
-		for (uint64_t i = 0; i < count; i++)
-			dec->i64[i] = aw_get_svarint(c);
-		event->values.i64 = dec->i64;
+		AW_GET_ELEMENTS(i64, aw_get_svarint(c));
 		break;
 	case AW_ARRAY_U64:
-		AW_GROW(dec->u64, dec->u64_cap, count ? count : 1);
-		for (uint64_t i = 0; i < count; i++)
-			dec->u64[i] = aw_get_uvarint(c);
-		event->values.u64 = dec->u64;
+		AW_GET_ELEMENTS(u64, aw_get_uvarint(c));
 		break;
 	case AW_ARRAY_NONE:
 		break;
 	}
+#undef AW_GET_ELEMENTS
 }
 
 static void aw_get_event(struct aw_cursor *c, struct aw_decoder *dec,
