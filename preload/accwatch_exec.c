@@ -40,63 +40,73 @@ static void accwatch_exec_notify(const char *path)
 	errno = saved_errno;
 }
 
-__attribute__((visibility("default"))) int
-execve(const char *path, char *const argv[], char *const envp[])
+typedef int (*accwatch_exec_env_fn)(const char *, char *const[], char *const[]);
+typedef int (*accwatch_exec_fn)(const char *, char *const[]);
+
+/* One exec with an environment given: the one passed, repaired. */
+static int accwatch_exec_env(accwatch_exec_env_fn real, const char *file,
+			     char *const argv[], char *const envp[])
 {
 	ACCWATCH_EXEC_ENV_DECLARE(envp);
 
+	accwatch_exec_notify(file);
+	return real(file, argv, ACCWATCH_EXEC_ENV(envp));
+}
+
+/* One exec of environ: the plain call unless environ needs repair, then its
+ * sibling that takes an environment. */
+static int accwatch_exec_environ(accwatch_exec_fn plain,
+				 accwatch_exec_env_fn with_env,
+				 const char *file, char *const argv[])
+{
+	char *const *env = environ;
+	ACCWATCH_EXEC_ENV_DECLARE(env);
+	char *const *repaired;
+
+	accwatch_exec_notify(file);
+	repaired = ACCWATCH_EXEC_ENV(env);
+	if (repaired == env)
+		return plain(file, argv);
+	return with_env(file, argv, repaired);
+}
+
+__attribute__((visibility("default"))) int
+execve(const char *path, char *const argv[], char *const envp[])
+{
 	if (!ACCWATCH_LIBC_READY(execve, "execve"))
 		return -1;
-	accwatch_exec_notify(path);
-	return accwatch_preload.libc.execve(path, argv,
-					    ACCWATCH_EXEC_ENV(envp));
+	return accwatch_exec_env(accwatch_preload.libc.execve, path, argv,
+				 envp);
 }
 
 __attribute__((visibility("default"))) int
 execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	ACCWATCH_EXEC_ENV_DECLARE(envp);
-
 	if (!ACCWATCH_LIBC_READY(execvpe, "execvpe"))
 		return -1;
-	accwatch_exec_notify(file);
-	return accwatch_preload.libc.execvpe(file, argv,
-					     ACCWATCH_EXEC_ENV(envp));
+	return accwatch_exec_env(accwatch_preload.libc.execvpe, file, argv,
+				 envp);
 }
 
 /* execv and execvp use environ: the real ones unless it needs repair. */
 __attribute__((visibility("default"))) int execv(const char *path,
 						 char *const argv[])
 {
-	char *const *env = environ;
-	ACCWATCH_EXEC_ENV_DECLARE(env);
-	char *const *repaired;
-
 	if (!ACCWATCH_LIBC_READY(execv, "execv") ||
 	    !ACCWATCH_LIBC_READY(execve, "execve"))
 		return -1;
-	accwatch_exec_notify(path);
-	repaired = ACCWATCH_EXEC_ENV(env);
-	if (repaired == env)
-		return accwatch_preload.libc.execv(path, argv);
-	return accwatch_preload.libc.execve(path, argv, repaired);
+	return accwatch_exec_environ(accwatch_preload.libc.execv,
+				     accwatch_preload.libc.execve, path, argv);
 }
 
 __attribute__((visibility("default"))) int execvp(const char *file,
 						  char *const argv[])
 {
-	char *const *env = environ;
-	ACCWATCH_EXEC_ENV_DECLARE(env);
-	char *const *repaired;
-
 	if (!ACCWATCH_LIBC_READY(execvp, "execvp") ||
 	    !ACCWATCH_LIBC_READY(execvpe, "execvpe"))
 		return -1;
-	accwatch_exec_notify(file);
-	repaired = ACCWATCH_EXEC_ENV(env);
-	if (repaired == env)
-		return accwatch_preload.libc.execvp(file, argv);
-	return accwatch_preload.libc.execvpe(file, argv, repaired);
+	return accwatch_exec_environ(accwatch_preload.libc.execvp,
+				     accwatch_preload.libc.execvpe, file, argv);
 }
 
 /* After a successful spawn: the recorder emits exec for the child. */
@@ -110,32 +120,41 @@ static void accwatch_spawn_notify(int status, const pid_t *pid,
 	errno = saved_errno;
 }
 
+typedef int (*accwatch_spawn_fn)(pid_t *, const char *,
+				 const posix_spawn_file_actions_t *,
+				 const posix_spawnattr_t *, char *const[],
+				 char *const[]);
+
+/* One spawn with the environment repaired, then the exec event. */
+static int accwatch_spawn(accwatch_spawn_fn real, pid_t *pid, const char *file,
+			  const posix_spawn_file_actions_t *actions,
+			  const posix_spawnattr_t *attributes,
+			  char *const argv[], char *const envp[])
+{
+	ACCWATCH_EXEC_ENV_DECLARE(envp);
+	int status =
+	    real(pid, file, actions, attributes, argv, ACCWATCH_EXEC_ENV(envp));
+
+	accwatch_spawn_notify(status, pid, file);
+	return status;
+}
+
 __attribute__((visibility("default"))) int posix_spawn(
     pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions,
     const posix_spawnattr_t *attributes, char *const argv[], char *const envp[])
 {
-	ACCWATCH_EXEC_ENV_DECLARE(envp);
-	int status;
-
 	if (!ACCWATCH_LIBC_READY(posix_spawn, "posix_spawn"))
 		return ENOSYS;
-	status = accwatch_preload.libc.posix_spawn(
-	    pid, path, actions, attributes, argv, ACCWATCH_EXEC_ENV(envp));
-	accwatch_spawn_notify(status, pid, path);
-	return status;
+	return accwatch_spawn(accwatch_preload.libc.posix_spawn, pid, path,
+			      actions, attributes, argv, envp);
 }
 
 __attribute__((visibility("default"))) int posix_spawnp(
     pid_t *pid, const char *file, const posix_spawn_file_actions_t *actions,
     const posix_spawnattr_t *attributes, char *const argv[], char *const envp[])
 {
-	ACCWATCH_EXEC_ENV_DECLARE(envp);
-	int status;
-
 	if (!ACCWATCH_LIBC_READY(posix_spawnp, "posix_spawnp"))
 		return ENOSYS;
-	status = accwatch_preload.libc.posix_spawnp(
-	    pid, file, actions, attributes, argv, ACCWATCH_EXEC_ENV(envp));
-	accwatch_spawn_notify(status, pid, file);
-	return status;
+	return accwatch_spawn(accwatch_preload.libc.posix_spawnp, pid, file,
+			      actions, attributes, argv, envp);
 }

@@ -102,26 +102,30 @@ __attribute__((visibility("default"))) int waitid(idtype_t type, id_t id,
 	return result;
 }
 
-static void accwatch_exiting(int status)
+/* _exit and _Exit: the exit event, then the real call (NULL when it cannot
+ * be resolved: the exit_group system call it would make). */
+static _Noreturn void accwatch_exit_now(void (*real)(int), int status)
 {
 	if (accwatch_preload_attached())
 		accwatch_preload.hooks.on_exit_self(status);
+	if (real)
+		real(status);
+	for (;;)
+		syscall(SYS_exit_group, status);
 }
 
 __attribute__((visibility("default"), noreturn)) void _exit(int status)
 {
-	accwatch_exiting(status);
-	if (ACCWATCH_LIBC_READY(exit_now, "_exit"))
-		accwatch_preload.libc.exit_now(status);
-	for (;;)
-		syscall(SYS_exit_group, status);
+	accwatch_exit_now(ACCWATCH_LIBC_READY(exit_now, "_exit")
+			      ? accwatch_preload.libc.exit_now
+			      : NULL,
+			  status);
 }
 
 __attribute__((visibility("default"), noreturn)) void _Exit(int status)
 {
-	accwatch_exiting(status);
-	if (ACCWATCH_LIBC_READY(exit_now2, "_Exit"))
-		accwatch_preload.libc.exit_now2(status);
-	for (;;)
-		syscall(SYS_exit_group, status);
+	accwatch_exit_now(ACCWATCH_LIBC_READY(exit_now2, "_Exit")
+			      ? accwatch_preload.libc.exit_now2
+			      : NULL,
+			  status);
 }

@@ -28,18 +28,23 @@ int accwatch_record_safe_close(int fd, int (*close_cb)(int fd))
 	return lttng_ust_safe_close_fd(fd, close_cb);
 }
 
+/* One event of this process (not of a vfork child sharing its memory), when
+ * its tracepoint is on. */
+#define ACCWATCH_RECORD_OWN(event, info)                                       \
+	do {                                                                   \
+		if (lttng_ust_tracepoint_enabled(accwatch, event) &&           \
+		    accwatch_record_is_self())                                 \
+			lttng_ust_tracepoint(accwatch, event, info);           \
+	} while (0)
+
 static void accwatch_record_exit(pid_t exited, int status, int signal)
 {
-	if (!lttng_ust_tracepoint_enabled(accwatch, exit) ||
-	    !accwatch_record_is_self())
-		return;
-	lttng_ust_tracepoint(
-	    accwatch, exit,
-	    &(struct accwatch_exit_info){.run = accwatch_recorder.run,
-					 .pid = accwatch_recorder.pid,
-					 .exited_pid = exited,
-					 .status = status,
-					 .signal = signal});
+	ACCWATCH_RECORD_OWN(
+	    exit, (&(struct accwatch_exit_info){.run = accwatch_recorder.run,
+						.pid = accwatch_recorder.pid,
+						.exited_pid = exited,
+						.status = status,
+						.signal = signal}));
 }
 
 void accwatch_record_on_child_exit(pid_t child, int status)
@@ -56,15 +61,11 @@ void accwatch_record_on_exit_self(int status)
 
 void accwatch_record_on_exec(const char *path, pid_t child)
 {
-	if (!lttng_ust_tracepoint_enabled(accwatch, exec) ||
-	    !accwatch_record_is_self())
-		return;
-	lttng_ust_tracepoint(
-	    accwatch, exec,
-	    &(struct accwatch_exec_info){.run = accwatch_recorder.run,
-					 .pid = accwatch_recorder.pid,
-					 .path = path ? path : "",
-					 .child_pid = child});
+	ACCWATCH_RECORD_OWN(
+	    exec, (&(struct accwatch_exec_info){.run = accwatch_recorder.run,
+						.pid = accwatch_recorder.pid,
+						.path = path ? path : "",
+						.child_pid = child}));
 }
 
 /* exit(): after Python finalised, before liblttng-ust's destructors (it is
