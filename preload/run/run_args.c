@@ -92,14 +92,28 @@ accwatch_run_parse_size(const char *text, uint64_t min, uint64_t *value)
 	return ACCWATCH_RUN_SIZE_OK;
 }
 
+/* A power-of-two size option; `bad` is the status when it is not one. */
+static enum accwatch_run_args_status
+accwatch_run_args_size(const char *value, uint64_t min, uint64_t *size,
+		       struct accwatch_run_args_error *error,
+		       enum accwatch_run_args_status bad)
+{
+	enum accwatch_run_size_status status =
+	    accwatch_run_parse_size(value, min, size);
+
+	if (status == ACCWATCH_RUN_SIZE_OK)
+		return ACCWATCH_RUN_ARGS_OK;
+	accwatch_run_args_set_culprit(error, value, strlen(value));
+	error->size_status = status;
+	return bad;
+}
+
 /* Applies one recognised option; value is NULL for flags. */
 static enum accwatch_run_args_status
 accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
 			struct accwatch_run_options *options,
 			struct accwatch_run_args_error *error)
 {
-	enum accwatch_run_size_status size_status;
-
 	switch (option->id) {
 	case ACCWATCH_RUN_OPT_OUTPUT:
 		if (value[0] == '\0')
@@ -113,25 +127,13 @@ accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
 		options->discard = true;
 		break;
 	case ACCWATCH_RUN_OPT_SUBBUF_SIZE:
-		size_status = accwatch_run_parse_size(
-		    value, ACCWATCH_RUN_MIN_SUBBUF_SIZE, &options->subbuf_size);
-		if (size_status != ACCWATCH_RUN_SIZE_OK) {
-			accwatch_run_args_set_culprit(error, value,
-						      strlen(value));
-			error->size_status = size_status;
-			return ACCWATCH_RUN_ARGS_BAD_SIZE;
-		}
-		break;
+		return accwatch_run_args_size(
+		    value, ACCWATCH_RUN_MIN_SUBBUF_SIZE, &options->subbuf_size,
+		    error, ACCWATCH_RUN_ARGS_BAD_SIZE);
 	case ACCWATCH_RUN_OPT_NUM_SUBBUF:
-		size_status = accwatch_run_parse_size(
-		    value, ACCWATCH_RUN_MIN_NUM_SUBBUF, &options->num_subbuf);
-		if (size_status != ACCWATCH_RUN_SIZE_OK) {
-			accwatch_run_args_set_culprit(error, value,
-						      strlen(value));
-			error->size_status = size_status;
-			return ACCWATCH_RUN_ARGS_BAD_COUNT;
-		}
-		break;
+		return accwatch_run_args_size(
+		    value, ACCWATCH_RUN_MIN_NUM_SUBBUF, &options->num_subbuf,
+		    error, ACCWATCH_RUN_ARGS_BAD_COUNT);
 	case ACCWATCH_RUN_OPT_BUFFERS_UID:
 		options->buffers = ACCWATCH_RUN_BUFFERS_PER_UID;
 		break;
