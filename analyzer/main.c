@@ -11,6 +11,7 @@
 #include "model.h"
 #include "reader.h"
 #include "render.h"
+#include "watch.h"
 #include "runs.h"
 
 #ifndef ACCWATCH_VERSION
@@ -23,9 +24,13 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	char error[1024] = "";
 	struct aw_findings findings;
 	struct aw_model *model = aw_model_create();
+	struct aw_query_watch watch;
 	FILE *out = NULL;
 	aw_findings_init(&findings);
-	aw_model_set_query(model, &opts->query);
+	aw_query_watch_init(&watch, &opts->query);
+	aw_model_take_runs(model, &opts->query.runs);
+	struct aw_model_observer observer = aw_query_watch_observer(&watch);
+	aw_model_observe(model, &observer);
 
 	if (aw_reader_read(opts->paths, opts->n_paths, model, error,
 			   sizeof(error)) != AW_READER_OK) {
@@ -43,7 +48,7 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 			"before that point\n",
 			model->stats.read_error_message);
 	aw_model_finish(model);
-	if (opts->query.loader && !aw_answers_loaders_shown(model)) {
+	if (opts->query.loader && !aw_answers_loaders_shown(model, &watch)) {
 		fprintf(stderr,
 			"accwatch-report: no loader '%s' in the trace: give "
 			"an id of the report (L0 to L%zu) or a creation site "
@@ -54,7 +59,7 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 		goto end;
 	}
 	aw_checks_run(model, &findings);
-	aw_answers_filter_findings(model, &findings);
+	aw_answers_filter_findings(model, &watch, &findings);
 
 	out = opts->output ? fopen(opts->output, "w") : stdout;
 	if (!out) {
@@ -63,10 +68,11 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 		goto end;
 	}
 	if (opts->format == AW_FORMAT_JSON) {
-		if (aw_render_json(out, model, &findings) != AW_RENDER_OK)
+		if (aw_render_json(out, model, &findings, &watch) !=
+		    AW_RENDER_OK)
 			goto write_error;
 	} else {
-		aw_render_text(out, model, &findings);
+		aw_render_text(out, model, &findings, &watch);
 	}
 	if (fflush(out) != 0 || ferror(out))
 		goto write_error;
@@ -88,6 +94,7 @@ end:
 	}
 	aw_findings_fini(&findings);
 	aw_model_destroy(model);
+	aw_query_watch_fini(&watch);
 	return status;
 }
 

@@ -150,9 +150,9 @@ static bool aw_apply_run(struct aw_options *opts, const char *value,
 			 char *error, size_t error_size)
 {
 	uint64_t n;
-	struct aw_query *q = &opts->query;
+	struct aw_run_choice *q = &opts->query.runs;
 	if (strcmp(value, "all") == 0) {
-		q->all_runs = true;
+		q->all = true;
 		return true;
 	}
 	if (!aw_parse_count(value, UINT32_MAX, &n))
@@ -160,13 +160,13 @@ static bool aw_apply_run(struct aw_options *opts, const char *value,
 				   "--run takes a run id (0 to %" PRIu32
 				   ") or all, not '%s'",
 				   UINT32_MAX, value);
-	if (aw_query_names_run(q, (uint32_t)n))
+	if (aw_run_choice_names(q, (uint32_t)n))
 		return true;
-	if (q->n_runs == AW_QUERY_RUNS_MAX)
+	if (q->n_ids == AW_RUN_CHOICE_MAX)
 		return aw_cli_fail(error, error_size,
 				   "--run given more than %d times",
-				   AW_QUERY_RUNS_MAX);
-	q->runs[q->n_runs++] = (uint32_t)n;
+				   AW_RUN_CHOICE_MAX);
+	q->ids[q->n_ids++] = (uint32_t)n;
 	return true;
 }
 

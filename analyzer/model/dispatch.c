@@ -18,7 +18,6 @@ void aw_dispatch_init(struct aw_dispatch *d, uint32_t world, bool split_batches)
 		XXH64_reset(&d->shares[r].order, 0);
 	}
 	d->first = aw_xcalloc(d->world, sizeof(*d->first));
-	d->keep_rank = -1;
 }
 
 void aw_dispatch_fini(struct aw_dispatch *d)
@@ -42,20 +41,15 @@ static void aw_dispatch_give(struct aw_dispatch *d, uint32_t rank,
 		share->max_batch_len = (uint32_t)count;
 	if (count)
 		XXH64_update(&share->order, slice, count * sizeof(*slice));
-	if (d->keep && (int32_t)rank == d->keep_rank)
-		aw_sequence_add_batch(d->keep, slice, count);
-	if (!d->watch)
+	if (!d->observer)
 		return;
-	for (size_t i = 0; i < count; i++) {
-		if (slice[i] != d->sample)
-			continue;
-		struct aw_hit hit = d->hit_template;
-		hit.kind = AW_HIT_DISPATCHED;
-		hit.batch = (uint32_t)d->steps;
-		hit.position = (uint32_t)i;
-		hit.to_rank = (int32_t)rank;
-		aw_query_results_add(d->results, &hit);
-	}
+	struct aw_read read = d->read_template;
+	read.kind = AW_READ_DISPATCHED;
+	read.batch = (uint32_t)d->steps;
+	read.to_rank = (int32_t)rank;
+	read.indices = slice;
+	read.count = count;
+	d->observer->on_read(d->observer->data, &read);
 }
 
 /* Cuts the held step into the ranks' shares. */
@@ -82,6 +76,14 @@ static void aw_dispatch_emit(struct aw_dispatch *d, bool last, bool drop_last)
 	d->steps++;
 	d->step_len = 0;
 	d->step_batches = 0;
+}
+
+void aw_dispatch_observe(struct aw_dispatch *d,
+			 const struct aw_model_observer *observer,
+			 const struct aw_read *template)
+{
+	d->observer = observer;
+	d->read_template = *template;
 }
 
 void aw_dispatch_add_batch(struct aw_dispatch *d, const uint32_t *indices,

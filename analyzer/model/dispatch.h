@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <xxhash.h>
 
-#include "query.h"
+#include "observer.h"
 #include "sample_set.h"
 
 /* One rank's share of the epoch. */
@@ -42,19 +42,19 @@ struct aw_dispatch {
 	uint64_t steps;
 	bool finished;
 
-	/* --rank/--epoch: the share of keep_rank goes to keep too. */
-	int32_t keep_rank;
-	struct aw_sequence *keep;
-	/* --sample: hits are the template with batch, position, to_rank set. */
-	bool watch;
-	uint32_t sample;
-	struct aw_hit hit_template;
-	struct aw_query_results *results;
+	/* Told of every rank's share of a step (NULL: no one wants them). */
+	const struct aw_model_observer *observer;
+	struct aw_read read_template;
 };
 
 void aw_dispatch_init(struct aw_dispatch *d, uint32_t world,
 		      bool split_batches);
 void aw_dispatch_fini(struct aw_dispatch *d);
+/* Tells observer each rank's share as template with the kind, step, rank
+ * and indices set. */
+void aw_dispatch_observe(struct aw_dispatch *d,
+			 const struct aw_model_observer *observer,
+			 const struct aw_read *template);
 /* One inner batch rank 0 consumed, in order. */
 void aw_dispatch_add_batch(struct aw_dispatch *d, const uint32_t *indices,
 			   size_t count);

@@ -45,10 +45,6 @@ void aw_iteration_fini(struct aw_iteration *it)
 		aw_dispatch_fini(it->dispatch);
 		free(it->dispatch);
 	}
-	if (it->sequence) {
-		aw_sequence_fini(it->sequence);
-		free(it->sequence);
-	}
 }
 
 void aw_iteration_dispatch(struct aw_iteration *it, uint32_t world,
@@ -60,41 +56,44 @@ void aw_iteration_dispatch(struct aw_iteration *it, uint32_t world,
 	aw_dispatch_init(it->dispatch, world, split_batches);
 }
 
-/* --sample: reports the reads of the watched sample in one batch. */
-static void aw_iteration_watch(struct aw_iteration *it, uint32_t ordinal,
-			       const uint32_t *slots, size_t count,
-			       enum aw_hit_kind kind)
+void aw_iteration_observe(struct aw_iteration *it,
+			  const struct aw_model_observer *observer,
+			  const struct aw_read *template)
 {
-	if (!it->watch)
-		return;
-	for (size_t i = 0; i < count; i++) {
-		if (slots[i] != it->watch_sample)
-			continue;
-		struct aw_hit hit = it->watch_template;
-		hit.kind = kind;
-		hit.batch = ordinal;
-		hit.position = (uint32_t)i;
-		aw_query_results_add(it->watch, &hit);
-	}
+	it->observer = observer;
+	it->read_template = *template;
+	if (it->dispatch)
+		aw_dispatch_observe(it->dispatch, observer, template);
+}
+
+/* One batch placed, to the observer. */
+static void aw_iteration_tell(const struct aw_iteration *it, uint32_t ordinal,
+			      const uint32_t *indices, size_t count,
+			      enum aw_read_kind kind)
+{
+	struct aw_read read = it->read_template;
+	read.kind = kind;
+	read.batch = ordinal;
+	read.indices = indices;
+	read.count = count;
+	it->observer->on_read(it->observer->data, &read);
 }
 
 /* One consumed batch (its indices, no holes), in consumption order. */
 static void aw_iteration_consume(struct aw_iteration *it, uint32_t ordinal,
 				 const uint32_t *indices, size_t count)
 {
-	/* A dispatched batch is reported as the rank that got it. */
-	if (!it->dispatch)
-		aw_iteration_watch(it, ordinal, indices, count,
-				   AW_HIT_CONSUMED);
+	/* A dispatched batch is told as the ranks' shares (dispatch.c). */
 	if (it->dispatch) {
 		aw_dispatch_add_batch(it->dispatch, indices, count);
 		return;
 	}
+	if (it->observer)
+		aw_iteration_tell(it, ordinal, indices, count,
+				  AW_READ_CONSUMED);
 	aw_sample_set_add(&it->consumed, indices, count);
 	if (count)
 		XXH64_update(&it->order, indices, count * sizeof(*indices));
-	if (it->sequence)
-		aw_sequence_add_batch(it->sequence, indices, count);
 }
 
 static void aw_iteration_consume_slots(struct aw_iteration *it,
@@ -140,10 +139,10 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 	} else {
 		it->prefetched_samples +=
 		    batch->filled + batch->unrepresentable;
-		if (it->watch)
-			aw_iteration_watch(it, batch->ordinal,
-					   it->buffer + batch->start,
-					   batch->reserved, AW_HIT_PREFETCHED);
+		if (it->observer)
+			aw_iteration_tell(it, batch->ordinal,
+					  it->buffer + batch->start,
+					  batch->reserved, AW_READ_PREFETCHED);
 	}
 
 	it->n_pending--;

@@ -13,7 +13,7 @@
 #include "dispatch.h"
 #include "event.h"
 #include "index_head.h"
-#include "query.h"
+#include "observer.h"
 #include "sample_set.h"
 
 /* A batch drawn but not yet folded: it may still turn out to be prefetched
@@ -56,12 +56,10 @@ struct aw_iteration {
 	/* accelerate's dispatcher on rank 0: consumed batches go to the ranks'
 	 * shares instead of `consumed` (NULL otherwise). */
 	struct aw_dispatch *dispatch;
-	/* --rank/--epoch: the consumed sequence (NULL: not kept). */
-	struct aw_sequence *sequence;
-	/* --sample: where reads of it are reported (NULL: not watched). */
-	struct aw_query_results *watch;
-	uint32_t watch_sample;
-	struct aw_hit watch_template; /* process, loader, iteration */
+	/* Told of every batch placed (NULL: no one wants them); the template
+	 * names the process, loader and iteration. */
+	const struct aw_model_observer *observer;
+	struct aw_read read_template;
 
 	/* Drawn batches wait here until `window` newer ones were drawn (then
 	 * they cannot be prefetched ones) or until iter_end tells how many were
@@ -99,5 +97,10 @@ uint64_t aw_iteration_order_hash(const struct aw_iteration *it);
  * its first batch. The dispatch is owned by the iteration. */
 void aw_iteration_dispatch(struct aw_iteration *it, uint32_t world,
 			   bool split_batches);
+/* Tells observer every batch the iteration places, as template with the
+ * kind, batch and indices set (after aw_iteration_dispatch, if any). */
+void aw_iteration_observe(struct aw_iteration *it,
+			  const struct aw_model_observer *observer,
+			  const struct aw_read *template);
 
 #endif

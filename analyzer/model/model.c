@@ -21,9 +21,16 @@ struct aw_model *aw_model_create(void)
 	return model;
 }
 
-void aw_model_set_query(struct aw_model *model, const struct aw_query *query)
+void aw_model_take_runs(struct aw_model *model,
+			const struct aw_run_choice *runs)
 {
-	model->query = *query;
+	model->runs_taken = *runs;
+}
+
+void aw_model_observe(struct aw_model *model,
+		      const struct aw_model_observer *observer)
+{
+	model->observer = *observer;
 }
 
 static void aw_epoch_fini(struct aw_epoch *epoch)
@@ -83,7 +90,6 @@ void aw_model_destroy(struct aw_model *model)
 	}
 	free(model->forks);
 	aw_item_streams_fini(&model->items);
-	aw_query_results_fini(&model->answers);
 	for (size_t i = 0; i < model->stats.n_discards; i++)
 		free(model->stats.discards[i].stream);
 	free(model->stats.discards);
@@ -215,18 +221,18 @@ static const struct aw_loader *aw_dispatcher_of(const struct aw_model *model,
 	return outer;
 }
 
-static int32_t aw_rank_so_far(const struct aw_process *p)
+int32_t aw_process_rank_so_far(const struct aw_process *p)
 {
 	return p->dist_rank >= 0 ? p->dist_rank : p->env_rank;
 }
 
 /* What a new iteration must keep beyond its sample set: the dispatcher's
- * shares on rank 0, and what --sample and --rank/--epoch ask for. */
-static void aw_model_prepare_iteration(struct aw_model *model,
-				       struct aw_iteration *it, uint32_t loader)
+ * shares on rank 0; and whom to tell its reads, when the observer asks. */
+static void aw_model_prepare_iteration(struct aw_model *model, uint32_t index,
+				       uint32_t loader)
 {
+	struct aw_iteration *it = &model->iterations[index];
 	const struct aw_loader *l = &model->loaders[loader];
-	const struct aw_process *p = &model->processes[l->process];
 	const struct aw_loader *dispatcher = aw_dispatcher_of(model, l);
 	/* An IterableDataset has no indices to slice: not rebuilt. */
 	if (dispatcher && dispatcher->wrap_num_processes >= 2 &&
@@ -235,37 +241,16 @@ static void aw_model_prepare_iteration(struct aw_model *model,
 				      (uint32_t)dispatcher->wrap_num_processes,
 				      dispatcher->split_batches == 1);
 
-	const struct aw_query *q = &model->query;
-	struct aw_hit hit = {.process = l->process,
-			     .loader = loader,
-			     .iteration = it->ordinal,
-			     .worker_id = -1,
-			     .to_rank = -1};
-	if (q->by_sample) {
-		it->watch = &model->answers;
-		it->watch_sample = q->sample;
-		it->watch_template = hit;
-		if (it->dispatch) {
-			it->dispatch->watch = true;
-			it->dispatch->sample = q->sample;
-			it->dispatch->results = &model->answers;
-			it->dispatch->hit_template = hit;
-		}
-	}
-	if (q->by_sequence && it->ordinal == q->epoch) {
-		int32_t rank = aw_rank_so_far(p);
-		bool keep =
-		    it->dispatch
-			? (uint32_t)q->rank < it->dispatch->world
-			: (rank < 0 || rank == q->rank) && !p->started_worker;
-		if (keep) {
-			it->sequence = aw_xcalloc(1, sizeof(*it->sequence));
-			if (it->dispatch) {
-				it->dispatch->keep = it->sequence;
-				it->dispatch->keep_rank = q->rank;
-			}
-		}
-	}
+	const struct aw_model_observer *o = &model->observer;
+	if (!o->wants_iteration || !o->wants_iteration(o->data, model, index))
+		return;
+	struct aw_read template = {.process = l->process,
+				   .loader = loader,
+				   .iteration = index,
+				   .epoch = it->ordinal,
+				   .worker_id = -1,
+				   .to_rank = -1};
+	aw_iteration_observe(it, o, &template);
 }
 
 static uint32_t aw_model_iteration(struct aw_model *model, uint32_t loader,
@@ -286,7 +271,7 @@ static uint32_t aw_model_iteration(struct aw_model *model, uint32_t loader,
 	index = (uint32_t)model->n_iterations++;
 	aw_iteration_init(&model->iterations[index], loader, ordinal,
 			  aw_loader_window(l));
-	aw_model_prepare_iteration(model, &model->iterations[index], loader);
+	aw_model_prepare_iteration(model, index, loader);
 	aw_index_map_put(&model->iteration_index, key, index);
 	l->last_iteration = index;
 	l->n_iterations++;
@@ -427,36 +412,30 @@ static bool aw_fetch_starts(const struct aw_process *p,
 	       p->last_fetch.ordinal != c->batch;
 }
 
-static int64_t aw_fetch_index(const struct aw_event *event, uint32_t i)
-{
-	return event->kind == AW_EVENT_WORKER_FETCH
-		   ? (int64_t)event->values.u32[i]
-		   : event->values.i64[i];
-}
-
-/* --sample: the reads of the watched sample in one fetch chunk. */
-static void aw_model_watch_fetch(struct aw_model *model, uint32_t process,
-				 const struct aw_event *event)
+/* A worker's fetch chunk, to the observer. */
+static void aw_model_tell_fetch(struct aw_model *model, uint32_t process,
+				const struct aw_event *event)
 {
 	const struct aw_event_chunk *c = &event->u.chunk;
-	for (uint32_t i = 0; i < event->count; i++) {
-		if (aw_fetch_index(event, i) != (int64_t)model->query.sample)
-			continue;
-		struct aw_hit hit = {.kind = AW_HIT_FETCHED,
-				     .process = process,
-				     .loader = AW_NONE,
-				     .loader_id = c->loader,
-				     .iteration = c->iteration,
-				     .batch = c->batch,
-				     .position = c->offset + i,
-				     .worker_id = c->worker_id,
-				     .to_rank = -1};
-		aw_query_results_add(&model->answers, &hit);
-	}
+	bool narrow = event->kind == AW_EVENT_WORKER_FETCH;
+	struct aw_read read = {.kind = AW_READ_FETCHED,
+			       .process = process,
+			       .loader = AW_NONE,
+			       .loader_id = c->loader,
+			       .iteration = AW_NONE,
+			       .epoch = c->iteration,
+			       .batch = c->batch,
+			       .offset = c->offset,
+			       .worker_id = c->worker_id,
+			       .to_rank = -1,
+			       .indices = narrow ? event->values.u32 : NULL,
+			       .wide = narrow ? NULL : event->values.i64,
+			       .count = event->count};
+	model->observer.on_read(model->observer.data, &read);
 }
 
 /* worker_fetch and item_fetch: what the process read last, whether that
- * fetch is still open, and reads of the sample --sample asks about. */
+ * fetch is still open; worker fetches to the observer that wants them. */
 static void aw_model_on_fetch(struct aw_model *model, uint32_t process,
 			      const struct aw_event *event)
 {
@@ -480,8 +459,8 @@ static void aw_model_on_fetch(struct aw_model *model, uint32_t process,
 	    event->kind == AW_EVENT_WORKER_FETCH_WIDE ? event->values.i64
 						      : NULL,
 	    event->count);
-	if (model->query.by_sample && !items)
-		aw_model_watch_fetch(model, process, event);
+	if (model->observer.wants_fetches && !items)
+		aw_model_tell_fetch(model, process, event);
 }
 
 static void aw_model_on_fetch_end(struct aw_process *p,
@@ -506,7 +485,7 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		model->bad_events++;
 		return;
 	}
-	if (!aw_query_keeps_run(&model->query, event->run)) {
+	if (!aw_run_choice_keeps(&model->runs_taken, event->run)) {
 		model->stats.other_run_events++;
 		return;
 	}

@@ -12,7 +12,8 @@
 #include "index_map.h"
 #include "items.h"
 #include "iteration.h"
-#include "query.h"
+#include "observer.h"
+#include "run_choice.h"
 #include "sample_set.h"
 #include "trace_stats.h"
 
@@ -197,9 +198,10 @@ struct aw_model {
 	size_t n_forks, forks_cap;
 	struct aw_item_streams items; /* item_fetch fingerprints */
 
-	/* What --sample / --rank --epoch asked for (all off by default). */
-	struct aw_query query;
-	struct aw_query_results answers;
+	/* --run: the runs whose events are taken (every run by default). */
+	struct aw_run_choice runs_taken;
+	/* Told of every read of the iterations it wants (none by default). */
+	struct aw_model_observer observer;
 
 	/* (source, run) -> namespace ordinal. */
 	struct aw_index_map space_index;
@@ -232,9 +234,16 @@ struct aw_model {
 
 struct aw_model *aw_model_create(void);
 void aw_model_destroy(struct aw_model *model);
-/* Sets what to keep for --sample and --rank/--epoch: call before the first
- * event. */
-void aw_model_set_query(struct aw_model *model, const struct aw_query *query);
+/* Which runs' events are taken (the others are counted): call before the
+ * first event. */
+void aw_model_take_runs(struct aw_model *model,
+			const struct aw_run_choice *runs);
+/* Installs the one observer (replacing any): call before the first event. */
+void aw_model_observe(struct aw_model *model,
+		      const struct aw_model_observer *observer);
+/* A process's rank as its events told it so far (torch.distributed's, else
+ * the environment's; -1 unknown): what aw_model_finish settles. */
+int32_t aw_process_rank_so_far(const struct aw_process *p);
 
 /* The trace clock has reached ns (ns from origin): events added after this
  * happened then (to the reader's clock record resolution). */

@@ -1,4 +1,4 @@
-/* Resolving what the model kept for the questions: hits and sequences name
+/* Resolving what the watch kept for the questions: hits and sequences name
  * loader objects and processes; the answers name global loaders and ranks. */
 #include "answers.h"
 
@@ -8,9 +8,11 @@
 #include "accwatch_events.h"
 #include "util.h"
 
-bool aw_answers_loader_shown(const struct aw_model *model, uint32_t global)
+bool aw_answers_loader_shown(const struct aw_model *model,
+			     const struct aw_query_watch *watch,
+			     uint32_t global)
 {
-	const char *wanted = model->query.loader;
+	const char *wanted = watch ? watch->query.loader : NULL;
 	if (!wanted || !*wanted)
 		return true;
 	if (global >= model->n_loaders_global)
@@ -19,45 +21,44 @@ bool aw_answers_loader_shown(const struct aw_model *model, uint32_t global)
 	return aw_query_loader_matches(wanted, g->id, g->site);
 }
 
-size_t aw_answers_loaders_shown(const struct aw_model *model)
+size_t aw_answers_loaders_shown(const struct aw_model *model,
+				const struct aw_query_watch *watch)
 {
 	size_t n = 0;
 	for (size_t g = 0; g < model->n_loaders_global; g++)
-		n += aw_answers_loader_shown(model, (uint32_t)g);
+		n += aw_answers_loader_shown(model, watch, (uint32_t)g);
 	return n;
 }
 
 void aw_answers_filter_findings(const struct aw_model *model,
+				const struct aw_query_watch *watch,
 				struct aw_findings *findings)
 {
-	if (!model->query.loader || !*model->query.loader)
+	if (!watch || !watch->query.loader || !*watch->query.loader)
 		return;
 	size_t kept = 0;
 	for (size_t i = 0; i < findings->n; i++) {
 		struct aw_finding *f = &findings->items[i];
 		if (f->loader == AW_NONE ||
-		    aw_answers_loader_shown(model, f->loader)) {
+		    aw_answers_loader_shown(model, watch, f->loader)) {
 			findings->items[kept++] = *f;
 			continue;
 		}
-		free(f->ranks);
-		free(f->message);
-		free(f->evidence);
-		free(f->fix);
+		aw_finding_fini(f);
 	}
 	findings->n = kept;
 }
 
-const char *aw_hit_kind_name(enum aw_hit_kind kind)
+const char *aw_read_kind_name(enum aw_read_kind kind)
 {
 	switch (kind) {
-	case AW_HIT_CONSUMED:
+	case AW_READ_CONSUMED:
 		return "consumed";
-	case AW_HIT_PREFETCHED:
+	case AW_READ_PREFETCHED:
 		return "prefetched";
-	case AW_HIT_FETCHED:
+	case AW_READ_FETCHED:
 		return "fetched";
-	case AW_HIT_DISPATCHED:
+	case AW_READ_DISPATCHED:
 		return "dispatched";
 	}
 	return "?";
@@ -93,10 +94,11 @@ static int aw_compare_reads(const void *a, const void *b)
 	       (x->hit->batch < y->hit->batch);
 }
 
-struct aw_answer_read *aw_answers_sample_reads(const struct aw_model *model,
-					       size_t *n)
+struct aw_answer_read *
+aw_answers_sample_reads(const struct aw_model *model,
+			const struct aw_query_watch *watch, size_t *n)
 {
-	const struct aw_query_results *r = &model->answers;
+	const struct aw_query_results *r = &watch->hits;
 	struct aw_answer_read *reads =
 	    aw_xcalloc(r->n_hits + 1, sizeof(*reads));
 	*n = 0;
@@ -104,20 +106,20 @@ struct aw_answer_read *aw_answers_sample_reads(const struct aw_model *model,
 		const struct aw_hit *hit = &r->hits[i];
 		const struct aw_process *p = &model->processes[hit->process];
 		uint32_t global = aw_hit_global(model, hit);
-		if (model->query.loader &&
-		    !aw_answers_loader_shown(model, global))
+		if (watch->query.loader &&
+		    !aw_answers_loader_shown(model, watch, global))
 			continue;
 		/* A dispatched loader: rank 0's own draws are not what it got.
 		 */
-		if (global != AW_NONE && hit->kind != AW_HIT_DISPATCHED &&
-		    hit->kind != AW_HIT_FETCHED &&
+		if (global != AW_NONE && hit->kind != AW_READ_DISPATCHED &&
+		    hit->kind != AW_READ_FETCHED &&
 		    model->loaders_global[global].rebuilt)
 			continue;
 		reads[*n] = (struct aw_answer_read){
 		    .hit = hit,
 		    .global = global,
-		    .rank =
-			hit->kind == AW_HIT_DISPATCHED ? hit->to_rank : p->rank,
+		    .rank = hit->kind == AW_READ_DISPATCHED ? hit->to_rank
+							    : p->rank,
 		    .pid = p->pid};
 		(*n)++;
 	}
@@ -125,29 +127,30 @@ struct aw_answer_read *aw_answers_sample_reads(const struct aw_model *model,
 	return reads;
 }
 
-struct aw_answer_sequence *aw_answers_sequences(const struct aw_model *model,
-						size_t *n)
+struct aw_answer_sequence *
+aw_answers_sequences(const struct aw_model *model,
+		     const struct aw_query_watch *watch, size_t *n)
 {
 	struct aw_answer_sequence *out =
-	    aw_xcalloc(model->n_iterations + 1, sizeof(*out));
+	    aw_xcalloc(watch->n_kept + 1, sizeof(*out));
 	*n = 0;
-	for (size_t i = 0; i < model->n_iterations; i++) {
-		const struct aw_iteration *it = &model->iterations[i];
-		if (!it->sequence)
-			continue;
+	for (size_t i = 0; i < watch->n_kept; i++) {
+		const struct aw_kept_sequence *kept = &watch->kept[i];
+		const struct aw_iteration *it =
+		    &model->iterations[kept->iteration];
 		const struct aw_loader *l = &model->loaders[it->loader];
 		const struct aw_process *p = &model->processes[l->process];
 		const struct aw_global_loader *g =
 		    &model->loaders_global[l->global];
-		int32_t rank = it->dispatch ? it->dispatch->keep_rank : p->rank;
-		if (rank != model->query.rank || p->is_worker ||
-		    !aw_answers_loader_shown(model, l->global))
+		int32_t rank = it->dispatch ? watch->query.rank : p->rank;
+		if (rank != watch->query.rank || p->is_worker ||
+		    !aw_answers_loader_shown(model, watch, l->global))
 			continue;
 		/* Ranks other than 0 only primed a dispatched loader. */
 		if (g->rebuilt && !it->dispatch)
 			continue;
 		out[(*n)++] = (struct aw_answer_sequence){
-		    .sequence = it->sequence,
+		    .sequence = &kept->sequence,
 		    .global = l->global,
 		    .rank = rank,
 		    .pid = p->pid,

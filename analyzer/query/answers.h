@@ -1,6 +1,7 @@
-/* The answers to a debugging session's questions, read from the finished
- * model: where sample N was read (--sample), the indices one rank consumed
- * in one epoch (--rank/--epoch), and which loaders --loader keeps. */
+/* The answers to a debugging session's questions, read from the watch
+ * (watch.h) and the finished model: where sample N was read (--sample), the
+ * indices one rank consumed in one epoch (--rank/--epoch), and which loaders
+ * --loader keeps. */
 #ifndef AW_ANSWERS_H
 #define AW_ANSWERS_H
 
@@ -10,14 +11,20 @@
 
 #include "findings.h"
 #include "model.h"
+#include "watch.h"
 
-/* Whether --loader (model->query.loader) keeps this global loader. */
-bool aw_answers_loader_shown(const struct aw_model *model, uint32_t global);
+/* Whether --loader keeps this global loader; every one is kept when watch
+ * is NULL (no question asked) or has no --loader. */
+bool aw_answers_loader_shown(const struct aw_model *model,
+			     const struct aw_query_watch *watch,
+			     uint32_t global);
 /* How many global loaders --loader keeps (all without it). */
-size_t aw_answers_loaders_shown(const struct aw_model *model);
+size_t aw_answers_loaders_shown(const struct aw_model *model,
+				const struct aw_query_watch *watch);
 /* Drops the findings about loaders --loader does not keep; findings about
  * no loader stay. */
 void aw_answers_filter_findings(const struct aw_model *model,
+				const struct aw_query_watch *watch,
 				struct aw_findings *findings);
 
 /* One read of the sample, resolved. */
@@ -30,8 +37,9 @@ struct aw_answer_read {
 
 /* The reads of --sample, sorted by loader, epoch, rank, kind; the caller
  * frees the array. Loaders --loader does not keep are left out. */
-struct aw_answer_read *aw_answers_sample_reads(const struct aw_model *model,
-					       size_t *n);
+struct aw_answer_read *
+aw_answers_sample_reads(const struct aw_model *model,
+			const struct aw_query_watch *watch, size_t *n);
 
 /* One kept sequence: what `rank` consumed in the epoch over a loader. */
 struct aw_answer_sequence {
@@ -43,9 +51,10 @@ struct aw_answer_sequence {
 };
 
 /* The sequences of --rank/--epoch (caller frees the array). */
-struct aw_answer_sequence *aw_answers_sequences(const struct aw_model *model,
-						size_t *n);
+struct aw_answer_sequence *
+aw_answers_sequences(const struct aw_model *model,
+		     const struct aw_query_watch *watch, size_t *n);
 
-const char *aw_hit_kind_name(enum aw_hit_kind kind);
+const char *aw_read_kind_name(enum aw_read_kind kind);
 
 #endif

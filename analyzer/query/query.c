@@ -59,17 +59,3 @@ bool aw_query_loader_matches(const char *wanted, const char *id,
 	/* A whole path component: "in.py:3" must not match "train.py:3". */
 	return n == m || site[m - n - 1] == '/';
 }
-
-bool aw_query_names_run(const struct aw_query *query, uint32_t run)
-{
-	for (size_t i = 0; i < query->n_runs; i++)
-		if (query->runs[i] == run)
-			return true;
-	return false;
-}
-
-bool aw_query_keeps_run(const struct aw_query *query, uint32_t run)
-{
-	return query->all_runs || query->n_runs == 0 ||
-	       aw_query_names_run(query, run);
-}

@@ -1,7 +1,7 @@
 /* The questions of a debugging session besides the report: who read sample N
  * (--sample), what one rank consumed in one epoch, in order (--rank/--epoch),
- * one loader only (--loader), one recording only (--run). The model keeps
- * this data only when asked. */
+ * one loader only (--loader), one recording only (--run). What the answers
+ * need is kept by a watch (watch.h) only when asked. */
 #ifndef AW_QUERY_H
 #define AW_QUERY_H
 
@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Runs --run may name. */
-#define AW_QUERY_RUNS_MAX 64
+#include "observer.h"
+#include "run_choice.h"
 
 struct aw_query {
 	bool by_sample; /* --sample */
@@ -19,23 +19,12 @@ struct aw_query {
 	int32_t rank;
 	uint32_t epoch;
 	const char *loader; /* --loader: "L1" or a site ("train.py:31") */
-	/* --run: the runs (accwatch-run's run ids, 0 for a session of one's
-	 * own) whose events are read; none given: every run. */
-	bool all_runs; /* --run all: every run, read together */
-	uint32_t runs[AW_QUERY_RUNS_MAX];
-	size_t n_runs;
-};
-
-enum aw_hit_kind {
-	AW_HIT_CONSUMED,   /* in a batch the rank's loop got */
-	AW_HIT_PREFETCHED, /* drawn ahead, never yielded */
-	AW_HIT_FETCHED,    /* read by a DataLoader worker */
-	AW_HIT_DISPATCHED, /* rank 0 read it, accelerate sent it to a rank */
+	struct aw_run_choice runs; /* --run */
 };
 
 /* One read of the sample asked for. */
 struct aw_hit {
-	enum aw_hit_kind kind;
+	enum aw_read_kind kind;
 	uint32_t process;   /* index of the reading process in the model */
 	uint32_t loader;    /* index of the loader object, AW_NONE unknown */
 	uint32_t loader_id; /* the event's loader id when `loader` is unknown */
@@ -43,8 +32,8 @@ struct aw_hit {
 	uint32_t
 	    batch; /* draw ordinal, worker fetch ordinal or dispatch step */
 	uint32_t position; /* in the batch */
-	int32_t worker_id; /* AW_HIT_FETCHED */
-	int32_t to_rank;   /* AW_HIT_DISPATCHED: the rank that got it */
+	int32_t worker_id; /* AW_READ_FETCHED */
+	int32_t to_rank;   /* AW_READ_DISPATCHED: the rank that got it */
 };
 
 /* Hits kept at most; the rest are counted. */
@@ -72,12 +61,6 @@ void aw_query_results_add(struct aw_query_results *results,
 void aw_sequence_fini(struct aw_sequence *sequence);
 void aw_sequence_add_batch(struct aw_sequence *sequence,
 			   const uint32_t *indices, size_t count);
-
-/* Whether the events of run are read: no --run, --run all, or one of the
- * runs given. */
-bool aw_query_keeps_run(const struct aw_query *query, uint32_t run);
-/* Whether --run named this run (not "all"). */
-bool aw_query_names_run(const struct aw_query *query, uint32_t run);
 
 /* Whether a loader answers to --loader: its id ("L1") or a site ending in
  * the text given ("train.py:31" matches "/home/u/train.py:31"). */

@@ -7,6 +7,20 @@
 #include <stdio.h>
 #include <string.h>
 
+bool aw_run_choice_names(const struct aw_run_choice *choice, uint32_t run)
+{
+	for (size_t i = 0; i < choice->n_ids; i++)
+		if (choice->ids[i] == run)
+			return true;
+	return false;
+}
+
+bool aw_run_choice_keeps(const struct aw_run_choice *choice, uint32_t run)
+{
+	return choice->all || choice->n_ids == 0 ||
+	       aw_run_choice_names(choice, run);
+}
+
 /* "11, 22" for the runs of dir (every directory when dir is NULL), each
  * once, in order of appearance; returns how many. */
 static size_t aw_list_runs_of(const struct aw_trace_stats *s, const char *dir,
@@ -68,9 +82,9 @@ static enum aw_runs_status aw_runs_chosen(const struct aw_model *model,
 					  char *error, size_t error_size)
 {
 	const struct aw_trace_stats *s = &model->stats;
-	const struct aw_query *q = &model->query;
-	for (size_t i = 0; i < q->n_runs; i++) {
-		if (aw_run_present(s, q->runs[i]))
+	const struct aw_run_choice *q = &model->runs_taken;
+	for (size_t i = 0; i < q->n_ids; i++) {
+		if (aw_run_present(s, q->ids[i]))
 			continue;
 		char runs[256], where[512];
 		size_t n = aw_list_runs_of(s, NULL, runs, sizeof(runs));
@@ -78,7 +92,7 @@ static enum aw_runs_status aw_runs_chosen(const struct aw_model *model,
 		snprintf(error, error_size,
 			 "no run %" PRIu32 " in %s (it holds run%s %s): pass "
 			 "one of these to --run",
-			 q->runs[i], where, n == 1 ? "" : "s", runs);
+			 q->ids[i], where, n == 1 ? "" : "s", runs);
 		return AW_RUNS_NOT_FOUND;
 	}
 	return AW_RUNS_OK;
@@ -88,10 +102,10 @@ enum aw_runs_status aw_runs_check(const struct aw_model *model, char *error,
 				  size_t error_size)
 {
 	const struct aw_trace_stats *s = &model->stats;
-	const struct aw_query *q = &model->query;
-	if (q->all_runs)
+	const struct aw_run_choice *q = &model->runs_taken;
+	if (q->all)
 		return AW_RUNS_OK;
-	if (q->n_runs)
+	if (q->n_ids)
 		return aw_runs_chosen(model, error, error_size);
 	for (size_t i = 0; i < s->n_trace_runs; i++) {
 		char runs[256];

@@ -378,17 +378,18 @@ static json_t *aw_json_trace(const struct aw_model *model)
 }
 
 /* The answers to --sample and --rank/--epoch, null when none was asked. */
-static json_t *aw_json_query(const struct aw_model *model)
+static json_t *aw_json_query(const struct aw_model *model,
+			     const struct aw_query_watch *watch)
 {
-	const struct aw_query *q = &model->query;
-	if (!q->by_sample && !q->by_sequence && !q->loader)
+	const struct aw_query *q = watch ? &watch->query : NULL;
+	if (!q || (!q->by_sample && !q->by_sequence && !q->loader))
 		return json_null();
 	json_t *query = json_object();
 	aw_json_set_string_or_null(query, "loader", q->loader);
 	if (q->by_sample) {
 		size_t n;
 		struct aw_answer_read *reads =
-		    aw_answers_sample_reads(model, &n);
+		    aw_answers_sample_reads(model, watch, &n);
 		json_t *list = json_array();
 		for (size_t i = 0; i < n; i++) {
 			const struct aw_hit *h = reads[i].hit;
@@ -404,7 +405,8 @@ static json_t *aw_json_query(const struct aw_model *model)
 						? json_null()
 						: json_integer(h->iteration));
 			aw_json_set_known_int(r, "rank", reads[i].rank);
-			aw_json_set_string(r, "how", aw_hit_kind_name(h->kind));
+			aw_json_set_string(r, "how",
+					   aw_read_kind_name(h->kind));
 			aw_json_set_int(r, "batch", h->batch);
 			aw_json_set_int(r, "position", h->position);
 			aw_json_set_known_int(r, "worker_id", h->worker_id);
@@ -415,12 +417,12 @@ static json_t *aw_json_query(const struct aw_model *model)
 		aw_json_set_int(query, "sample", q->sample);
 		json_object_set_new(query, "reads", list);
 		aw_json_set_int(query, "reads_not_kept",
-				model->answers.hits_dropped);
+				watch->hits.hits_dropped);
 	}
 	if (q->by_sequence) {
 		size_t n;
 		struct aw_answer_sequence *seqs =
-		    aw_answers_sequences(model, &n);
+		    aw_answers_sequences(model, watch, &n);
 		json_t *list = json_array();
 		for (size_t i = 0; i < n; i++) {
 			const struct aw_sequence *s = seqs[i].sequence;
@@ -453,7 +455,8 @@ static json_t *aw_json_query(const struct aw_model *model)
 }
 
 json_t *aw_render_json_object(const struct aw_model *model,
-			      const struct aw_findings *findings)
+			      const struct aw_findings *findings,
+			      const struct aw_query_watch *watch)
 {
 	json_t *report = json_object();
 	aw_json_set_string(report, "schema", AW_JSON_SCHEMA);
@@ -467,7 +470,7 @@ json_t *aw_render_json_object(const struct aw_model *model,
 	json_object_set_new(report, "ranks", ranks);
 	json_t *loaders = json_array();
 	for (size_t g = 0; g < model->n_loaders_global; g++)
-		if (aw_answers_loader_shown(model, (uint32_t)g))
+		if (aw_answers_loader_shown(model, watch, (uint32_t)g))
 			json_array_append_new(
 			    loaders,
 			    aw_json_loader(model, &model->loaders_global[g]));
@@ -488,14 +491,15 @@ json_t *aw_render_json_object(const struct aw_model *model,
 
 	json_object_set_new(report, "processes", aw_json_processes(model));
 	json_object_set_new(report, "trace", aw_json_trace(model));
-	json_object_set_new(report, "query", aw_json_query(model));
+	json_object_set_new(report, "query", aw_json_query(model, watch));
 	return report;
 }
 
 enum aw_render_status aw_render_json(FILE *out, const struct aw_model *model,
-				     const struct aw_findings *findings)
+				     const struct aw_findings *findings,
+				     const struct aw_query_watch *watch)
 {
-	json_t *report = aw_render_json_object(model, findings);
+	json_t *report = aw_render_json_object(model, findings, watch);
 	int failed =
 	    json_dumpf(report, out, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
 	json_decref(report);

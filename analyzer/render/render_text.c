@@ -365,11 +365,13 @@ static void aw_print_loader(FILE *out, const struct aw_model *model,
 }
 
 /* --sample N: every read of the sample, one line each. */
-static void aw_print_sample_answer(FILE *out, const struct aw_model *model)
+static void aw_print_sample_answer(FILE *out, const struct aw_model *model,
+				   const struct aw_query_watch *watch)
 {
 	size_t n;
-	struct aw_answer_read *reads = aw_answers_sample_reads(model, &n);
-	fprintf(out, "sample %u: ", model->query.sample);
+	struct aw_answer_read *reads =
+	    aw_answers_sample_reads(model, watch, &n);
+	fprintf(out, "sample %u: ", watch->query.sample);
 	if (n == 0)
 		fputs("no rank or worker read it\n", out);
 	else
@@ -386,26 +388,26 @@ static void aw_print_sample_answer(FILE *out, const struct aw_model *model)
 		else
 			fprintf(out, "%u", h->iteration);
 		switch (h->kind) {
-		case AW_HIT_CONSUMED:
+		case AW_READ_CONSUMED:
 			fprintf(out,
 				": rank %d consumed it in batch %u (position "
 				"%u), pid %d\n",
 				r->rank, h->batch, h->position, r->pid);
 			break;
-		case AW_HIT_PREFETCHED:
+		case AW_READ_PREFETCHED:
 			fprintf(out,
 				": rank %d drew it in batch %u (position %u) "
 				"but the loop never got that batch, pid %d\n",
 				r->rank, h->batch, h->position, r->pid);
 			break;
-		case AW_HIT_FETCHED:
+		case AW_READ_FETCHED:
 			fprintf(out,
 				": rank %d worker %d (pid %d) read it, its "
 				"fetch #%u (position %u)\n",
 				r->rank, h->worker_id, r->pid, h->batch,
 				h->position);
 			break;
-		case AW_HIT_DISPATCHED:
+		case AW_READ_DISPATCHED:
 			fprintf(out,
 				": rank %d got it from rank 0's reads in step "
 				"%u (position %u of its slice)\n",
@@ -413,23 +415,26 @@ static void aw_print_sample_answer(FILE *out, const struct aw_model *model)
 			break;
 		}
 	}
-	if (model->answers.hits_dropped)
+	if (watch->hits.hits_dropped)
 		fprintf(out, "  ... and %" PRIu64 " more reads not kept\n",
-			model->answers.hits_dropped);
+			watch->hits.hits_dropped);
 	fputc('\n', out);
 	free(reads);
 }
 
 /* --rank R --epoch E: the indices in the order consumed, batch by batch. */
-static void aw_print_sequence_answer(FILE *out, const struct aw_model *model)
+static void aw_print_sequence_answer(FILE *out, const struct aw_model *model,
+				     const struct aw_query_watch *watch)
 {
+	const struct aw_query *q = &watch->query;
 	size_t n;
-	struct aw_answer_sequence *seqs = aw_answers_sequences(model, &n);
+	struct aw_answer_sequence *seqs =
+	    aw_answers_sequences(model, watch, &n);
 	if (n == 0)
 		fprintf(out,
 			"rank %d, epoch %u: no pass of this rank over a loader "
 			"in this epoch\n\n",
-			model->query.rank, model->query.epoch);
+			q->rank, q->epoch);
 	for (size_t i = 0; i < n; i++) {
 		const struct aw_sequence *s = seqs[i].sequence;
 		const struct aw_global_loader *g =
@@ -437,9 +442,8 @@ static void aw_print_sequence_answer(FILE *out, const struct aw_model *model)
 		fprintf(out,
 			"rank %d, epoch %u, %s (%s): %zu batch%s, %zu "
 			"sample%s in the order consumed%s\n",
-			seqs[i].rank, model->query.epoch, g->id, g->site,
-			s->n_batches, s->n_batches == 1 ? "" : "es", s->n,
-			aw_plural(s->n),
+			seqs[i].rank, q->epoch, g->id, g->site, s->n_batches,
+			s->n_batches == 1 ? "" : "es", s->n, aw_plural(s->n),
 			seqs[i].rebuilt ? " (its share of rank 0's reads)"
 					: "");
 		size_t start = 0;
@@ -456,7 +460,8 @@ static void aw_print_sequence_answer(FILE *out, const struct aw_model *model)
 }
 
 void aw_render_text(FILE *out, const struct aw_model *model,
-		    const struct aw_findings *findings)
+		    const struct aw_findings *findings,
+		    const struct aw_query_watch *watch)
 {
 	size_t errors = aw_findings_count(findings, AW_SEVERITY_ERROR);
 	size_t warnings = aw_findings_count(findings, AW_SEVERITY_WARNING);
@@ -472,10 +477,10 @@ void aw_render_text(FILE *out, const struct aw_model *model,
 		aw_model_accwatch_events(model));
 	aw_print_notes(out, model);
 	fputc('\n', out);
-	if (model->query.by_sample)
-		aw_print_sample_answer(out, model);
-	if (model->query.by_sequence)
-		aw_print_sequence_answer(out, model);
+	if (watch && watch->query.by_sample)
+		aw_print_sample_answer(out, model, watch);
+	if (watch && watch->query.by_sequence)
+		aw_print_sequence_answer(out, model, watch);
 
 	if (findings->n == 0)
 		fputs("No data-loading problem found.\n\n", out);
@@ -490,6 +495,6 @@ void aw_render_text(FILE *out, const struct aw_model *model,
 	}
 
 	for (size_t g = 0; g < model->n_loaders_global; g++)
-		if (aw_answers_loader_shown(model, (uint32_t)g))
+		if (aw_answers_loader_shown(model, watch, (uint32_t)g))
 			aw_print_loader(out, model, &model->loaders_global[g]);
 }

@@ -102,12 +102,14 @@ static void choose_query(const uint8_t *data, size_t size,
 }
 
 /* What main.c does with the answers besides rendering them. */
-static void answer(const struct aw_model *model, struct aw_findings *findings)
+static void answer(const struct aw_model *model,
+		   const struct aw_query_watch *watch,
+		   struct aw_findings *findings)
 {
 	size_t n;
-	aw_answers_filter_findings(model, findings);
-	free(aw_answers_sample_reads(model, &n));
-	free(aw_answers_sequences(model, &n));
+	aw_answers_filter_findings(model, watch, findings);
+	free(aw_answers_sample_reads(model, watch, &n));
+	free(aw_answers_sequences(model, watch, &n));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -116,9 +118,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct aw_ingest ingest;
 	struct aw_findings findings;
 	struct aw_query query;
+	struct aw_query_watch watch;
 	size_t used;
 	choose_query(data, size, &query);
-	aw_model_set_query(model, &query);
+	aw_query_watch_init(&watch, &query);
+	struct aw_model_observer observer = aw_query_watch_observer(&watch);
+	aw_model_observe(model, &observer);
 	aw_ingest_init(&ingest, model, NULL);
 	aw_ingest_feed(&ingest, data, size, &used);
 	aw_ingest_fini(&ingest);
@@ -129,14 +134,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	aw_model_finish(model);
 	aw_findings_init(&findings);
 	aw_checks_run(model, &findings);
-	answer(model, &findings);
+	answer(model, &watch, &findings);
 
 	FILE *text = fopen("/dev/null", "w");
 	if (text) {
-		aw_render_text(text, model, &findings);
+		aw_render_text(text, model, &findings, &watch);
 		fclose(text);
 	}
-	json_t *report = aw_render_json_object(model, &findings);
+	json_t *report = aw_render_json_object(model, &findings, &watch);
 	check_schema(report);
 	char *dumped = json_dumps(report, JSON_INDENT(2));
 	if (!dumped) {
@@ -148,5 +153,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	aw_findings_fini(&findings);
 	aw_model_destroy(model);
+	aw_query_watch_fini(&watch);
 	return 0;
 }

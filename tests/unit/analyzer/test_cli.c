@@ -109,22 +109,22 @@ Test(cli, run_selection)
 {
 	struct aw_options o;
 	PARSE_OK(&o, "t");
-	cr_expect_eq(o.query.n_runs, 0);
-	cr_expect(!o.query.all_runs);
-	cr_expect(aw_query_keeps_run(&o.query, 5), "no --run: every run");
+	cr_expect_eq(o.query.runs.n_ids, 0);
+	cr_expect(!o.query.runs.all);
+	cr_expect(aw_run_choice_keeps(&o.query.runs, 5), "no --run: every run");
 	aw_options_fini(&o);
 
 	PARSE_OK(&o, "--run", "4343", "t", "--run=0", "--run", "4343");
-	cr_assert_eq(o.query.n_runs, 2, "a run named twice counts once");
-	cr_expect_eq(o.query.runs[0], 4343);
-	cr_expect_eq(o.query.runs[1], 0);
-	cr_expect(aw_query_keeps_run(&o.query, 0));
-	cr_expect(!aw_query_keeps_run(&o.query, 4344));
+	cr_assert_eq(o.query.runs.n_ids, 2, "a run named twice counts once");
+	cr_expect_eq(o.query.runs.ids[0], 4343);
+	cr_expect_eq(o.query.runs.ids[1], 0);
+	cr_expect(aw_run_choice_keeps(&o.query.runs, 0));
+	cr_expect(!aw_run_choice_keeps(&o.query.runs, 4344));
 	aw_options_fini(&o);
 
 	PARSE_OK(&o, "--run", "all", "--run", "7", "t");
-	cr_expect(o.query.all_runs);
-	cr_expect(aw_query_keeps_run(&o.query, 8), "all wins");
+	cr_expect(o.query.runs.all);
+	cr_expect(aw_run_choice_keeps(&o.query.runs, 8), "all wins");
 	aw_options_fini(&o);
 
 	/* --help documents it, and the exit status it leads to. */

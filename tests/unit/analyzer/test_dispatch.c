@@ -32,9 +32,9 @@ static bool share_has(const struct aw_dispatch *d, uint32_t rank,
 /* accelerate's DataLoaderDispatcher over 402/8/W=4: 51 inner batches,
  * 13 steps; the last one 18 samples + the first 4, 5 per rank: rank 3
  * gets [399, 400, 401, 0, 1]. */
-static void readme_slices(const struct aw_dispatch *d)
+static void readme_slices(const struct aw_dispatch *d,
+			  const struct aw_sequence *keep)
 {
-	const struct aw_sequence *keep = d->keep;
 	cr_assert_eq(keep->n_batches, 13);
 	const uint32_t last[5] = {399, 400, 401, 0, 1};
 	cr_assert_eq(keep->batch_ends[12] - keep->batch_ends[11], 5);
@@ -89,15 +89,23 @@ ParameterizedTestParameters(dispatch, shares_of_the_ranks)
 				   sizeof(cases) / sizeof(cases[0]));
 }
 
+/* An observer keeping what rank 3 got, share by share. */
+static void keep_rank_3(void *data, const struct aw_read *read)
+{
+	if (read->kind == AW_READ_DISPATCHED && read->to_rank == 3)
+		aw_sequence_add_batch(data, read->indices, read->count);
+}
+
 ParameterizedTest(struct dispatch_case *c, dispatch, shares_of_the_ranks)
 {
 	struct aw_dispatch d;
 	struct aw_sequence keep = {0};
+	struct aw_model_observer observer = {.data = &keep,
+					     .on_read = keep_rank_3};
 	aw_dispatch_init(&d, 4, c->split_batches);
-	if (c->keep) {
-		d.keep = &keep;
-		d.keep_rank = 3;
-	}
+	if (c->keep)
+		aw_dispatch_observe(&d, &observer,
+				    &(struct aw_read){.worker_id = -1});
 	feed(&d, c->n, 8);
 	aw_dispatch_finish(&d, c->drop_last, c->exhausted);
 	cr_expect_eq(d.steps, c->steps, "%s", c->name);
@@ -108,7 +116,7 @@ ParameterizedTest(struct dispatch_case *c, dispatch, shares_of_the_ranks)
 			     c->name, r);
 	}
 	if (c->also == README_SLICES)
-		readme_slices(&d);
+		readme_slices(&d, &keep);
 	else if (c->also == SPLIT_SLICES)
 		split_slices(&d);
 	aw_sequence_fini(&keep);
@@ -118,14 +126,22 @@ ParameterizedTest(struct dispatch_case *c, dispatch, shares_of_the_ranks)
 /* --- the model: rank 0 reads, ranks 1-3 get rows -----------------------------
  */
 
-/* A model asked q (NULL: nothing) with `world` ranks of loader 0 as o
- * says. */
+/* The questions' watch and observer of the test's model (one model per
+ * test: Criterion runs each in its own process). */
+static struct aw_query_watch watch;
+static struct aw_model_observer observer;
+
+/* A model asked q (NULL: nothing, no observer) with `world` ranks of loader
+ * 0 as o says. */
 static struct aw_model *asked(const struct aw_query *q, int world,
 			      const struct s_loader_opts *o)
 {
 	struct aw_model *m = aw_model_create();
-	if (q)
-		aw_model_set_query(m, q);
+	aw_query_watch_init(&watch, q ? q : &(struct aw_query){0});
+	if (q) {
+		observer = aw_query_watch_observer(&watch);
+		aw_model_observe(m, &observer);
+	}
 	s_ranks(m, world, o);
 	return m;
 }
@@ -263,15 +279,29 @@ Test(dispatch, without_rank_0_nothing_is_rebuilt)
 /* --- questions --------------------------------------------------------------
  */
 
-Test(query, nothing_is_kept_unless_asked)
+Test(query, nothing_is_told_unless_asked)
 {
 	struct aw_model *m = dispatched(1, 0, false, NULL);
 	aw_model_finish(m);
 	for (size_t i = 0; i < m->n_iterations; i++) {
-		cr_expect_null(m->iterations[i].sequence);
-		cr_expect_null(m->iterations[i].watch);
+		cr_expect_null(m->iterations[i].observer);
+		if (m->iterations[i].dispatch)
+			cr_expect_null(m->iterations[i].dispatch->observer);
 	}
-	cr_expect_eq(m->answers.n_hits, 0);
+	cr_expect_eq(watch.hits.n_hits, 0);
+	cr_expect_eq(watch.n_kept, 0);
+	aw_model_destroy(m);
+}
+
+Test(query, a_question_tells_only_what_it_asks)
+{
+	/* --loader alone keeps nothing: no iteration is told its reads. */
+	struct aw_query q = {.loader = "L0"};
+	struct aw_model *m = dispatched(1, 0, false, &q);
+	aw_model_finish(m);
+	for (size_t i = 0; i < m->n_iterations; i++)
+		cr_expect_null(m->iterations[i].observer);
+	cr_expect_eq(watch.hits.n_hits, 0);
 	aw_model_destroy(m);
 }
 
@@ -281,11 +311,11 @@ Test(query, sample_reads_of_a_dispatched_loader)
 	struct aw_model *m = dispatched(1, 0, true, &q);
 	aw_model_finish(m);
 	size_t n;
-	struct aw_answer_read *reads = aw_answers_sample_reads(m, &n);
+	struct aw_answer_read *reads = aw_answers_sample_reads(m, &watch, &n);
 	/* Sample 0 is the epoch's first: rank 0 at step 0, and again as the
 	 * padding of the last step, for the rank whose slice reaches it. */
 	cr_assert_eq(n, 2);
-	cr_expect_eq(reads[0].hit->kind, AW_HIT_DISPATCHED);
+	cr_expect_eq(reads[0].hit->kind, AW_READ_DISPATCHED);
 	cr_expect_eq(reads[0].rank, 0);
 	cr_expect_eq(reads[0].hit->batch, 0);
 	cr_expect_eq(reads[1].rank, 3);
@@ -318,16 +348,16 @@ Test(query, sample_consumed_prefetched_and_fetched)
 	s_epoch(m, 101, 0, 0, &e1);
 	aw_model_finish(m);
 	size_t n;
-	struct aw_answer_read *reads = aw_answers_sample_reads(m, &n);
+	struct aw_answer_read *reads = aw_answers_sample_reads(m, &watch, &n);
 	/* 1 consumed, 10 in the prefetched batch (all 5s), 1 fetched */
 	cr_assert_eq(n, 12);
 	cr_expect_eq(reads[0].rank, 0);
-	cr_expect_eq(reads[0].hit->kind, AW_HIT_CONSUMED);
+	cr_expect_eq(reads[0].hit->kind, AW_READ_CONSUMED);
 	cr_expect_eq(reads[0].hit->position, 5);
 	cr_expect_eq(reads[1].rank, 1);
-	cr_expect_eq(reads[1].hit->kind, AW_HIT_PREFETCHED);
+	cr_expect_eq(reads[1].hit->kind, AW_READ_PREFETCHED);
 	cr_expect_eq(reads[1].hit->batch, 4);
-	cr_expect_eq(reads[11].hit->kind, AW_HIT_FETCHED);
+	cr_expect_eq(reads[11].hit->kind, AW_READ_FETCHED);
 	cr_expect_eq(reads[11].global, 0, "the worker's loader, resolved");
 	cr_expect_eq(reads[11].hit->worker_id, 0);
 	cr_expect_eq(reads[11].pid, 300);
@@ -354,7 +384,7 @@ Test(query, rank_and_epoch_sequence_in_order)
 		}
 	aw_model_finish(m);
 	size_t n;
-	struct aw_answer_sequence *seqs = aw_answers_sequences(m, &n);
+	struct aw_answer_sequence *seqs = aw_answers_sequences(m, &watch, &n);
 	cr_assert_eq(n, 1);
 	cr_expect_eq(seqs[0].rank, 1);
 	cr_expect_eq(seqs[0].pid, 101);
@@ -364,10 +394,8 @@ Test(query, rank_and_epoch_sequence_in_order)
 	cr_expect_eq(memcmp(s->indices, idx, sizeof(idx)), 0);
 	free(seqs);
 	/* Only the asked iteration keeps its sequence. */
-	size_t kept = 0;
-	for (size_t i = 0; i < m->n_iterations; i++)
-		kept += m->iterations[i].sequence != NULL;
-	cr_expect_eq(kept, 1);
+	cr_expect_eq(watch.n_kept, 1);
+	cr_expect_eq(watch.kept[0].iteration, 3, "rank 1's epoch 1, the 4th");
 	aw_model_destroy(m);
 }
 
@@ -377,7 +405,7 @@ Test(query, dispatched_rank_sequence)
 	struct aw_model *m = dispatched(1, 0, true, &q);
 	aw_model_finish(m);
 	size_t n;
-	struct aw_answer_sequence *seqs = aw_answers_sequences(m, &n);
+	struct aw_answer_sequence *seqs = aw_answers_sequences(m, &watch, &n);
 	cr_assert_eq(n, 1);
 	cr_expect(seqs[0].rebuilt);
 	cr_expect_eq(seqs[0].sequence->n, 101);
@@ -409,12 +437,13 @@ Test(query, loader_filter_keeps_its_findings_and_trace_ones)
 	struct aw_findings f;
 	s_analyze(m, &f);
 	cr_expect_gt(s_count(&f, "unsharded"), 0);
-	aw_answers_filter_findings(m, &f);
+	aw_answers_filter_findings(m, &watch, &f);
 	cr_expect_eq(s_count(&f, "unsharded"), 0);
 	cr_expect_eq(s_count(&f, "trace-incomplete"), 1);
 	cr_expect_gt(s_count(&f, "missing"), 0, "L1 read 2 of 100");
-	cr_expect_not(aw_answers_loader_shown(m, 0));
-	cr_expect(aw_answers_loader_shown(m, 1));
+	cr_expect_not(aw_answers_loader_shown(m, &watch, 0));
+	cr_expect(aw_answers_loader_shown(m, &watch, 1));
+	cr_expect(aw_answers_loader_shown(m, NULL, 0), "no question: all");
 	cr_expect(aw_query_loader_matches("L1", "L1", "x.py:1"));
 	cr_expect_not(
 	    aw_query_loader_matches("in.py:5", "L1", "/home/u/train.py:5"));

@@ -621,8 +621,8 @@ static enum aw_runs_status check_runs(struct aw_model *m, char *error)
 Test(runs, run_filter_leaves_other_runs_out)
 {
 	struct aw_model *m = aw_model_create();
-	struct aw_query q = {.n_runs = 1, .runs = {7}}; /* stream.c's run */
-	aw_model_set_query(m, &q);
+	struct aw_run_choice runs = {.n_ids = 1, .ids = {7}}; /* stream.c's */
+	aw_model_take_runs(m, &runs);
 	s_ranks(m, 2, &plain);
 	s_rank_reads(m, 0, 0, 0, 50, 10);
 	struct aw_event e = s_event(AW_EVENT_ITER_BEGIN, 100);
@@ -650,16 +650,16 @@ Test(runs, a_trace_of_several_runs_needs_run)
 	cr_expect(strstr(error, "pass --run ID"), "%s", error);
 	cr_expect_null(strchr(error, '\n'), "one line");
 
-	m->query.n_runs = 1;
-	m->query.runs[0] = 22;
+	m->runs_taken.n_ids = 1;
+	m->runs_taken.ids[0] = 22;
 	cr_expect_eq(check_runs(m, error), AW_RUNS_OK);
-	m->query.runs[0] = 44;
+	m->runs_taken.ids[0] = 44;
 	cr_expect_eq(check_runs(m, error), AW_RUNS_NOT_FOUND);
 	cr_expect(strstr(error, "no run 44 in /t/a/ust/uid/0/64-bit and 1 "
 				"other trace (it holds runs 11, 22, 33)"),
 		  "%s", error);
-	m->query.n_runs = 0;
-	m->query.all_runs = true;
+	m->runs_taken.n_ids = 0;
+	m->runs_taken.all = true;
 	cr_expect_eq(check_runs(m, error), AW_RUNS_OK);
 	aw_model_destroy(m);
 }

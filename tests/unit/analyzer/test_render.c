@@ -9,6 +9,9 @@
 #include "render.h"
 #include "stream.h"
 
+/* The questions' watch of the test that asks some (NULL: none asked). */
+static struct aw_query_watch *asked;
+
 static const struct s_loader_opts base = S_BASE_LOADER(2);
 
 /* Two loaders: L0 unsharded over 2 epochs with a padding-free layout, L1
@@ -146,7 +149,7 @@ Test(render_json, required_keys_and_types)
 {
 	struct aw_findings findings;
 	struct aw_model *m = sample_model(&findings);
-	json_t *report = aw_render_json_object(m, &findings);
+	json_t *report = aw_render_json_object(m, &findings, asked);
 	check_schema(report);
 
 	cr_expect_eq(json_integer_value(member(report, "world_size")), 2);
@@ -209,7 +212,7 @@ Test(render_json, dump_is_valid_json_with_schema)
 	size_t size = 0;
 	FILE *out = open_memstream(&text, &size);
 	cr_assert(out);
-	cr_expect_eq(aw_render_json(out, m, &findings), AW_RENDER_OK);
+	cr_expect_eq(aw_render_json(out, m, &findings, asked), AW_RENDER_OK);
 	fclose(out);
 	json_error_t error;
 	json_t *report = json_loads(text, 0, &error);
@@ -226,7 +229,7 @@ Test(render_json, empty_model)
 	struct aw_model *m = aw_model_create();
 	struct aw_findings findings;
 	s_analyze(m, &findings);
-	json_t *report = aw_render_json_object(m, &findings);
+	json_t *report = aw_render_json_object(m, &findings, asked);
 	check_schema(report);
 	cr_expect(json_is_null(member(report, "world_size")));
 	json_decref(report);
@@ -241,7 +244,7 @@ static char *render_text(const struct aw_model *m,
 	size_t size = 0;
 	FILE *out = open_memstream(&text, &size);
 	cr_assert(out);
-	aw_render_text(out, m, findings);
+	aw_render_text(out, m, findings, asked);
 	fclose(out);
 	return text;
 }
@@ -341,7 +344,7 @@ Test(render, partial_epochs_lineage_and_new_keys)
 	cr_expect_null(strstr(text, "missing"), "%s", text);
 	free(text);
 
-	json_t *report = aw_render_json_object(m, &findings);
+	json_t *report = aw_render_json_object(m, &findings, asked);
 	check_schema(report);
 	json_t *l1 = json_array_get(member(report, "loaders"), 1);
 	cr_expect_str_eq(json_string_value(member(l1, "built_from")), "L0");
@@ -370,7 +373,11 @@ Test(render, answers_to_the_questions)
 			     .rank = 0,
 			     .epoch = 0};
 	struct aw_model *m = aw_model_create();
-	aw_model_set_query(m, &q);
+	struct aw_query_watch watch;
+	aw_query_watch_init(&watch, &q);
+	struct aw_model_observer observer = aw_query_watch_observer(&watch);
+	aw_model_observe(m, &observer);
+	asked = &watch;
 	s_ranks(m, 1, &base);
 	s_epoch(m, 100, 0, 0,
 		&(struct s_epoch){.indices = (uint32_t[]){5, 3, 9, 1},
@@ -385,7 +392,7 @@ Test(render, answers_to_the_questions)
 		  "%s", text);
 	cr_expect(strstr(text, "batch 0: 5 3\n  batch 1: 9 1"), "%s", text);
 	free(text);
-	json_t *report = aw_render_json_object(m, &findings);
+	json_t *report = aw_render_json_object(m, &findings, asked);
 	json_t *query = member(report, "query");
 	cr_expect_eq(json_array_size(member(query, "reads")), 1);
 	json_t *seq = json_array_get(member(query, "sequences"), 0);
@@ -393,4 +400,5 @@ Test(render, answers_to_the_questions)
 	json_decref(report);
 	aw_findings_fini(&findings);
 	aw_model_destroy(m);
+	aw_query_watch_fini(&watch);
 }
