@@ -1,6 +1,7 @@
-/* The model's second half, after the last event: who is a worker, which rank
- * each process is, which loader objects are one loader across ranks, and each
- * loader's epochs as rank-by-rank sample sets. */
+/* The model's second half, built from the events taken: who is a worker,
+ * which rank each process is, which loader objects are one loader across
+ * ranks, and each loader's epochs as rank-by-rank sample sets. Built after
+ * the last event (aw_model_finish), or at any moment before (a snapshot). */
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -711,6 +712,31 @@ static void aw_list_runs(struct aw_model *model)
 			model->runs[model->n_runs++] = model->runs[i];
 }
 
+/* Everything the checks read, from the events taken so far: forgotten and
+ * built again each time. With `last`, the dispatchers' held steps are cut
+ * too (they are only known to be last now). */
+static void aw_model_derive(struct aw_model *model, bool last)
+{
+	aw_model_forget_derived(model);
+	aw_list_runs(model);
+	aw_link_parents(model);
+	aw_find_workers(model);
+	aw_find_owners(model);
+	aw_resolve_ranks(model);
+	aw_link_loaders(model);
+	aw_lineage_resolve(model);
+	if (last)
+		aw_finish_dispatches(model);
+	aw_build_epochs(model);
+	aw_build_items(model);
+}
+
+void aw_model_snapshot(struct aw_model *model)
+{
+	if (!model->finished)
+		aw_model_derive(model, false);
+}
+
 void aw_model_finish(struct aw_model *model)
 {
 	if (model->finished)
@@ -722,16 +748,7 @@ void aw_model_finish(struct aw_model *model)
 			model->incomplete_iterations++;
 		}
 	}
-	aw_list_runs(model);
-	aw_link_parents(model);
-	aw_find_workers(model);
-	aw_find_owners(model);
-	aw_resolve_ranks(model);
-	aw_link_loaders(model);
-	aw_lineage_resolve(model);
-	aw_finish_dispatches(model);
-	aw_build_epochs(model);
-	aw_build_items(model);
+	aw_model_derive(model, true);
 }
 
 uint32_t aw_model_rank_process(const struct aw_model *model, uint32_t process)

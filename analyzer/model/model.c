@@ -43,10 +43,8 @@ static void aw_epoch_fini(struct aw_epoch *epoch)
 	aw_sample_set_fini(&epoch->all);
 }
 
-void aw_model_destroy(struct aw_model *model)
+void aw_model_forget_derived(struct aw_model *model)
 {
-	if (!model)
-		return;
 	for (size_t i = 0; i < model->n_loaders_global; i++) {
 		struct aw_global_loader *g = &model->loaders_global[i];
 		for (size_t e = 0; e < g->n_epochs; e++)
@@ -56,6 +54,39 @@ void aw_model_destroy(struct aw_model *model)
 		free(g->len_reported);
 	}
 	free(model->loaders_global);
+	model->loaders_global = NULL;
+	model->n_loaders_global = 0;
+	free(model->ranks);
+	model->ranks = NULL;
+	model->n_ranks = 0;
+	free(model->runs);
+	model->runs = NULL;
+	model->n_runs = 0;
+	model->world_size = -1;
+	model->ranks_inferred = false;
+	model->unranked_processes = 0;
+	model->index_out_of_range = model->index_unrepresentable = 0;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		struct aw_process *p = &model->processes[i];
+		p->parent = AW_NONE;
+		p->owner = AW_NONE;
+		p->is_worker = p->rank_inferred = false;
+		p->rank = -1;
+		p->iterations = 0;
+	}
+	for (size_t i = 0; i < model->n_loaders; i++)
+		model->loaders[i].global = AW_NONE;
+	for (size_t i = 0; i < model->items.n; i++) {
+		model->items.streams[i].global = AW_NONE;
+		model->items.streams[i].rank = -1;
+	}
+}
+
+void aw_model_destroy(struct aw_model *model)
+{
+	if (!model)
+		return;
+	aw_model_forget_derived(model);
 	for (size_t i = 0; i < model->n_iterations; i++)
 		aw_iteration_fini(&model->iterations[i]);
 	free(model->iterations);
@@ -96,8 +127,6 @@ void aw_model_destroy(struct aw_model *model)
 	for (size_t i = 0; i < model->stats.n_trace_runs; i++)
 		free(model->stats.trace_runs[i].dir);
 	free(model->stats.trace_runs);
-	free(model->ranks);
-	free(model->runs);
 	aw_index_map_fini(&model->space_index);
 	aw_index_map_fini(&model->process_index);
 	aw_index_map_fini(&model->loader_index);

@@ -261,6 +261,13 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event);
 /* Ends open iterations, resolves ranks and workers, links loaders across
  * ranks and builds their epochs. Call once, after the last event. */
 void aw_model_finish(struct aw_model *model);
+/* The same at any moment before the end, for checks and renderers to read
+ * the model as it stands: open iterations count what they consumed so far,
+ * nothing is ended, and intake goes on. What it builds holds until the next
+ * event (or snapshot, or finish), which builds it anew. */
+void aw_model_snapshot(struct aw_model *model);
+/* Drops what a snapshot or finish built (model.c, used by both). */
+void aw_model_forget_derived(struct aw_model *model);
 
 /* Events the reader handed over, all kinds. */
 uint64_t aw_model_accwatch_events(const struct aw_model *model);

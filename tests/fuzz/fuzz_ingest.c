@@ -3,7 +3,8 @@
  * is fed to the model, whose runs are checked (--run), which is finished,
  * checked and rendered both ways, then everything is freed, as
  * accwatch-report does. The input's last bytes also choose the questions
- * of a debugging session (--sample, --rank and --epoch, --loader). A JSON
+ * of a debugging session (--sample, --rank and --epoch, --loader), and
+ * whether the model is snapshotted, checked and rendered half-way. A JSON
  * report missing a key of the accwatch-report/1 contract counts as a
  * crash. */
 #include <jansson.h>
@@ -112,6 +113,24 @@ static void answer(const struct aw_model *model,
 	free(aw_answers_sequences(model, watch, &n));
 }
 
+/* Checks and both renderers on the model as it stands. */
+static void report_now(struct aw_model *model,
+		       const struct aw_query_watch *watch)
+{
+	struct aw_findings findings;
+	aw_findings_init(&findings);
+	aw_checks_run(model, &findings);
+	FILE *text = fopen("/dev/null", "w");
+	if (text) {
+		aw_render_text(text, model, &findings, watch);
+		fclose(text);
+	}
+	json_t *report = aw_render_json_object(model, &findings, watch);
+	check_schema(report);
+	json_decref(report);
+	aw_findings_fini(&findings);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct aw_model *model = aw_model_create();
@@ -125,7 +144,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct aw_model_observer observer = aw_query_watch_observer(&watch);
 	aw_model_observe(model, &observer);
 	aw_ingest_init(&ingest, model, NULL);
-	aw_ingest_feed(&ingest, data, size, &used);
+	if (size >= 4 && data[size - 1] & 16) {
+		/* A live report's way: the first half, a snapshot that is
+		 * checked and rendered, then the rest. */
+		aw_ingest_feed(&ingest, data, size / 2, &used);
+		aw_model_snapshot(model);
+		report_now(model, &watch);
+		aw_ingest_feed(&ingest, data + used, size - used, &used);
+	} else {
+		aw_ingest_feed(&ingest, data, size, &used);
+	}
 	aw_ingest_fini(&ingest);
 	/* main.c stops here on mixed runs; the rest must hold anyway. */
 	char runs_error[512];
