@@ -102,6 +102,8 @@ void aw_model_destroy(struct aw_model *model)
 		free(l->wrap_kind);
 		for (size_t c = 0; c < l->n_len_calls; c++)
 			free(l->len_calls[c].site);
+		for (size_t c = 0; c < AW_SAMPLER_CHAIN_MAX; c++)
+			free(l->chain[c].class_name);
 		free(l->len_calls);
 	}
 	free(model->loaders);
@@ -384,6 +386,30 @@ static void aw_model_on_loader_wrap(struct aw_model *model, uint32_t process,
 	}
 }
 
+static void aw_model_on_sampler(struct aw_loader *l,
+				const struct aw_event_sampler *e)
+{
+	if (e->depth >= AW_SAMPLER_CHAIN_MAX)
+		return;
+	struct aw_sampler_link *link = &l->chain[e->depth];
+	free(link->class_name);
+	*link = (struct aw_sampler_link){
+	    .seen = true,
+	    .class_name = aw_xstrdup(e->class_name ? e->class_name : ""),
+	    .length = e->length,
+	    .num_replicas = e->num_replicas,
+	    .rank = e->rank,
+	    .shuffle = e->shuffle,
+	    .drop_last = e->drop_last,
+	    .replacement = e->replacement,
+	    .seed = e->seed,
+	    .epoch = e->epoch,
+	    .num_samples = e->num_samples,
+	    .batch_size = e->batch_size,
+	    .skip = e->skip};
+	l->n_chain = AW_MAX(l->n_chain, e->depth + 1);
+}
+
 static void aw_model_on_loader_len(struct aw_loader *l,
 				   const struct aw_event_loader_len *e)
 {
@@ -563,6 +589,12 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 	case AW_EVENT_LOADER_WRAP:
 		aw_model_on_loader_wrap(model, process, &event->u.loader_wrap);
 		break;
+	case AW_EVENT_SAMPLER: {
+		uint32_t loader =
+		    aw_model_loader(model, process, event->u.sampler.loader);
+		aw_model_on_sampler(&model->loaders[loader], &event->u.sampler);
+		break;
+	}
 	case AW_EVENT_LOADER_LEN: {
 		uint32_t loader =
 		    aw_model_loader(model, process, event->u.loader_len.loader);

@@ -68,6 +68,19 @@ struct aw_len_call {
 	uint64_t count;
 };
 
+/* Links of a sampler chain kept (deeper ones are not recorded either). */
+#define AW_SAMPLER_CHAIN_MAX 8
+
+/* One link of a loader's sampler chain (the sampler event's fields; -1:
+ * the link has no such parameter). */
+struct aw_sampler_link {
+	bool seen; /* a sampler event told it */
+	char *class_name;
+	int32_t num_replicas, rank;
+	int8_t shuffle, drop_last, replacement;
+	int64_t length, seed, epoch, num_samples, batch_size, skip;
+};
+
 /* One DataLoader object in one process. */
 struct aw_loader {
 	uint32_t process;
@@ -101,6 +114,9 @@ struct aw_loader {
 
 	struct aw_len_call *len_calls;
 	size_t n_len_calls, len_calls_cap;
+	/* Its sampler chain, outermost first: links [0, n_chain). */
+	struct aw_sampler_link chain[AW_SAMPLER_CHAIN_MAX];
+	uint32_t n_chain;
 	int64_t last_len;        /* its newest len() answer, -1 before any */
 	uint32_t last_iteration; /* index of its newest iteration, AW_NONE */
 

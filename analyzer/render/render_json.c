@@ -165,6 +165,31 @@ static json_t *aw_json_loader_ref(const struct aw_model *model, uint32_t l)
 	return json_string(model->loaders_global[model->loaders[l].global].id);
 }
 
+/* The sampler chain, outermost first; a parameter a link lacks is null. */
+static json_t *aw_json_sampler_chain(const struct aw_loader *d)
+{
+	json_t *chain = json_array();
+	for (uint32_t i = 0; i < d->n_chain; i++) {
+		const struct aw_sampler_link *s = &d->chain[i];
+		json_t *link = json_object();
+		aw_json_set_string_or_null(link, "class",
+					   s->seen ? s->class_name : NULL);
+		aw_json_set_known_int(link, "length", s->length);
+		aw_json_set_known_int(link, "num_replicas", s->num_replicas);
+		aw_json_set_known_int(link, "rank", s->rank);
+		aw_json_set_tristate(link, "shuffle", s->shuffle);
+		aw_json_set_known_int(link, "seed", s->seed);
+		aw_json_set_known_int(link, "epoch", s->epoch);
+		aw_json_set_tristate(link, "drop_last", s->drop_last);
+		aw_json_set_tristate(link, "replacement", s->replacement);
+		aw_json_set_known_int(link, "num_samples", s->num_samples);
+		aw_json_set_known_int(link, "batch_size", s->batch_size);
+		aw_json_set_known_int(link, "skip", s->skip);
+		json_array_append_new(chain, link);
+	}
+	return chain;
+}
+
 static json_t *aw_json_loader(const struct aw_model *model,
 			      const struct aw_global_loader *g)
 {
@@ -200,6 +225,7 @@ static json_t *aw_json_loader(const struct aw_model *model,
 	aw_json_set_known_int(loader, "prefetch_factor", d->prefetch_factor);
 	aw_json_set_string_or_null(loader, "start_method", d->start_method);
 	aw_json_set_known_int(loader, "sampler_replicas", d->sampler_replicas);
+	json_object_set_new(loader, "sampler_chain", aw_json_sampler_chain(d));
 	aw_json_set_string_or_null(loader, "wrap_kind",
 				   d->wraps ? d->wrap_kind : NULL);
 	aw_json_set_bool(loader, "dispatched", g->dispatched);

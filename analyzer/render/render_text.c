@@ -187,6 +187,54 @@ static void aw_format_coverage(char *buf, size_t size, uint64_t part,
 		snprintf(buf, size, "-");
 }
 
+static void aw_print_flag(FILE *out, const char *name, int8_t value,
+			  bool *first)
+{
+	if (value < 0)
+		return;
+	fprintf(out, "%s%s=%s", *first ? "" : ", ", name,
+		value ? "True" : "False");
+	*first = false;
+}
+
+static void aw_print_number(FILE *out, const char *name, int64_t value,
+			    bool *first)
+{
+	if (value < 0)
+		return;
+	fprintf(out, "%s%s=%" PRId64, *first ? "" : ", ", name, value);
+	*first = false;
+}
+
+/* "  sampler chain: BatchSampler(batch_size=8, drop_last=False) over
+ * DistributedSampler(num_replicas=4, rank=0, ...)": each link by the last
+ * part of its class name, with the parameters it has. */
+static void aw_print_sampler_chain(FILE *out, const struct aw_loader *d)
+{
+	if (d->n_chain == 0)
+		return;
+	fputs("  sampler chain:", out);
+	for (uint32_t i = 0; i < d->n_chain; i++) {
+		const struct aw_sampler_link *s = &d->chain[i];
+		const char *name =
+		    s->seen && *s->class_name ? s->class_name : "?";
+		const char *dot = strrchr(name, '.');
+		bool first = true;
+		fprintf(out, "%s%s(", i ? " over " : " ", dot ? dot + 1 : name);
+		aw_print_number(out, "num_replicas", s->num_replicas, &first);
+		aw_print_number(out, "rank", s->rank, &first);
+		aw_print_flag(out, "shuffle", s->shuffle, &first);
+		aw_print_number(out, "seed", s->seed, &first);
+		aw_print_flag(out, "replacement", s->replacement, &first);
+		aw_print_number(out, "num_samples", s->num_samples, &first);
+		aw_print_number(out, "batch_size", s->batch_size, &first);
+		aw_print_flag(out, "drop_last", s->drop_last, &first);
+		aw_print_number(out, "skip", s->skip, &first);
+		fputc(')', out);
+	}
+	fputc('\n', out);
+}
+
 static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 				   const struct aw_global_loader *g,
 				   const struct aw_loader *d)
@@ -195,7 +243,9 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 		d->loader_class && *d->loader_class ? d->loader_class
 						    : "loader",
 		*g->site ? g->site : "unknown site");
-	if (d->sampler_class && *d->sampler_class)
+	/* The chain line below says what draws the indices; the loader's own
+	 * .sampler may be a placeholder (accelerate's prepared loaders). */
+	if (d->n_chain == 0 && d->sampler_class && *d->sampler_class)
 		fprintf(out, ", sampler %s", d->sampler_class);
 	if (d->batch_size >= 0)
 		fprintf(out, ", batch_size %" PRId64, d->batch_size);
@@ -211,6 +261,7 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 	if (d->iterable)
 		fputs(", IterableDataset", out);
 	fputc('\n', out);
+	aw_print_sampler_chain(out, d);
 
 	/* Lineage: what accelerate built from what. */
 	const char *kind = aw_loader_wrap_kind(model, d);

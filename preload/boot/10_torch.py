@@ -9,11 +9,15 @@ def _is_iterable(loader):
     return getattr(loader, "_dataset_kind", None) == _dl._DatasetKind.Iterable
 
 
+# Links of a sampler chain recorded (the analyzer keeps as many).
+_CHAIN_MAX = 8
+
+
 def _sampler_chain(loader):
     """batch_sampler, the samplers below it; or the sampler alone."""
     chain = []
     obj = getattr(loader, "batch_sampler", None)
-    while obj is not None and len(chain) < 4:
+    while obj is not None and len(chain) < _CHAIN_MAX:
         chain.append(obj)
         below = getattr(obj, "sampler", None)
         if below is None:
@@ -44,11 +48,67 @@ def _sharding(chain):
     for obj in chain:
         for count, index in (("num_replicas", "rank"),
                              ("num_processes", "process_index")):
-            replicas = _int(getattr(obj, count, None))
-            rank = _int(getattr(obj, index, None))
+            replicas = _int(_attr(obj, count))
+            rank = _int(_attr(obj, index))
             if replicas >= 0 and rank >= 0:
                 return replicas, rank
     return -1, -1
+
+
+def _attr(obj, name):
+    """obj.name, None when it has none or reading it raises (a property)."""
+    try:
+        return getattr(obj, name, None)
+    except Exception:
+        return None
+
+
+def _link_int(obj, names):
+    for name in names:
+        value = _int(_attr(obj, name), None)
+        if value is not None:
+            return value
+    return -1
+
+
+def _link_shuffle(obj):
+    for cls, value in (("RandomSampler", 1), ("SequentialSampler", 0)):
+        kind = getattr(_samplers, cls, None)
+        if kind is not None and isinstance(obj, kind):
+            return value
+    return _flag(_attr(obj, "shuffle"))
+
+
+# Whose samplers' len() is a number they hold (asked); a user's class may
+# compute it (never asked).
+_LENGTH_MODULES = ("torch.", "accelerate.")
+
+
+def _link_length(obj):
+    module = getattr(type(obj), "__module__", "") or ""
+    if not module.startswith(_LENGTH_MODULES):
+        return -1
+    try:
+        return _int(len(obj))
+    except Exception:
+        return -1
+
+
+def _emit_sampler_chain(ordinal, chain):
+    """One sampler event per link, outermost first, with the parameters it
+    has (attributes read, nothing called)."""
+    for depth, obj in enumerate(chain):
+        replicas, rank = _sharding((obj,))
+        _aw.sampler(
+            loader=ordinal, depth=depth, class_name=_class_name(obj),
+            length=_link_length(obj), num_replicas=replicas, rank=rank, shuffle=_link_shuffle(obj),
+            seed=_link_int(obj, ("seed", "initial_seed")),
+            epoch=_link_int(obj, ("epoch",)),
+            drop_last=_flag(_attr(obj, "drop_last")),
+            replacement=_flag(_attr(obj, "replacement")),
+            num_samples=_link_int(obj, ("num_samples",)),
+            batch_size=_link_int(obj, ("batch_size",)),
+            skip=_link_int(obj, ("skip_batches",)))
 
 
 def _first_int(chain, names):
@@ -123,6 +183,7 @@ def _loader_new(loader, frame):
         prefetch_factor=_int(getattr(loader, "prefetch_factor", None)),
         start_method=_start_method(loader), sampler_replicas=replicas,
         sampler_rank=rank, site=site, stack=stack)
+    _emit_sampler_chain(entry.ordinal, chain)
     return entry
 
 

@@ -471,3 +471,62 @@ struct s_run s_run_distributed(int world, struct s_loader_opts o)
 	o.sampler_replicas = world;
 	return s_run_of(world, &o);
 }
+
+struct aw_event_sampler s_link(const char *class_name)
+{
+	return (struct aw_event_sampler){.class_name = class_name,
+					 .length = -1,
+					 .num_replicas = -1,
+					 .rank = -1,
+					 .shuffle = -1,
+					 .seed = -1,
+					 .epoch = -1,
+					 .drop_last = -1,
+					 .replacement = -1,
+					 .num_samples = -1,
+					 .batch_size = -1,
+					 .skip = -1};
+}
+
+void s_chain(struct aw_model *m, int32_t pid, uint32_t loader,
+	     const struct aw_event_sampler *links, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct aw_event e = s_event(AW_EVENT_SAMPLER, pid);
+		e.u.sampler = links[i];
+		e.u.sampler.loader = loader;
+		e.u.sampler.depth = (uint32_t)i;
+		aw_model_add_event(m, &e);
+	}
+}
+
+void s_distributed_chain(struct aw_model *m, int world, uint32_t loader,
+			 int64_t dataset_len, int64_t batch_size,
+			 int8_t drop_last)
+{
+	for (int r = 0; r < world; r++) {
+		struct aw_event_sampler links[2] = {
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("torch.utils.data.distributed.DistributedSampler")};
+		links[0].batch_size = batch_size;
+		links[0].drop_last = 0;
+		links[1].num_replicas = world;
+		links[1].rank = r;
+		links[1].shuffle = 1;
+		links[1].seed = 0;
+		links[1].drop_last = drop_last;
+		links[1].num_samples = drop_last == 1
+					   ? dataset_len / world
+					   : (dataset_len + world - 1) / world;
+		s_chain(m, 100 + r, loader, links, 2);
+	}
+}
+
+const struct aw_process *s_process_of(const struct aw_model *m, int32_t pid)
+{
+	for (size_t i = 0; i < m->n_processes; i++)
+		if (m->processes[i].pid == pid)
+			return &m->processes[i];
+	cr_assert_fail("no process %d", pid);
+	return NULL;
+}

@@ -188,4 +188,17 @@ const struct aw_finding *s_finish_only(struct s_run *r, const char *id);
  * name) over the world. */
 struct s_run s_run_distributed(int world, struct s_loader_opts o);
 
+/* A sampler chain link of class_name, every parameter absent (-1). */
+struct aw_event_sampler s_link(const char *class_name);
+/* The sampler events of pid's loader: links[0] the outermost (depth 0). */
+void s_chain(struct aw_model *m, int32_t pid, uint32_t loader,
+	     const struct aw_event_sampler *links, size_t n);
+/* On each of the W ranks (pid 100 + r): BatchSampler(batch_size) over
+ * DistributedSampler(num_replicas=W, rank=r, drop_last) of dataset_len. */
+void s_distributed_chain(struct aw_model *m, int world, uint32_t loader,
+			 int64_t dataset_len, int64_t batch_size,
+			 int8_t drop_last);
+/* The process of pid (the test fails when there is none). */
+const struct aw_process *s_process_of(const struct aw_model *m, int32_t pid);
+
 #endif

@@ -402,3 +402,72 @@ Test(render, answers_to_the_questions)
 	aw_model_destroy(m);
 	aw_query_watch_fini(&watch);
 }
+
+/* Loader 0 of pid 100: a BatchSampler over a DistributedSampler. */
+static void chain_of_two(struct aw_model *m)
+{
+	struct aw_event e = s_event(AW_EVENT_SAMPLER, 100);
+	e.u.sampler = (struct aw_event_sampler){
+	    .loader = 0,
+	    .depth = 1,
+	    .class_name = "torch.utils.data.distributed.DistributedSampler",
+	    .length = 50,
+	    .num_replicas = 2,
+	    .rank = 0,
+	    .shuffle = 1,
+	    .seed = 3,
+	    .epoch = 0,
+	    .drop_last = 0,
+	    .replacement = -1,
+	    .num_samples = 50,
+	    .batch_size = -1,
+	    .skip = -1};
+	aw_model_add_event(m, &e); /* a link may come before the one above */
+	e.u.sampler = (struct aw_event_sampler){
+	    .loader = 0,
+	    .depth = 0,
+	    .class_name = "torch.utils.data.sampler.BatchSampler",
+	    .length = 5,
+	    .num_replicas = -1,
+	    .rank = -1,
+	    .shuffle = -1,
+	    .seed = -1,
+	    .epoch = -1,
+	    .drop_last = 1,
+	    .replacement = -1,
+	    .num_samples = -1,
+	    .batch_size = 10,
+	    .skip = -1};
+	aw_model_add_event(m, &e);
+}
+
+Test(render, the_sampler_chain_in_both_reports)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &base);
+	chain_of_two(m);
+	for (int r = 0; r < 2; r++)
+		s_rank_reads(m, r, 0, r * 50, r * 50 + 50, 10);
+	struct aw_findings findings;
+	s_analyze(m, &findings);
+	char *text = render_text(m, &findings);
+	cr_expect(strstr(text, "  sampler chain: BatchSampler(batch_size=10, "
+			       "drop_last=True) over "
+			       "DistributedSampler(num_replicas=2, rank=0, "
+			       "shuffle=True, seed=3, num_samples=50, "
+			       "drop_last=False)\n"),
+		  "%s", text);
+	free(text);
+	json_t *report = aw_render_json_object(m, &findings, NULL);
+	json_t *chain = member(json_array_get(member(report, "loaders"), 0),
+			       "sampler_chain");
+	cr_assert_eq(json_array_size(chain), 2);
+	json_t *inner = json_array_get(chain, 1);
+	cr_expect_eq(json_integer_value(member(inner, "num_replicas")), 2);
+	cr_expect(json_is_true(member(inner, "shuffle")));
+	cr_expect(json_is_null(member(inner, "replacement")));
+	cr_expect(json_is_true(member(json_array_get(chain, 0), "drop_last")));
+	json_decref(report);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}

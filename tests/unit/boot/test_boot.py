@@ -222,3 +222,55 @@ def test_the_bootstrap_never_raises_into_the_program(torch_process):
     assert list(loader) == [[0, 1], [2, 3]]
     assert any("DataLoader.__init__" in message for message in recorder.messages)
     functools.reduce(lambda a, b: a, [0])  # functools untouched by the bootstrap
+
+
+class ShardingSampler:
+    """DistributedSampler's attributes, and one property that raises."""
+
+    def __init__(self, n):
+        self.n, self.num_replicas, self.rank = n, 4, 3
+        self.shuffle, self.seed, self.epoch, self.drop_last = True, 7, 0, False
+        self.num_samples = (n + 3) // 4
+
+    @property
+    def replacement(self):
+        raise RuntimeError("a property of the user's that fails")
+
+    def __iter__(self):
+        return iter(range(self.rank, self.n, self.num_replicas))
+
+    def __len__(self):
+        return self.num_samples
+
+
+class Batches:
+    """BatchSampler's attributes over a sampler, dropping a short tail."""
+
+    def __init__(self, sampler, batch_size, drop_last):
+        self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
+
+    def __iter__(self):
+        indices = list(self.sampler)
+        for start in range(0, len(indices) - self.batch_size + 1, self.batch_size):
+            yield indices[start:start + self.batch_size]
+
+
+def test_the_sampler_chain_is_sent_link_by_link(torch_process):
+    modules, namespace, recorder = torch_process
+    batches = Batches(ShardingSampler(10), 2, True)
+    loader = dataloader(modules)(list(range(10)), batch_sampler=batches)
+    (new,) = recorder.of("loader_new")
+    links = recorder.of("sampler")
+    assert [link["depth"] for link in links] == [0, 1]
+    assert all(link["loader"] == new["loader"] for link in links)
+    outer, inner = links
+    assert outer["class_name"].endswith("test_boot.Batches")
+    assert outer["batch_size"] == 2 and outer["drop_last"] == 1
+    assert outer["num_replicas"] == -1 and outer["seed"] == -1
+    assert inner["class_name"].endswith("test_boot.ShardingSampler")
+    assert (inner["num_replicas"], inner["rank"]) == (4, 3)
+    assert (inner["shuffle"], inner["seed"], inner["epoch"]) == (1, 7, 0)
+    assert inner["drop_last"] == 0 and inner["num_samples"] == 3
+    assert inner["replacement"] == -1  # its property raised: not known
+    assert inner["length"] == -1  # a user's class: its len() is not asked
+    assert [b for b in loader] == [[3, 7]]  # the loader works as before
