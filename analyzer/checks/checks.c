@@ -61,6 +61,7 @@ static const struct aw_check aw_checks[] = {
     /* fork-threads, fork-cuda */
     {"fork", AW_CHECK_TRACE, aw_check_forks},
     {"worker-respawn", AW_CHECK_TRACE, aw_check_worker_respawn},
+    {"duplicate-rank", AW_CHECK_TRACE, aw_check_duplicate_rank},
     {"worker-died", AW_CHECK_TRACE, aw_check_worker_died},
     {"worker-stuck", AW_CHECK_TRACE, aw_check_worker_stuck},
     {"rank-died", AW_CHECK_TRACE, aw_check_rank_died},

@@ -30,6 +30,9 @@
  *   fork-cuda        fork (no exec after) with the CUDA driver mapped
  *   worker-respawn   num_workers > 0, persistent_workers not True, workers
  *                    of one loader started in >= 2 epochs
+ *   duplicate-rank   >= 2 processes that iterated gave themselves one rank
+ *                    (not inferred) and ran at the same time by the trace
+ *                    clock (a restart, one after the other, adds up)
  *   worker-died      a worker's exit: signal > 0 other than SIGTERM, SIGINT,
  *                    SIGHUP (how launchers and the DataLoader stop them),
  *                    or status > 0; says whether its last fetch was open

@@ -43,6 +43,9 @@ void aw_format_ranks(const int32_t *ranks, size_t n, struct aw_text *out);
 uint32_t aw_worker_global(const struct aw_model *model,
 			  const struct aw_process *w);
 
+/* Whether the program went through accelerate (a loader it built). */
+bool aw_model_uses_accelerate(const struct aw_model *model);
+
 /* checks_sharding.c: per loader and epoch. */
 aw_check_fn aw_check_unsharded, aw_check_overlap, aw_check_missing,
     aw_check_padding, aw_check_uneven_batches, aw_check_index_range;
@@ -50,8 +53,8 @@ aw_check_fn aw_check_unsharded, aw_check_overlap, aw_check_missing,
 /* checks_loader.c: loaders, their len() and lineage. */
 aw_check_fn aw_check_same_order, aw_check_unused_prepared, aw_check_len;
 
-/* checks_process.c: forks and DataLoader workers. */
-aw_check_fn aw_check_forks, aw_check_worker_respawn;
+/* checks_process.c: forks, DataLoader workers, processes of one rank. */
+aw_check_fn aw_check_forks, aw_check_worker_respawn, aw_check_duplicate_rank;
 
 /* checks_exit.c: workers and ranks that died or hung. */
 aw_check_fn aw_check_worker_died, aw_check_worker_stuck, aw_check_rank_died;

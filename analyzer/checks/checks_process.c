@@ -518,3 +518,148 @@ void aw_check_worker_respawn(const struct aw_check_input *in,
 	}
 	free(by_global);
 }
+
+/* --- duplicate-rank ------------------------------------------------------- */
+
+/* Whether two processes ran at the same time, as far as the trace clock
+ * tells (a restart ends before the next one starts). */
+static bool aw_ran_together(const struct aw_process *a,
+			    const struct aw_process *b)
+{
+	if (a->first_ns < 0 || b->first_ns < 0)
+		return false;
+	return a->first_ns <= b->last_ns && b->first_ns <= a->last_ns;
+}
+
+/* "RANK=0 WORLD_SIZE=1" or "no RANK" as the environment told it. */
+static void aw_env_view(const struct aw_process *p, struct aw_text *out)
+{
+	if (p->env_rank < 0 && p->world_size < 0) {
+		aw_text_add(out, "no rank variable");
+		return;
+	}
+	aw_text_add(out, "rank variable %d", p->env_rank);
+	if (p->world_size >= 0)
+		aw_text_add(out, " of world size %d", p->world_size);
+	if (p->rank_source)
+		aw_text_add(out, " (%s)", p->rank_source);
+}
+
+static void aw_dist_view(const struct aw_process *p, struct aw_text *out)
+{
+	if (p->dist_rank < 0)
+		aw_text_add(out, "joined no process group");
+	else
+		aw_text_add(out, "torch.distributed rank %d of %d",
+			    p->dist_rank, p->dist_world_size);
+}
+
+/* Whether the launcher told the processes apart: distinct rank variables
+ * of a world of n each. */
+static bool aw_launched_apart(const struct aw_model *model,
+			      const uint32_t *members, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct aw_process *p = &model->processes[members[i]];
+		if (p->env_rank < 0 || p->world_size != (int32_t)n)
+			return false;
+		for (size_t k = 0; k < i; k++)
+			if (model->processes[members[k]].env_rank ==
+			    p->env_rank)
+				return false;
+	}
+	return true;
+}
+
+static void aw_duplicate_rank_fix(const struct aw_model *model,
+				  const uint32_t *members, size_t n,
+				  struct aw_finding *f)
+{
+	bool accelerate = aw_model_uses_accelerate(model);
+	if (aw_launched_apart(model, members, n))
+		aw_finding_set_fix(
+		    f,
+		    "the launcher gave them ranks 0-%zu of %zu: let the "
+		    "process group take them from the environment (%s), "
+		    "not a rank or world size of the script's own",
+		    n - 1, n,
+		    accelerate ? "Accelerator() does, unless the backend "
+				 "it picks does not span the processes (on "
+				 "CPU, MPI without mpirun): pass "
+				 "Accelerator(cpu=True) or set the gloo "
+				 "backend"
+			       : "init_process_group() with init_method "
+				 "\"env://\" and no rank= or world_size=");
+	else if (accelerate)
+		aw_finding_set_fix(f,
+				   "start the %zu processes with one launcher "
+				   "that gives each its own rank (accelerate "
+				   "launch --num_processes %zu) so that they "
+				   "join one process group of %zu",
+				   n, n, n);
+	else
+		aw_finding_set_fix(f,
+				   "start the %zu processes with one launcher "
+				   "that gives each its own rank (torchrun "
+				   "--nproc-per-node %zu, or RANK and "
+				   "WORLD_SIZE=%zu set per process) so that "
+				   "they join one process group of %zu",
+				   n, n, n, n);
+}
+
+static void aw_duplicate_rank_finding(const struct aw_model *model,
+				      int32_t rank, const uint32_t *members,
+				      size_t n, struct aw_findings *out)
+{
+	struct aw_finding *f = aw_findings_add(out, "duplicate-rank",
+					       AW_SEVERITY_ERROR, AW_NONE, -1);
+	aw_finding_add_rank(f, rank);
+	aw_finding_add_integer(f, "processes", (int64_t)n);
+	int32_t world = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct aw_process *p = &model->processes[members[i]];
+		world = AW_MAX(world, aw_process_world(p));
+		struct aw_text env = {0}, dist = {0};
+		aw_env_view(p, &env);
+		aw_dist_view(p, &dist);
+		aw_finding_add_evidence(f, "pid %d%s%s: %s; %s", p->pid,
+					p->host ? " on " : "",
+					p->host ? p->host : "",
+					aw_text_str(&env), aw_text_str(&dist));
+		aw_text_fini(&env);
+		aw_text_fini(&dist);
+	}
+	aw_finding_set_message(
+	    f,
+	    "%zu processes claimed rank %d at the same time, each in a world "
+	    "of %d: they are %zu separate jobs each training alone, not one "
+	    "job of %zu ranks (their reads are added up in rank %d's rows)",
+	    n, rank, world, n, n, rank);
+	aw_duplicate_rank_fix(model, members, n, f);
+}
+
+void aw_check_duplicate_rank(const struct aw_check_input *in,
+			     struct aw_findings *out)
+{
+	const struct aw_model *model = in->model;
+	uint32_t *members =
+	    aw_xcalloc(model->n_processes + 1, sizeof(*members));
+	for (size_t r = 0; r < model->n_ranks; r++) {
+		size_t n = 0;
+		bool together = false;
+		for (size_t i = 0; i < model->n_processes; i++) {
+			const struct aw_process *p = &model->processes[i];
+			if (p->is_worker || p->rank != model->ranks[r] ||
+			    p->rank_inferred || !p->iterations)
+				continue;
+			for (size_t k = 0; k < n && !together; k++)
+				together = aw_ran_together(
+				    &model->processes[members[k]], p);
+			members[n++] = (uint32_t)i;
+		}
+		if (n >= 2 && together)
+			aw_duplicate_rank_finding(model, model->ranks[r],
+						  members, n, out);
+	}
+	free(members);
+}

@@ -5,6 +5,7 @@
 
 #include "accwatch_events.h"
 #include "checks_private.h"
+#include "lineage.h"
 #include "util.h"
 
 double aw_percent(uint64_t part, uint64_t whole)
@@ -127,4 +128,12 @@ uint32_t aw_worker_global(const struct aw_model *model,
 	if (loader == AW_NONE)
 		return AW_NONE;
 	return model->loaders[aw_model_iterated_loader(model, loader)].global;
+}
+
+bool aw_model_uses_accelerate(const struct aw_model *model)
+{
+	for (size_t i = 0; i < model->n_loaders; i++)
+		if (aw_loader_is_accelerate(&model->loaders[i]))
+			return true;
+	return false;
 }

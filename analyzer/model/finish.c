@@ -20,11 +20,15 @@ static bool aw_role_is(const struct aw_process *p, const char *role)
 	return p->role && strcmp(p->role, role) == 0;
 }
 
+/* A process's own rank: torch.distributed's when it joined a process group
+ * (mp.spawn sets the rank only there), else its rank variable when its
+ * launcher gave it one (role "rank"). A variable a spawned or forked child
+ * inherited (role "other") is its parent's, not its own. */
 static int32_t aw_own_rank(const struct aw_process *p)
 {
-	/* torch.distributed's answer wins: mp.spawn sets the rank only there.
-	 */
-	return p->dist_rank >= 0 ? p->dist_rank : p->env_rank;
+	if (p->dist_rank >= 0)
+		return p->dist_rank;
+	return aw_role_is(p, "rank") ? p->env_rank : -1;
 }
 
 static void aw_link_parents(struct aw_model *model)
@@ -54,36 +58,75 @@ static void aw_link_parents(struct aw_model *model)
 	}
 }
 
-static bool aw_is_rank_process(const struct aw_process *p)
+int32_t aw_process_world(const struct aw_process *p)
 {
-	if (aw_role_is(p, "rank"))
-		return true;
+	return p->dist_world_size >= 0 ? p->dist_world_size : p->world_size;
+}
+
+/* Whether p has a rank variable of its own and is not a worker by its word:
+ * what a process that said nothing is measured against. */
+static bool aw_carries_rank(const struct aw_process *p)
+{
 	return aw_own_rank(p) >= 0 && !aw_role_is(p, "worker") &&
 	       !p->started_worker;
 }
 
+/* A worker is a process that said it is one: its process event's role, or
+ * worker_start. One that said something else ("other": a spawned or forked
+ * child, mp.spawn's ranks among them) is not one for where it sits in the
+ * tree. Only a process that said nothing (its process event lost) is taken
+ * as a worker when it descends from a process with a rank of its own. */
 static void aw_find_workers(struct aw_model *model)
 {
 	for (size_t i = 0; i < model->n_processes; i++) {
 		struct aw_process *p = &model->processes[i];
-		if (aw_role_is(p, "worker") || p->started_worker) {
-			p->is_worker = true;
-			continue;
-		}
-		/* A process that joined a process group is a rank, whoever
-		 * started it: Lightning's rank 0 starts the other ranks. */
-		if (aw_role_is(p, "rank") || p->dist_rank >= 0)
+		p->is_worker = aw_role_is(p, "worker") || p->started_worker;
+		if (p->is_worker || p->role || p->dist_rank >= 0)
 			continue;
 		uint32_t up = p->parent;
 		for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY;
 		     depth++) {
-			if (aw_is_rank_process(&model->processes[up])) {
+			if (aw_carries_rank(&model->processes[up])) {
 				p->is_worker = true;
 				break;
 			}
 			up = model->processes[up].parent;
 		}
 	}
+}
+
+/* Whether a process acted as a rank: joined a process group or iterated
+ * loaders of its own. */
+static bool aw_acts_as_rank(const struct aw_process *p)
+{
+	return !p->is_worker && (p->dist_rank >= 0 || p->iterations > 0);
+}
+
+/* The launchers: processes above one that acted as a rank. */
+static bool *aw_find_launchers(const struct aw_model *model)
+{
+	bool *launcher = aw_xcalloc(model->n_processes + 1, sizeof(*launcher));
+	for (size_t i = 0; i < model->n_processes; i++) {
+		if (!aw_acts_as_rank(&model->processes[i]))
+			continue;
+		uint32_t up = model->processes[i].parent;
+		for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY;
+		     depth++) {
+			launcher[up] = true;
+			up = model->processes[up].parent;
+		}
+	}
+	return launcher;
+}
+
+/* A rank acted as one, or was given a rank by its launcher and started no
+ * rank itself (a rank that died before it read, say); a launcher that
+ * carries a rank variable (torchrun --nproc-per-node 1 running mp.spawn) is
+ * not one. */
+static bool aw_is_rank(const struct aw_process *p, bool launcher)
+{
+	return aw_acts_as_rank(p) ||
+	       (!p->is_worker && !launcher && aw_role_is(p, "rank"));
 }
 
 /* A worker's rank process: the one that said whose loader it serves
@@ -145,6 +188,55 @@ static int aw_compare_int32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The rank the samplers of a process's loaders say it is (a
+ * DistributedSampler given rank=r), -1 when they say none or disagree. */
+static int32_t aw_sampler_rank(const struct aw_model *model, uint32_t process)
+{
+	int32_t rank = -1;
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		const struct aw_loader *l = &model->loaders[i];
+		if (l->process != process || !l->n_iterations ||
+		    l->sampler_rank < 0)
+			continue;
+		if (rank >= 0 && rank != l->sampler_rank)
+			return -1;
+		rank = l->sampler_rank;
+	}
+	return rank;
+}
+
+/* No process has a rank of its own: the ranks are the processes that
+ * iterated. When each one's sampler names a different rank those are the
+ * ranks; otherwise they are numbered in pid order. */
+static void aw_infer_ranks(struct aw_model *model)
+{
+	struct aw_process **order =
+	    aw_xcalloc(model->n_processes + 1, sizeof(*order));
+	int32_t *said = aw_xcalloc(model->n_processes + 1, sizeof(*said));
+	size_t n = 0;
+	bool samplers_say = true;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		struct aw_process *p = &model->processes[i];
+		if (!aw_acts_as_rank(p))
+			continue;
+		said[n] = aw_sampler_rank(model, (uint32_t)i);
+		for (size_t k = 0; k < n && samplers_say; k++)
+			samplers_say = said[k] != said[n];
+		samplers_say &= said[n] >= 0;
+		order[n++] = p;
+	}
+	if (!samplers_say)
+		qsort(order, n, sizeof(*order), aw_compare_pid);
+	for (size_t i = 0; i < n; i++) {
+		order[i]->rank = samplers_say ? said[i] : (int32_t)i;
+		order[i]->rank_inferred = true;
+	}
+	model->ranks_inferred = n > 0;
+	model->ranks_from_samplers = n > 0 && samplers_say;
+	free(said);
+	free(order);
+}
+
 static void aw_resolve_ranks(struct aw_model *model)
 {
 	for (size_t i = 0; i < model->n_iterations; i++) {
@@ -154,30 +246,15 @@ static void aw_resolve_ranks(struct aw_model *model)
 	}
 
 	bool any_rank = false;
+	bool *launcher = aw_find_launchers(model);
 	for (size_t i = 0; i < model->n_processes; i++) {
 		struct aw_process *p = &model->processes[i];
-		p->rank = aw_own_rank(p);
+		p->rank = aw_is_rank(p, launcher[i]) ? aw_own_rank(p) : -1;
 		any_rank |= p->rank >= 0;
 	}
-
-	if (!any_rank) {
-		/* No launcher told any rank: every process that iterated is
-		 * taken as one rank, numbered in pid order. */
-		struct aw_process **order =
-		    aw_xcalloc(model->n_processes, sizeof(*order));
-		size_t n = 0;
-		for (size_t i = 0; i < model->n_processes; i++)
-			if (!model->processes[i].is_worker &&
-			    model->processes[i].iterations)
-				order[n++] = &model->processes[i];
-		qsort(order, n, sizeof(*order), aw_compare_pid);
-		for (size_t i = 0; i < n; i++) {
-			order[i]->rank = (int32_t)i;
-			order[i]->rank_inferred = true;
-		}
-		model->ranks_inferred = n > 0;
-		free(order);
-	}
+	free(launcher);
+	if (!any_rank)
+		aw_infer_ranks(model);
 
 	for (size_t i = 0; i < model->n_processes; i++) {
 		struct aw_process *p = &model->processes[i];
@@ -189,13 +266,15 @@ static void aw_resolve_ranks(struct aw_model *model)
 			model->unranked_processes++;
 	}
 
+	/* The world the ranks say they are in: torch.distributed's when they
+	 * joined a process group (what training used), else their launcher's;
+	 * a launcher's or worker's variables are not a rank's word. */
 	int32_t world = -1;
 	for (size_t i = 0; i < model->n_processes; i++) {
 		const struct aw_process *p = &model->processes[i];
-		world =
-		    AW_MAX(world, AW_MAX(p->world_size, p->dist_world_size));
 		if (p->is_worker || p->rank < 0)
 			continue;
+		world = AW_MAX(world, aw_process_world(p));
 		/* A rank of INT32_MAX (a damaged trace) must not overflow. */
 		world =
 		    AW_MAX(world, p->rank < INT32_MAX ? p->rank + 1 : p->rank);

@@ -63,7 +63,7 @@ void aw_model_forget_derived(struct aw_model *model)
 	model->runs = NULL;
 	model->n_runs = 0;
 	model->world_size = -1;
-	model->ranks_inferred = false;
+	model->ranks_inferred = model->ranks_from_samplers = false;
 	model->unranked_processes = 0;
 	model->index_out_of_range = model->index_unrepresentable = 0;
 	for (size_t i = 0; i < model->n_processes; i++) {
@@ -191,6 +191,7 @@ static uint32_t aw_model_process(struct aw_model *model, uint32_t source,
 	p->owner = AW_NONE;
 	p->last_fetch_ok = -1;
 	p->fetch_start_ns = p->exit_ns = -1;
+	p->first_ns = p->last_ns = -1;
 	aw_index_map_put(&model->process_index, key, index);
 	return index;
 }
@@ -549,6 +550,11 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 	    aw_model_process(model, event->source, event->run, event->pid);
 	struct aw_process *p = &model->processes[process];
 	p->events++;
+	if (model->clock_ns >= 0) {
+		if (p->first_ns < 0)
+			p->first_ns = model->clock_ns;
+		p->last_ns = model->clock_ns;
+	}
 
 	switch (event->kind) {
 	case AW_EVENT_PROCESS:

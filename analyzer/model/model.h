@@ -32,7 +32,9 @@ struct aw_process {
 	bool exited;
 	int32_t exit_status, exit_signal;
 	int64_t exit_ns; /* trace clock at its first exit event, -1 unknown */
-	bool execed;     /* it called exec: a fork+exec child, not a worker */
+	/* Trace clock at its first and newest event, -1 unknown. */
+	int64_t first_ns, last_ns;
+	bool execed; /* it called exec: a fork+exec child, not a worker */
 	uint64_t events, fetch_events, fetched_indices, item_events;
 	/* worker_start: the parent's loader and iteration at the fork
 	 * (ACCWATCH_UNKNOWN in spawn/forkserver workers). */
@@ -243,6 +245,8 @@ struct aw_model {
 	size_t n_runs;
 	int32_t world_size;
 	bool ranks_inferred;
+	bool
+	    ranks_from_samplers; /* inferred: the rank each sampler was given */
 	uint32_t unranked_processes; /* iterated, but no rank could be given */
 	uint32_t incomplete_iterations;
 	uint64_t index_out_of_range, index_unrepresentable;
@@ -260,6 +264,9 @@ void aw_model_observe(struct aw_model *model,
 /* A process's rank as its events told it so far (torch.distributed's, else
  * the environment's; -1 unknown): what aw_model_finish settles. */
 int32_t aw_process_rank_so_far(const struct aw_process *p);
+/* The world size a process says it is in: torch.distributed's when it
+ * joined a process group, else its launcher's variable; -1 unknown. */
+int32_t aw_process_world(const struct aw_process *p);
 
 /* The trace clock has reached ns (ns from origin): events added after this
  * happened then (to the reader's clock record resolution). */

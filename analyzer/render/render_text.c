@@ -102,10 +102,13 @@ static void aw_print_notes(FILE *out, const struct aw_model *model)
 			model->stats.other_run_events,
 			aw_plural(model->stats.other_run_events));
 	if (model->ranks_inferred)
-		fputs("note: no process carried a rank (RANK, "
-		      "torch.distributed): each process that iterated a "
-		      "loader is taken as one rank, in pid order\n",
-		      out);
+		fprintf(out,
+			"note: no process carried a rank of its own (RANK, "
+			"torch.distributed): each process that iterated a "
+			"loader is taken as one rank, %s\n",
+			model->ranks_from_samplers
+			    ? "the one its DistributedSampler was given"
+			    : "in pid order");
 	if (model->unranked_processes)
 		fprintf(out,
 			"note: %u process%s iterated a loader without a rank "

@@ -130,3 +130,94 @@ Test(checks_process, worker_respawn_without_persistent_workers)
 	s_finish_only(&r, NULL);
 	s_done(&r);
 }
+
+/* --- duplicate-rank --------------------------------------------------------
+ */
+
+/* Two processes (pids 100, 150) that both say rank 0 of a world of 1 to
+ * torch.distributed (their environment too, or, launched_apart, ranks 0
+ * and 1 of 2) and read half of a dataset of 100 each; the second starts at
+ * start_ns, the first runs 0-1000 ns. */
+static struct s_run claim_rank_0(int64_t start_ns, bool launched_apart)
+{
+	struct s_run r = s_run_of(0, NULL);
+	struct aw_model *m = r.model;
+	int32_t pids[2] = {100, 150};
+	int64_t from[2] = {0, start_ns};
+	for (int i = 0; i < 2; i++) {
+		if (start_ns >= 0)
+			aw_model_set_clock(m, from[i]);
+		if (launched_apart)
+			s_process(m, pids[i], 1, i, 2, "rank");
+		else
+			s_process(m, pids[i], 1, 0, 1, "rank");
+		s_dist_init(m, pids[i], 0, 1);
+		s_loader(m, pids[i], 0, &base);
+		s_reads(m, pids[i], 0, 0, (uint32_t)i * 50,
+			(uint32_t)i * 50 + 50, 10, true);
+		if (start_ns >= 0)
+			aw_model_set_clock(m, from[i] + 1000);
+		s_exit(m, pids[i], pids[i], 0, -1);
+	}
+	return r;
+}
+
+static struct s_run two_claim_rank_0(int64_t start_ns)
+{
+	return claim_rank_0(start_ns, false);
+}
+
+/* The duplicate-rank finding of the two (the second from 500 ns), which
+ * says each of texts (NULL-terminated) in its message, evidence or fix,
+ * and no word of accelerate (the program has none). */
+static void expect_duplicate_rank(bool launched_apart, const char *const *texts)
+{
+	struct s_run r = claim_rank_0(500, launched_apart);
+	const struct aw_finding *f = s_finish_only(&r, "duplicate-rank");
+	cr_assert(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_has_rank(f, 0));
+	cr_expect_eq(s_number(f, "processes"), 2);
+	for (size_t i = 0; texts[i]; i++)
+		cr_expect(s_says(f, texts[i]), "no '%s' in: %s | %s | %s",
+			  texts[i], f->message, f->evidence, f->fix);
+	cr_expect_not(s_says(f, "accelerate"), "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_process, duplicate_rank_for_processes_of_one_rank_at_once)
+{
+	expect_duplicate_rank(
+	    false, (const char *const[]){
+		       "2 processes claimed rank 0 at the same time, each in "
+		       "a world of 1",
+		       "pid 100 on node0: rank variable 0 of world size 1 "
+		       "(RANK); torch.distributed rank 0 of 1",
+		       "pid 150", "torchrun --nproc-per-node 2", NULL});
+}
+
+Test(checks_process, duplicate_rank_fix_when_the_launcher_told_them_apart)
+{
+	/* torch.distributed's world is the one named. */
+	expect_duplicate_rank(
+	    true, (const char *const[]){
+		      "each in a world of 1",
+		      "pid 150 on node0: rank variable 1 of world size 2 "
+		      "(RANK); torch.distributed rank 0 of 1",
+		      "the launcher gave them ranks 0-1 of 2",
+		      "init_method \"env://\"", NULL});
+}
+
+Test(checks_process, no_duplicate_rank_for_a_restart_or_without_a_clock)
+{
+	/* The second starts after the first ended: a restart, reads add up. */
+	struct s_run r = two_claim_rank_0(2000);
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL); /* nor missing: the halves add up */
+	s_done(&r);
+	/* No trace clock: nothing says they ran together. */
+	r = two_claim_rank_0(-1);
+	s_finish(&r);
+	cr_expect_eq(s_count(&r.findings, "duplicate-rank"), 0);
+	s_done(&r);
+}

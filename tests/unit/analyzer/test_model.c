@@ -437,6 +437,64 @@ Test(model, ranks_started_by_rank_0_are_ranks)
 	    .n = 4, .parent_of_others = 100, .dist_rank = {0, 1, 2, 3}});
 }
 
+/* torchrun --nproc-per-node 1 gives pid 100 RANK=0; it runs mp.spawn,
+ * whose children (role "other", RANK=0 inherited) iterate without joining
+ * a process group. With `sampler_ranks`, child i's DistributedSampler is
+ * given rank 1 - i. */
+static struct aw_model *spawned_below_a_rank(bool sampler_ranks)
+{
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 1, 0, 1, "rank");
+	for (int i = 0; i < 2; i++) {
+		int32_t pid = 300 - 50 * i; /* pid order is not spawn order */
+		struct s_loader_opts o = plain;
+		if (sampler_ranks) {
+			o.sampler_replicas = 2;
+			o.sampler_rank = 1 - i;
+		}
+		s_process(m, pid, 100, 0, 1, "other");
+		s_loader(m, pid, 0, &o);
+		s_reads(m, pid, 0, 0, (uint32_t)i * 5, (uint32_t)i * 5 + 5, 5,
+			true);
+	}
+	aw_model_finish(m);
+	return m;
+}
+
+Test(model, ranks_spawned_below_a_rank_carrying_launcher_are_ranks)
+{
+	struct aw_model *m = spawned_below_a_rank(true);
+	const struct aw_process *launcher = s_process_of(m, 100);
+	cr_expect(!launcher->is_worker);
+	cr_expect_eq(launcher->rank, -1, "it started the ranks: a launcher");
+	for (int i = 0; i < 2; i++) {
+		const struct aw_process *p = s_process_of(m, 300 - 50 * i);
+		cr_expect(!p->is_worker, "pid %d said other", p->pid);
+		cr_expect_eq(p->rank, 1 - i, "its sampler's rank, pid %d",
+			     p->pid);
+	}
+	cr_expect(m->ranks_inferred && m->ranks_from_samplers);
+	expect_ranks(m, 2, 2);
+	aw_model_destroy(m);
+
+	m = spawned_below_a_rank(false);
+	cr_expect_eq(s_process_of(m, 250)->rank, 0, "pid order");
+	cr_expect_eq(s_process_of(m, 300)->rank, 1, "pid order");
+	cr_expect(m->ranks_inferred && !m->ranks_from_samplers);
+	aw_model_destroy(m);
+}
+
+Test(model, a_rank_that_never_read_is_still_a_rank)
+{
+	/* Its launcher gave it rank 1; it died before it read a batch. */
+	struct aw_model *m = plain_ranks(1);
+	s_process(m, 101, 99, 1, 2, "rank");
+	aw_model_finish(m);
+	cr_expect_eq(s_process_of(m, 101)->rank, 1);
+	expect_ranks(m, 2, 2);
+	aw_model_destroy(m);
+}
+
 Test(model, ranks_inferred_in_pid_order)
 {
 	struct aw_model *m = aw_model_create();

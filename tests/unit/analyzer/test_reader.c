@@ -6,6 +6,7 @@
 
 #include "checks.h"
 #include "reader.h"
+#include "stream.h"
 
 static struct aw_model *read_trace(const char *variable,
 				   struct aw_findings *findings)
@@ -25,15 +26,6 @@ static struct aw_model *read_trace(const char *variable,
 	return m;
 }
 
-static const struct aw_process *process(const struct aw_model *m, int32_t pid)
-{
-	for (size_t i = 0; i < m->n_processes; i++)
-		if (m->processes[i].pid == pid)
-			return &m->processes[i];
-	cr_assert_fail("no process %d", pid);
-	return NULL;
-}
-
 Test(reader, sharded_trace)
 {
 	struct aw_findings findings;
@@ -51,15 +43,15 @@ Test(reader, sharded_trace)
 	cr_expect_eq(s->by_kind[AW_EVENT_WORKER_FETCH], 1);
 	cr_expect_eq(s->events, aw_model_accwatch_events(m));
 
-	const struct aw_process *rank0 = process(m, 1001),
-				*worker = process(m, 2001);
+	const struct aw_process *rank0 = s_process_of(m, 1001),
+				*worker = s_process_of(m, 2001);
 	cr_expect_eq(rank0->rank, 0);
 	cr_expect_str_eq(rank0->host, "node0");
 	cr_expect(worker->is_worker);
 	cr_expect_eq(worker->rank, 0);
 	cr_expect_eq(worker->fetched_indices, 4);
 	cr_expect(worker->exited);
-	cr_expect_eq(process(m, 1002)->dist_rank, 1);
+	cr_expect_eq(s_process_of(m, 1002)->dist_rank, 1);
 	cr_expect_eq(m->n_ranks, 2);
 	cr_expect_eq(m->world_size, 2);
 
