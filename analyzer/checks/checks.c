@@ -30,13 +30,189 @@ uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world,
 	return 0;
 }
 
+/* The padding a sharding sampler adds: DistributedSampler(drop_last=False)
+ * draws num_samples = ceil(N/W) per rank, the W*num_samples - N extra ones
+ * from the head of its order; with drop_last it cuts the tail instead. */
+static uint64_t aw_sampler_padding(const struct aw_sampler_link *link,
+				   int64_t n)
+{
+	if (link->drop_last == 1 || n < 0)
+		return 0;
+	uint64_t w = (uint64_t)link->num_replicas;
+	uint64_t per_rank = link->num_samples >= 0 ? (uint64_t)link->num_samples
+						   : ((uint64_t)n + w - 1) / w;
+	uint64_t total = per_rank * w;
+	return total > (uint64_t)n ? total - (uint64_t)n : 0;
+}
+
+/* The padding of accelerate's BatchSamplerShard with even_batches: every
+ * rank gets ceil(nb/W) full batches of B, the last round completed from the
+ * epoch's head; with drop_last on the batch sampler it drops that round
+ * instead. n: the samples the batch sampler under it draws from. */
+static uint64_t aw_even_batches_padding(const struct aw_sampler_link *shard,
+					const struct aw_sampler_link *below,
+					int64_t n)
+{
+	if (n < 0 || shard->batch_size <= 0 || (below && below->drop_last == 1))
+		return 0;
+	uint64_t w = (uint64_t)shard->num_replicas,
+		 b = (uint64_t)shard->batch_size;
+	uint64_t batches = ((uint64_t)n + b - 1) / b;
+	uint64_t rounds = (batches + w - 1) / w;
+	uint64_t total = rounds * w * b;
+	return total > (uint64_t)n ? total - (uint64_t)n : 0;
+}
+
+/* The even_batches flag of the accelerate wrap around the loader (1 when
+ * unknown: accelerate's default). */
+static bool aw_even_batches(const struct aw_model *model,
+			    const struct aw_loader *d)
+{
+	const struct aw_loader *wrap =
+	    d->wraps
+		? d
+		: (d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL);
+	return !wrap || wrap->even_batches != 0;
+}
+
+struct aw_padding aw_epoch_padding(const struct aw_check_input *in)
+{
+	struct aw_padding p = {.derived = true};
+	const struct aw_loader *d = in->desc;
+	if (in->world < 2)
+		return p;
+	if (in->loader->rebuilt) {
+		p.dispatcher = true;
+		for (size_t c = 0; c < in->epoch->n_cells; c++) {
+			const struct aw_cell *cell = &in->epoch->cells[c];
+			const struct aw_iteration *it =
+			    &in->model->iterations[cell->iteration];
+			if (cell->rank == 0 && it->dispatch)
+				p.samples += it->dispatch->padded;
+		}
+		return p;
+	}
+	if (d->n_chain == 0) {
+		/* A trace without the chain (an older recorder): the most
+		 * either could add. */
+		p.derived = false;
+		p.samples = aw_padding_allowance(in->world, in->batch_size);
+		return p;
+	}
+	/* From the innermost link out: what each sharding link draws from is
+	 * what the one below it yields. */
+	int64_t n = d->dataset_len;
+	for (uint32_t i = d->n_chain; i-- > 0;) {
+		const struct aw_sampler_link *link = &d->chain[i];
+		if (!link->seen || link->num_replicas < 1 || link->rank < 0)
+			continue;
+		if (link->batch_size < 0) {
+			uint64_t pad = aw_sampler_padding(link, n);
+			p.samples += pad;
+			p.sampler += pad;
+			if (n >= 0)
+				n = link->drop_last == 1
+					? n / link->num_replicas
+					: (n + (int64_t)pad) /
+					      link->num_replicas;
+		} else if (aw_even_batches(in->model, d)) {
+			const struct aw_sampler_link *below =
+			    i + 1 < d->n_chain ? &d->chain[i + 1] : NULL;
+			uint64_t pad = aw_even_batches_padding(link, below, n);
+			p.samples += pad;
+			p.even_batches += pad;
+		}
+	}
+	return p;
+}
+
+/* What one link of the chain leaves out of the samples flowing through it
+ * (`per` in each of `streams` rank streams), innermost link first. */
+static void aw_coverage_link(const struct aw_sampler_link *link, bool outermost,
+			     uint64_t batch_size, uint64_t *per,
+			     uint64_t *streams, struct aw_coverage *c)
+{
+	if (link->replacement == 1)
+		c->promised = false;
+	if (link->batch_size < 0 && link->num_replicas >= 1 &&
+	    link->rank >= 0) {
+		uint64_t w = (uint64_t)link->num_replicas;
+		if (link->drop_last == 1)
+			c->by_drop_last += *per % w;
+		*per = link->drop_last == 1 ? *per / w : (*per + w - 1) / w;
+		*streams *= w;
+		return;
+	}
+	if (link->batch_size < 0) {
+		/* A sampler drawing fewer than it is given: a subset (its len)
+		 * or num_samples of a random one. */
+		int64_t draws =
+		    link->length >= 0 ? link->length : link->num_samples;
+		if (link->replacement != 1 && draws >= 0 &&
+		    (uint64_t)draws < *per) {
+			c->by_subset += (*per - (uint64_t)draws) * *streams;
+			*per = (uint64_t)draws;
+		}
+		if (outermost && link->length < 0 && link->drop_last < 0) {
+			/* A batch sampler of the user's: its drop rule is not
+			 * known; at most one batch per rank is no error. */
+			c->by_unknown_batches += batch_size * *streams;
+		}
+		return;
+	}
+	uint64_t b =
+	    (uint64_t)link->batch_size ? (uint64_t)link->batch_size : 1;
+	if (link->num_replicas >= 1 && link->rank >= 0) {
+		/* accelerate's BatchSamplerShard: with drop_last it drops the
+		 * last incomplete round of batches. */
+		uint64_t w = (uint64_t)link->num_replicas;
+		uint64_t batches =
+		    link->drop_last == 1 ? *per / b : (*per + b - 1) / b;
+		if (link->drop_last == 1)
+			c->by_drop_last += (batches % w) * b * *streams;
+		*per = (batches / w) * b;
+		*streams *= w;
+	} else if (link->drop_last == 1) {
+		c->by_drop_last += (*per % b) * *streams;
+		*per -= *per % b;
+	}
+	if (link->skip > 0) {
+		uint64_t skipped = AW_MIN((uint64_t)link->skip * b, *per);
+		c->by_skip += skipped * *streams;
+		*per -= skipped;
+	}
+}
+
+struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
+{
+	const struct aw_loader *d = in->desc;
+	struct aw_coverage c = {.promised = true, .derived = true};
+	if (d->n_chain == 0 || in->loader->rebuilt) {
+		/* No chain (an older recorder), or accelerate's dispatcher,
+		 * whose last step the loader's drop_last decides. */
+		c.derived = false;
+		c.by_drop_last =
+		    aw_drop_allowance(d, in->world, in->batch_size);
+		c.left_out = c.by_drop_last;
+		return c;
+	}
+	uint64_t per = d->dataset_len > 0 ? (uint64_t)d->dataset_len : 0;
+	uint64_t streams = 1;
+	for (uint32_t i = d->n_chain; i-- > 0;)
+		if (d->chain[i].seen)
+			aw_coverage_link(&d->chain[i], i == 0, in->batch_size,
+					 &per, &streams, &c);
+	c.left_out =
+	    c.by_subset + c.by_drop_last + c.by_skip + c.by_unknown_batches;
+	return c;
+}
+
 bool aw_epoch_unsharded(const struct aw_check_input *in)
 {
 	const struct aw_epoch *e = in->epoch;
 	if (in->world < 2 || e->union_count == 0)
 		return false;
-	if (e->cross_rank_duplicates <=
-	    aw_padding_allowance(in->world, in->batch_size))
+	if (e->cross_rank_duplicates <= aw_epoch_padding(in).samples)
 		return false;
 	for (size_t c = 0; c < e->n_cells; c++)
 		if (e->cells[c].unique * 100 <

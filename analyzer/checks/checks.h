@@ -109,8 +109,40 @@ uint64_t aw_padding_allowance(uint64_t world, uint64_t batch_size);
  * else 0. */
 uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world,
 			   uint64_t batch_size);
+/* The repeated samples the data path adds to an epoch on purpose, from
+ * the loader's recorded facts: accelerate's dispatcher (its replay knows
+ * how many it gave again), else the sharding links of the sampler chain:
+ * DistributedSampler(drop_last=False) W*ceil(N/W) - N, accelerate's
+ * even_batches ceil(nb/W)*W*B - N (nb batches of B over N), none with
+ * drop_last; nothing else pads. Without a recorded chain (an older
+ * recorder) it is the allowance W*B-1 and `derived` is false. */
+struct aw_padding {
+	uint64_t samples;               /* all of it */
+	uint64_t sampler, even_batches; /* its parts, when derived */
+	bool dispatcher;
+	bool derived;
+};
+struct aw_padding aw_epoch_padding(const struct aw_check_input *in);
+
+/* The samples of an epoch the data path leaves unread on purpose, from the
+ * sampler chain, innermost link out: a sampler drawing fewer than it is
+ * given (a subset's len, num_samples), DistributedSampler(drop_last) N mod
+ * W, a batch sampler's drop_last the rest of its last batch per rank,
+ * accelerate's BatchSamplerShard(drop_last) its last incomplete round, a
+ * skipping batch sampler (skip_batches) its skipped batches, and a batch
+ * sampler of the user's (its rule unknown) one batch per rank. A link
+ * drawing with replacement promises no coverage. Without a chain, or for
+ * accelerate's dispatcher, aw_drop_allowance and `derived` false. */
+struct aw_coverage {
+	uint64_t left_out; /* all of it */
+	uint64_t by_subset, by_drop_last, by_skip, by_unknown_batches;
+	bool promised; /* false: sampling with replacement */
+	bool derived;
+};
+struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in);
+
 /* Every rank consumed at least 90% of the epoch's union, with W >= 2 and
- * more cross-rank duplicates than the padding allowance. */
+ * more cross-rank duplicates than the epoch's padding. */
 bool aw_epoch_unsharded(const struct aw_check_input *in);
 
 #endif

@@ -109,37 +109,87 @@ static void aw_evidence_sharing(struct aw_finding *f, const struct aw_epoch *e)
 }
 
 /* overlap and padding: the epoch's reads shared across ranks, against the
- * padding allowance, are their numbers. */
+ * padding the data path adds, are their numbers. */
 static struct aw_finding *aw_sharing_finding(const struct aw_check_input *in,
 					     struct aw_findings *out,
 					     const char *id,
 					     enum aw_severity severity,
-					     uint64_t allowance)
+					     const struct aw_padding *pad)
 {
 	struct aw_finding *f = aw_epoch_finding(in, out, id, severity);
 	aw_finding_add_integer(f, "cross_rank_duplicates",
 			       (int64_t)in->epoch->cross_rank_duplicates);
-	aw_finding_add_integer(f, "padding_allowance", (int64_t)allowance);
+	aw_finding_add_integer(f, "padding", (int64_t)pad->samples);
 	return f;
+}
+
+/* Where the epoch's padding comes from, in one clause. */
+static void aw_padding_source(const struct aw_check_input *in,
+			      const struct aw_padding *pad, struct aw_text *out)
+{
+	const struct aw_loader *d = in->desc;
+	if (!pad->derived) {
+		aw_text_add(out,
+			    "the trace has no sampler chain (an older "
+			    "recorder): up to W*B-1 = %" PRIu64 " (W=%" PRIu64
+			    ", B=%" PRIu64
+			    ") that DistributedSampler or even_batches could "
+			    "add",
+			    pad->samples, in->world, in->batch_size);
+		return;
+	}
+	if (pad->dispatcher) {
+		aw_text_add(out,
+			    "accelerate's dispatcher gave %" PRIu64
+			    " of the epoch's first samples again to complete "
+			    "its last step",
+			    pad->samples);
+		return;
+	}
+	if (pad->samples == 0) {
+		aw_text_add(out, "no sampler of this loader pads (%s)",
+			    d->n_chain ? "its chain has no sharding sampler "
+					 "without drop_last"
+				       : "its chain is not known");
+		return;
+	}
+	const char *and = "";
+	if (pad->sampler) {
+		aw_text_add(
+		    out,
+		    "DistributedSampler(drop_last=False) repeats %" PRIu64
+		    " of the first samples of its order so that every "
+		    "rank gets ceil(N/W) (N=%" PRId64 ")",
+		    pad->sampler, d->dataset_len);
+		and = "; and ";
+	}
+	if (pad->even_batches)
+		aw_text_add(out,
+			    "%saccelerate's even_batches=True completes the "
+			    "last round of batches with %" PRIu64
+			    " of the epoch's first samples",
+			    and, pad->even_batches);
 }
 
 void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
-	uint64_t allowance = aw_padding_allowance(in->world, in->batch_size);
-	if (in->world < 2 || e->cross_rank_duplicates <= allowance ||
+	struct aw_padding pad = aw_epoch_padding(in);
+	if (in->world < 2 || e->cross_rank_duplicates <= pad.samples ||
 	    aw_epoch_unsharded(in) || aw_unjudgeable(in))
 		return;
-	struct aw_finding *f = aw_sharing_finding(in, out, "overlap",
-						  AW_SEVERITY_ERROR, allowance);
-	aw_finding_set_message(
-	    f,
-	    "%" PRIu64
-	    " reads in epoch %u were of samples another rank also read, more "
-	    "than the padding of DistributedSampler or even_batches explains "
-	    "(at most %" PRIu64 " = W*B-1 with W=%" PRIu64 ", B=%" PRIu64 ")",
-	    e->cross_rank_duplicates, e->epoch, allowance, in->world,
-	    in->batch_size);
+	struct aw_finding *f =
+	    aw_sharing_finding(in, out, "overlap", AW_SEVERITY_ERROR, &pad);
+	struct aw_text source = {0};
+	aw_padding_source(in, &pad, &source);
+	aw_finding_set_message(f,
+			       "%" PRIu64
+			       " reads in epoch %u were of samples another "
+			       "rank also read, more than the %" PRIu64
+			       " the data path pads with (%s)",
+			       e->cross_rank_duplicates, e->epoch, pad.samples,
+			       aw_text_str(&source));
+	aw_text_fini(&source);
 	aw_evidence_sharing(f, e);
 	aw_evidence_sampler(f, in);
 	aw_finding_set_fix(f,
@@ -151,64 +201,43 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 			   in->world);
 }
 
-/* Where the padding of an epoch comes from, in one clause. */
-static void aw_padding_source(const struct aw_check_input *in, char *buf,
-			      size_t size)
-{
-	const struct aw_loader *d = in->desc;
-	const char *kind = aw_loader_wrap_kind(in->model, d);
-	if (in->loader->rebuilt)
-		snprintf(buf, size,
-			 "accelerate's dispatcher completes the last step "
-			 "with the epoch's first samples so that every rank "
-			 "gets a batch");
-	else if (kind && strcmp(kind, "shard") == 0)
-		snprintf(buf, size,
-			 "accelerate's even_batches=True completes the last "
-			 "round of batches with the epoch's first samples so "
-			 "that every rank gets as many batches");
-	else if (d->sampler_class && strstr(d->sampler_class, "Distributed")) {
-		uint64_t w = in->world, n = (uint64_t)AW_MAX(d->dataset_len, 0);
-		uint64_t pad = n ? (w - n % w) % w : 0;
-		snprintf(buf, size,
-			 "DistributedSampler(drop_last=False) repeats the "
-			 "first samples so that every rank gets ceil(N/W) "
-			 "(%" PRIu64 " here, for N=%" PRIu64 ", W=%" PRIu64 ")",
-			 pad, n, w);
-	} else
-		snprintf(buf, size,
-			 "DistributedSampler or accelerate's even_batches "
-			 "repeats a few samples so that every rank gets as "
-			 "many batches");
-}
-
 void aw_check_padding(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
-	uint64_t allowance = aw_padding_allowance(in->world, in->batch_size);
+	struct aw_padding pad = aw_epoch_padding(in);
 	if (in->world < 2 || e->cross_rank_duplicates == 0 ||
-	    e->cross_rank_duplicates > allowance || aw_unjudgeable(in))
+	    e->cross_rank_duplicates > pad.samples || aw_unjudgeable(in))
 		return;
 	struct aw_finding *f =
-	    aw_sharing_finding(in, out, "padding", AW_SEVERITY_INFO, allowance);
-	char source[256];
-	aw_padding_source(in, source, sizeof(source));
+	    aw_sharing_finding(in, out, "padding", AW_SEVERITY_INFO, &pad);
+	struct aw_text source = {0};
+	aw_padding_source(in, &pad, &source);
 	aw_finding_set_message(
 	    f,
 	    "%" PRIu64 " read%s in epoch %u repeated samples of another "
-	    "rank: not a duplication bug, padding (%s); within the "
-	    "allowance of at most %" PRIu64 " = W*B-1 (W=%" PRIu64
-	    ", B=%" PRIu64 ")",
+	    "rank: not a duplication bug, padding (%s)",
 	    e->cross_rank_duplicates, e->cross_rank_duplicates == 1 ? "" : "s",
-	    e->epoch, source, allowance, in->world, in->batch_size);
+	    e->epoch, aw_text_str(&source));
+	aw_text_fini(&source);
 	aw_evidence_sharing(f, e);
-	aw_finding_set_fix(f, "nothing to change for training; for evaluation "
-			      "metrics drop the repeated "
-			      "samples with accelerator.gather_for_metrics() "
-			      "or count them only once");
+	if (aw_model_uses_accelerate(in->model))
+		aw_finding_set_fix(f, "nothing to change for training; for "
+				      "evaluation metrics drop the repeated "
+				      "samples with "
+				      "accelerator.gather_for_metrics()");
+	else
+		aw_finding_set_fix(f,
+				   "nothing to change for training; for "
+				   "evaluation metrics count each sample "
+				   "once (the last %" PRIu64
+				   " reads repeat the first ones)",
+				   pad.samples);
 }
 
 /* Samplers that by design read only part of the dataset. */
+/* Without a recorded chain: a subset sampler or a weighted one (with
+ * replacement, as WeightedRandomSampler defaults to) promises no coverage,
+ * as far as its class tells. */
 static bool aw_sampler_subsets(const struct aw_loader *d)
 {
 	const char *names[] = {d->sampler_class, d->batch_sampler_class};
@@ -219,6 +248,29 @@ static bool aw_sampler_subsets(const struct aw_loader *d)
 	return false;
 }
 
+/* What the chain leaves out, in one clause ("" when nothing). */
+static void aw_left_out(const struct aw_coverage *c, struct aw_text *out)
+{
+	const char *sep = "";
+	const struct {
+		uint64_t n;
+		const char *what;
+	} parts[] = {
+	    {c->by_subset, "drawn from a subset"},
+	    {c->by_drop_last, "dropped by drop_last"},
+	    {c->by_skip, "skipped by skip_first_batches"},
+	    {c->by_unknown_batches, "one batch per rank a batch sampler of "
+				    "its own may drop"},
+	};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (!parts[i].n)
+			continue;
+		aw_text_add(out, "%s%" PRIu64 " %s", sep, parts[i].n,
+			    parts[i].what);
+		sep = ", ";
+	}
+}
+
 void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
@@ -226,9 +278,12 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	/* Only full epochs: a loop that stops early (max_steps, break) reads
 	 * less by design, and a rank that died says nothing about coverage. */
 	if (d->dataset_len <= 0 || d->iterable || !e->exhausted ||
-	    aw_unjudgeable(in) || aw_sampler_subsets(d))
+	    aw_unjudgeable(in))
 		return;
-	uint64_t allowance = aw_drop_allowance(d, in->world, in->batch_size);
+	struct aw_coverage cover = aw_epoch_coverage(in);
+	if (!cover.promised || (!cover.derived && aw_sampler_subsets(d)))
+		return;
+	uint64_t allowance = cover.left_out;
 	if (e->missing < 0 || (uint64_t)e->missing <= allowance)
 		return;
 	double coverage =
@@ -239,14 +294,30 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	aw_finding_add_integer(f, "missing", e->missing);
 	aw_finding_add_integer(f, "drop_allowance", (int64_t)allowance);
 	aw_finding_add_real(f, "coverage", coverage);
+	struct aw_text why = {0};
+	if (cover.derived) {
+		aw_text_add(&why,
+			    "more than the %" PRIu64
+			    " its sampler chain leaves out",
+			    allowance);
+		struct aw_text parts = {0};
+		aw_left_out(&cover, &parts);
+		if (*aw_text_str(&parts))
+			aw_text_add(&why, " (%s)", aw_text_str(&parts));
+		aw_text_fini(&parts);
+	} else {
+		aw_text_add(
+		    &why, "more than drop_last explains (at most %" PRIu64 ")",
+		    allowance);
+	}
 	aw_finding_set_message(
 	    f,
 	    "the %" PRIu64 " rank%s read %" PRIu64 " of the %" PRId64
 	    " samples in epoch %u (coverage %.1f%%): %" PRId64
-	    " were never read, more than drop_last explains (at most %" PRIu64
-	    ")",
+	    " were never read, %s",
 	    in->world, in->world == 1 ? "" : "s together", e->union_in_range,
-	    d->dataset_len, e->epoch, coverage, e->missing, allowance);
+	    d->dataset_len, e->epoch, coverage, e->missing, aw_text_str(&why));
+	aw_text_fini(&why);
 	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
 		aw_finding_add_evidence(
 		    f,

@@ -68,11 +68,15 @@ static void aw_dispatch_emit(struct aw_dispatch *d, bool last, bool drop_last)
 		total += d->n_first;
 		bs++;
 	}
+	size_t given = 0;
 	for (uint32_t r = 0; r < d->world; r++) {
 		size_t lo = AW_MIN(r * bs, total);
 		size_t hi = AW_MIN(lo + bs, total);
 		aw_dispatch_give(d, r, d->step + lo, hi - lo);
+		given += hi - lo;
 	}
+	if (given > n)
+		d->padded += given - n;
 	d->steps++;
 	d->step_len = 0;
 	d->step_batches = 0;

@@ -40,6 +40,8 @@ struct aw_dispatch {
 	uint32_t n_first;
 	bool first_taken;
 	uint64_t steps;
+	/* Samples of the epoch's head given again to complete the last step. */
+	uint64_t padded;
 	bool finished;
 
 	/* Told of every rank's share of a step (NULL: no one wants them). */

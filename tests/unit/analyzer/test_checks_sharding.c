@@ -89,7 +89,8 @@ Test(checks_sharding, single_rank_is_never_unsharded)
 
 Test(checks_sharding, padding_at_allowance_then_overlap_one_past)
 {
-	/* W = 2, B = 10: allowance W*B - 1 = 19 cross-rank duplicates. */
+	/* No sampler chain in the trace (an older recorder): W = 2, B = 10,
+	 * the allowance W*B - 1 = 19 cross-rank duplicates. */
 	struct s_run r = s_run_of(2, &base);
 	/* Epoch 0: 60 and 59, 41..59 shared (19); epoch 1: 40..59 (20). */
 	for (uint32_t epoch = 0; epoch < 2; epoch++) {
@@ -106,7 +107,8 @@ Test(checks_sharding, padding_at_allowance_then_overlap_one_past)
 	cr_expect_eq(padding->epoch, 0);
 	cr_expect_eq(padding->severity, AW_SEVERITY_INFO);
 	cr_expect_eq(s_number(padding, "cross_rank_duplicates"), 19);
-	cr_expect_eq(s_number(padding, "padding_allowance"), 19);
+	cr_expect_eq(s_number(padding, "padding"), 19);
+	cr_expect(s_says(padding, "no sampler chain"), "%s", padding->message);
 	cr_expect_eq(overlap->epoch, 1);
 	cr_expect_eq(overlap->severity, AW_SEVERITY_ERROR);
 	cr_expect_eq(s_number(overlap, "cross_rank_duplicates"), 20);
@@ -384,6 +386,7 @@ Test(checks_sharding, padding_of_distributed_sampler_is_explained)
 	o.dataset_len = 402;
 	o.batch_size = 8;
 	struct s_run r = s_run_distributed(4, o);
+	s_distributed_chain(r.model, 4, 0, 402, 8, 0);
 	uint32_t idx[101];
 	for (int rank = 0; rank < 4; rank++) {
 		for (uint32_t i = 0; i < 101; i++)
@@ -397,7 +400,9 @@ Test(checks_sharding, padding_of_distributed_sampler_is_explained)
 	cr_expect(s_says(f, "not a duplication bug"), "%s", f->message);
 	cr_expect(s_says(f, "DistributedSampler(drop_last=False)"), "%s",
 		  f->message);
-	cr_expect(s_says(f, "(2 here, for N=402, W=4)"), "%s", f->message);
+	cr_expect(s_says(f, "repeats 2 of the first samples of its order"),
+		  "%s", f->message);
+	cr_expect_eq(s_number(f, "padding"), 2, "W*ceil(N/W) - N");
 	s_done(&r);
 }
 
@@ -407,8 +412,22 @@ Test(checks_sharding, padding_of_even_batches_is_explained)
 	 * DataLoaderShard (id 1) with even_batches. */
 	struct s_loader_opts o = base;
 	o.batch_size = -1;
+	o.dataset_len = 95;
 	o.batch_sampler = "accelerate.data_loader.BatchSamplerShard";
 	struct s_run r = s_run_of(2, &o);
+	for (int rank = 0; rank < 2; rank++) {
+		struct aw_event_sampler links[3] = {
+		    s_link("accelerate.data_loader.BatchSamplerShard"),
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("torch.utils.data.sampler.RandomSampler")};
+		links[0].num_replicas = 2;
+		links[0].rank = rank;
+		links[0].batch_size = 10;
+		links[1].batch_size = 10;
+		links[1].drop_last = 0;
+		links[2].shuffle = 1;
+		s_chain(r.model, 100 + rank, 0, links, 3);
+	}
 	struct s_loader_opts outer = o;
 	outer.loader_class = "accelerate.data_loader.DataLoaderShard";
 	for (int rank = 0; rank < 2; rank++) {
@@ -426,6 +445,7 @@ Test(checks_sharding, padding_of_even_batches_is_explained)
 	const struct aw_finding *f = s_get(&r, "padding");
 	cr_expect(s_says(f, "even_batches=True"), "%s", f->message);
 	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 5);
+	cr_expect_eq(s_number(f, "padding"), 5, "ceil(10/2)*2*10 - 95");
 	s_done(&r);
 }
 
@@ -513,5 +533,205 @@ Test(checks_sharding, index_range_at_n_and_negative)
 	cr_expect_eq(s_number(f, "out_of_range"), 0);
 	cr_expect_eq(s_number(f, "unrepresentable"), 1);
 	cr_expect(s_says(f, "-1"), "%s", f->evidence);
+	s_done(&r);
+}
+
+/* --- padding from the sampler chain ---------------------------------------
+ */
+
+/* W ranks under DistributedSampler(num_replicas=W, drop_last) over n
+ * samples, batch 4; rank r reads [r*per_rank - r*shared, ...+per_rank),
+ * so neighbours share `shared` samples (cross-rank duplicates (W-1)*shared),
+ * the last rank's indices wrapping to the head. */
+static struct s_run distributed_reads(int world, int64_t n, int8_t drop_last,
+				      uint32_t per_rank, uint32_t shared)
+{
+	struct s_loader_opts o = base;
+	o.dataset_len = n;
+	o.batch_size = 4;
+	struct s_run r = s_run_distributed(world, o);
+	s_distributed_chain(r.model, world, 0, n, 4, drop_last);
+	uint32_t idx[512];
+	cr_assert_leq(per_rank, 512);
+	for (int rank = 0; rank < world; rank++) {
+		uint32_t start = (uint32_t)rank * (per_rank - shared);
+		for (uint32_t i = 0; i < per_rank; i++)
+			idx[i] = (start + i) % (uint32_t)n;
+		s_reads_in_order(r.model, rank, 0, 0, idx, per_rank, 4);
+	}
+	s_finish(&r);
+	return r;
+}
+
+/* The run's overlap finding, with its numbers. */
+static const struct aw_finding *expect_overlap(struct s_run *r, int64_t shared,
+					       int64_t padding)
+{
+	const struct aw_finding *f = s_get(r, "overlap");
+	cr_expect_eq(s_number(f, "cross_rank_duplicates"), shared);
+	cr_expect_eq(s_number(f, "padding"), padding);
+	return f;
+}
+
+Test(checks_sharding, padding_exactly_its_size_then_overlap_one_more)
+{
+	/* N = 402, W = 4: 101 each, 2 of them again from the head. */
+	struct s_run r = distributed_reads(4, 402, 0, 101, 0);
+	const struct aw_finding *f = s_get(&r, "padding");
+	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 2);
+	cr_expect_eq(s_number(f, "padding"), 2);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+	/* Neighbours sharing one sample each: 401 distinct of 404, one
+	 * repeat more than the padding. */
+	r = distributed_reads(4, 402, 0, 101, 1);
+	f = expect_overlap(&r, 3, 2);
+	cr_expect(s_says(f, "more than the 2 the data path pads with"), "%s",
+		  f->message);
+	s_done(&r);
+}
+
+Test(checks_sharding, drop_last_sampler_pads_nothing)
+{
+	/* DistributedSampler(drop_last=True): 100 each of 402, no repeat; any
+	 * shared sample is an overlap. */
+	struct s_run r = distributed_reads(4, 402, 1, 100, 0);
+	s_expect_exactly(&r.findings, NULL);
+	s_done(&r);
+	r = distributed_reads(4, 402, 1, 100, 1);
+	const struct aw_finding *f = expect_overlap(&r, 3, 0);
+	cr_expect(s_says(f, "no sampler of this loader pads"), "%s",
+		  f->message);
+	s_done(&r);
+}
+
+Test(checks_sharding, overlap_by_a_third_is_not_padding_at_any_batch_size)
+{
+	/* 120 over 4 ranks (no padding), ranks seeded apart sharing 10 each:
+	 * W*B-1 = 63 at B = 16 would have called it padding. */
+	struct s_run r = distributed_reads(4, 120, 0, 30, 10);
+	expect_overlap(&r, 30, 0);
+	s_done(&r);
+}
+
+Test(checks_sharding, fewer_samples_than_ranks_pad_and_one_rank_never_pads)
+{
+	/* N = 2, W = 4: each rank 1 sample, 2 of them repeats. */
+	struct s_run r = distributed_reads(4, 2, 0, 1, 0);
+	const struct aw_finding *f = s_get(&r, "padding");
+	cr_expect_eq(s_number(f, "padding"), 2);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+	/* W = 1: nothing to share, nothing padded. */
+	r = distributed_reads(1, 10, 0, 10, 0);
+	s_expect_exactly(&r.findings, NULL);
+	s_done(&r);
+}
+
+/* --- coverage from the sampler chain --------------------------------------
+ */
+
+/* One rank (pid 100) over n samples with the chain given, outermost
+ * first, reading [0, end) in batches of 10 to the end of its sampler. */
+static struct s_run covered_of(int64_t n, const struct aw_event_sampler *links,
+			       size_t n_links, uint32_t end)
+{
+	struct s_loader_opts o = base;
+	o.dataset_len = n;
+	struct s_run r = s_run_of(1, &o);
+	s_chain(r.model, 100, 0, links, n_links);
+	s_rank_reads(r.model, 0, 0, 0, end, 10);
+	s_finish(&r);
+	return r;
+}
+
+static struct s_run covered(const struct aw_event_sampler *links, size_t n,
+			    uint32_t end)
+{
+	return covered_of(100, links, n, end);
+}
+
+static struct aw_event_sampler batches_of_10(int8_t drop_last, int64_t skip)
+{
+	struct aw_event_sampler l =
+	    s_link("torch.utils.data.sampler.BatchSampler");
+	l.batch_size = 10;
+	l.drop_last = drop_last;
+	l.skip = skip;
+	return l;
+}
+
+static struct aw_event_sampler drawing(const char *name, int64_t length,
+				       int8_t replacement)
+{
+	struct aw_event_sampler l = s_link(name);
+	l.length = length;
+	l.replacement = replacement;
+	return l;
+}
+
+Test(checks_sharding, sampling_with_replacement_promises_no_coverage)
+{
+	struct aw_event_sampler chain[2] = {
+	    batches_of_10(0, -1),
+	    drawing("torch.utils.data.sampler.WeightedRandomSampler", 100, 1)};
+	struct s_run r = covered(chain, 2, 40);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+}
+
+Test(checks_sharding, skipped_batches_and_a_subset_are_left_out_on_purpose)
+{
+	/* skip_first_batches(2): 20 of 100 skipped; 80 read is complete. */
+	struct aw_event_sampler chain[2] = {
+	    batches_of_10(0, 2),
+	    drawing("torch.utils.data.sampler.SequentialSampler", 100, -1)};
+	struct s_run r = covered(chain, 2, 80);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+	r = covered(chain, 2, 70);
+	const struct aw_finding *f = s_get(&r, "missing");
+	cr_expect_eq(s_number(f, "drop_allowance"), 20);
+	cr_expect(s_says(f, "20 skipped by skip_first_batches"), "%s",
+		  f->message);
+	s_done(&r);
+	/* A subset sampler of 50 indices. */
+	chain[0] = batches_of_10(0, -1);
+	chain[1] =
+	    drawing("torch.utils.data.sampler.SubsetRandomSampler", 50, -1);
+	r = covered(chain, 2, 50);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+}
+
+Test(checks_sharding, drop_last_of_the_batch_sampler_leaves_its_remainder)
+{
+	/* 95 samples in batches of 10 with drop_last: 5 left; 90 read. */
+	struct aw_event_sampler chain[2] = {
+	    batches_of_10(1, -1),
+	    drawing("torch.utils.data.sampler.SequentialSampler", 95, -1)};
+	struct s_run r = covered_of(95, chain, 2, 90);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+	/* Without drop_last the same 90 of 95 are 5 missing. */
+	chain[0] = batches_of_10(0, -1);
+	r = covered_of(95, chain, 2, 90);
+	cr_expect_eq(s_number(s_get(&r, "missing"), "drop_allowance"), 0);
+	s_done(&r);
+}
+
+Test(checks_sharding, a_batch_sampler_of_its_own_may_drop_one_batch_per_rank)
+{
+	/* A bucketing batch sampler of the user's: no parameters known. */
+	struct aw_event_sampler chain[2] = {
+	    s_link("train.BucketBatchSampler"),
+	    drawing("torch.utils.data.sampler.RandomSampler", 100, 0)};
+	struct s_run r = covered(chain, 2, 90);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+	r = covered(chain, 2, 80);
+	const struct aw_finding *f = s_get(&r, "missing");
+	cr_expect(s_says(f, "one batch per rank a batch sampler of its own"),
+		  "%s", f->message);
 	s_done(&r);
 }
