@@ -8,21 +8,15 @@ examples/launch.py, e.g. without accwatch:
 
 The truth's format is in scenario_kit.py."""
 import argparse
-import os
 
 import torch
 import torch.distributed as dist
 
-from scenario_kit import TRUTH_ENV, Truth, load_scenario, scenario_names
+from scenario_kit import Truth, load_scenario, rank_options
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--case", required=True, choices=scenario_names())
-    parser.add_argument("--truth", required=True)
-    opts = parser.parse_args()
-    os.makedirs(opts.truth, exist_ok=True)
-    os.environ[TRUTH_ENV] = opts.truth
+    opts = rank_options(argparse.ArgumentParser())
     scenario = load_scenario(opts.case)
 
     dist.init_process_group("gloo")

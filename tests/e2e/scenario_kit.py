@@ -166,6 +166,18 @@ def collate_list(batch):
     return list(batch)
 
 
+def rank_options(parser):
+    """The options every rank program takes (--case, --truth) besides the
+    parser's own, parsed; the truth directory made and put in the
+    environment for the scenario's helpers."""
+    parser.add_argument("--case", required=True, choices=scenario_names())
+    parser.add_argument("--truth", required=True)
+    opts = parser.parse_args()
+    os.makedirs(opts.truth, exist_ok=True)
+    os.environ[TRUTH_ENV] = opts.truth
+    return opts
+
+
 class Truth:
     def __init__(self):
         self.loaders = []
@@ -180,8 +192,10 @@ class Truth:
             doc["killed"] = self.killed
         return doc
 
-    def write(self, truth_dir, rank, world):
-        with open(os.path.join(truth_dir, f"rank-{rank}.json"), "w") as f:
+    def write(self, truth_dir, rank, world, name=None):
+        """TRUTH_DIR/rank-<rank>.json, or <name>.json (processes that all
+        claim one rank: solo_ranks.py)."""
+        with open(os.path.join(truth_dir, f"{name or f'rank-{rank}'}.json"), "w") as f:
             json.dump(self.doc(rank, world), f)
 
     def loader(self, site, ordinal=0):
