@@ -43,15 +43,21 @@ void aw_format_ranks(const int32_t *ranks, size_t n, struct aw_text *out);
 uint32_t aw_worker_global(const struct aw_model *model,
 			  const struct aw_process *w);
 
+/* Whether every rank's loader object of the epoch's loader was built with
+ * one sharding rank (*shard): each reads the same shard. */
+bool aw_ranks_share_one_shard(const struct aw_check_input *in, int32_t *shard);
+
 /* Whether the program went through accelerate (a loader it built). */
 bool aw_model_uses_accelerate(const struct aw_model *model);
 
 /* checks_sharding.c: per loader and epoch. */
-aw_check_fn aw_check_unsharded, aw_check_overlap, aw_check_missing,
-    aw_check_padding, aw_check_uneven_batches, aw_check_index_range;
+aw_check_fn aw_check_unsharded, aw_check_order_diverged, aw_check_overlap,
+    aw_check_missing, aw_check_padding, aw_check_uneven_batches,
+    aw_check_index_range;
 
 /* checks_loader.c: loaders, their len() and lineage. */
-aw_check_fn aw_check_same_order, aw_check_unused_prepared, aw_check_len;
+aw_check_fn aw_check_same_order, aw_check_never_read, aw_check_unused_prepared,
+    aw_check_len;
 
 /* checks_process.c: forks, DataLoader workers, processes of one rank. */
 aw_check_fn aw_check_forks, aw_check_worker_respawn, aw_check_duplicate_rank;

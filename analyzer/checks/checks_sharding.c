@@ -17,6 +17,48 @@ static bool aw_unjudgeable(const struct aw_check_input *in)
 	return in->loader->dispatched && !in->loader->rebuilt;
 }
 
+/* unsharded's fix, for what the program has: a stream to split, one shard
+ * everyone was given, or no sharding at all. */
+static void aw_unsharded_fix(const struct aw_check_input *in,
+			     struct aw_finding *f)
+{
+	int32_t shard;
+	bool accelerate = aw_model_uses_accelerate(in->model);
+	if (in->desc->iterable)
+		aw_finding_set_fix(
+		    f,
+		    "split the stream by rank: in the IterableDataset's "
+		    "__iter__, keep every %" PRIu64
+		    "-th item from torch.distributed.get_rank() on (and by "
+		    "get_worker_info() inside workers), or shard the source "
+		    "with datasets' split_dataset_by_node(ds, rank, "
+		    "world_size=%" PRIu64 ")",
+		    in->world, in->world);
+	else if (aw_ranks_share_one_shard(in, &shard))
+		aw_finding_set_fix(
+		    f,
+		    "give each rank its own shard: DistributedSampler(dataset, "
+		    "num_replicas=%" PRIu64
+		    ", rank=<its own rank>), or leave both out and let it read "
+		    "them from torch.distributed; every rank passed rank=%d",
+		    in->world, shard);
+	else if (accelerate)
+		aw_finding_set_fix(f,
+				   "pass the loader through "
+				   "accelerator.prepare() and iterate what it "
+				   "returns, or shard it with "
+				   "DistributedSampler(dataset, "
+				   "num_replicas=%" PRIu64 ", rank=r)",
+				   in->world);
+	else
+		aw_finding_set_fix(
+		    f,
+		    "shard the data: use "
+		    "DistributedSampler(dataset, num_replicas=%" PRIu64
+		    ", rank=r) and call set_epoch() each epoch",
+		    in->world);
+}
+
 void aw_check_unsharded(const struct aw_check_input *in,
 			struct aw_findings *out)
 {
@@ -33,14 +75,30 @@ void aw_check_unsharded(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "least_rank_unique", (int64_t)least->unique);
 	aw_finding_add_integer(f, "cross_rank_duplicates",
 			       (int64_t)e->cross_rank_duplicates);
+	/* The same part for all, or the whole: the union against the data. */
+	int64_t n = in->desc->dataset_len;
+	struct aw_text what = {0};
+	if (n > 0 &&
+	    e->union_in_range * 100 < (uint64_t)n * AW_UNSHARDED_PERCENT)
+		aw_text_add(&what,
+			    "every rank reads the same %.1f%% of the %" PRId64
+			    " samples instead of a 1/%" PRIu64 " share of its "
+			    "own",
+			    aw_percent(e->union_in_range, (uint64_t)n), n,
+			    in->world);
+	else
+		aw_text_add(&what,
+			    "every rank goes through the whole data instead "
+			    "of a 1/%" PRIu64 " share",
+			    in->world);
 	aw_finding_set_message(
 	    f,
 	    "each of the %" PRIu64 " ranks read at least %d%% of the %" PRIu64
-	    " distinct samples of epoch %u (least: rank %d, %.1f%%): every "
-	    "rank "
-	    "goes through the whole data instead of a 1/%" PRIu64 " share",
+	    " distinct samples of epoch %u (least: rank %d, %.1f%%): %s",
 	    in->world, AW_UNSHARDED_PERCENT, e->union_count, e->epoch,
-	    least->rank, aw_percent(least->unique, e->union_count), in->world);
+	    least->rank, aw_percent(least->unique, e->union_count),
+	    aw_text_str(&what));
+	aw_text_fini(&what);
 	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
 		aw_finding_add_evidence(
 		    f,
@@ -50,12 +108,7 @@ void aw_check_unsharded(const struct aw_check_input *in,
 		    aw_percent(e->cells[c].unique, e->union_count));
 	aw_evidence_more(f, e);
 	aw_evidence_sampler(f, in);
-	aw_finding_set_fix(f,
-			   "shard the data: use DistributedSampler(dataset, "
-			   "num_replicas=%" PRIu64
-			   ", rank=r) or pass the loader through "
-			   "accelerator.prepare() and iterate what it returns",
-			   in->world);
+	aw_unsharded_fix(in, f);
 }
 
 /* Per-rank shared counts of an epoch, in cell order (caller frees). */
@@ -192,13 +245,17 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 	aw_text_fini(&source);
 	aw_evidence_sharing(f, e);
 	aw_evidence_sampler(f, in);
-	aw_finding_set_fix(f,
-			   "give every rank its own shard: "
-			   "DistributedSampler(dataset, num_replicas=%" PRIu64
-			   ", rank=<its rank>) with the same seed on all ranks "
-			   "and set_epoch() on each, or "
-			   "accelerator.prepare() alone, not both",
-			   in->world);
+	if (in->desc->iterable || !aw_model_uses_accelerate(in->model))
+		aw_unsharded_fix(in, f);
+	else
+		aw_finding_set_fix(
+		    f,
+		    "give every rank its own shard: "
+		    "DistributedSampler(dataset, num_replicas=%" PRIu64
+		    ", rank=<its rank>) with the same seed on all ranks "
+		    "and set_epoch() on each, or accelerator.prepare() "
+		    "alone, not both",
+		    in->world);
 }
 
 void aw_check_padding(const struct aw_check_input *in, struct aw_findings *out)

@@ -34,35 +34,71 @@ void aw_evidence_more(struct aw_finding *f, const struct aw_epoch *e)
 
 /* The loader's classes and, for a sharding sampler, how every rank built it:
  * the same rank= on all ranks is the classic copy-paste bug. */
-void aw_evidence_sampler(struct aw_finding *f, const struct aw_check_input *in)
+/* The first sharding link of a loader's chain, NULL when none. */
+static const struct aw_sampler_link *aw_sharding_link(const struct aw_loader *l)
 {
-	const struct aw_loader *d = in->desc;
-	aw_finding_add_evidence(
-	    f, "loader %s, sampler %s, batch_sampler %s%s",
-	    aw_or_unknown(d->loader_class), aw_or_unknown(d->sampler_class),
-	    aw_or_unknown(d->batch_sampler_class),
-	    d->sampler_replicas > 0 ? " (sharding sampler)" : "");
-	if (d->sampler_replicas <= 0)
-		return;
-	int32_t first = -1;
-	bool all_same = true;
+	for (uint32_t i = 0; i < l->n_chain; i++)
+		if (l->chain[i].seen && l->chain[i].num_replicas >= 1 &&
+		    l->chain[i].rank >= 0)
+			return &l->chain[i];
+	return NULL;
+}
+
+/* The sharding rank a loader object's sampler was built with, -1 none. */
+static int32_t aw_built_shard(const struct aw_loader *l)
+{
+	const struct aw_sampler_link *link = aw_sharding_link(l);
+	if (link)
+		return link->rank;
+	return l->sampler_replicas > 0 ? l->sampler_rank : -1;
+}
+
+bool aw_ranks_share_one_shard(const struct aw_check_input *in, int32_t *shard)
+{
 	size_t ranks = 0;
+	bool all_same = true;
+	*shard = -1;
 	for (size_t m = 0; m < in->loader->n_members; m++) {
 		const struct aw_loader *l =
 		    &in->model->loaders[in->loader->members[m]];
 		const struct aw_process *p = &in->model->processes[l->process];
-		if (p->is_worker || p->rank < 0 || !l->described)
+		int32_t built = aw_built_shard(l);
+		if (p->is_worker || p->rank < 0 || !l->described || built < 0)
 			continue;
 		if (ranks++ == 0)
-			first = l->sampler_rank;
-		all_same &= l->sampler_rank == first;
+			*shard = built;
+		all_same &= built == *shard;
 	}
-	if (ranks > 1 && all_same)
+	return ranks > 1 && all_same;
+}
+
+void aw_evidence_sampler(struct aw_finding *f, const struct aw_check_input *in)
+{
+	const struct aw_loader *d = in->desc;
+	if (d->n_chain) {
+		struct aw_text chain = {0};
+		aw_sampler_chain_text(d, &chain);
+		aw_finding_add_evidence(f, "loader %s, sampler chain %s",
+					aw_or_unknown(d->loader_class),
+					aw_text_str(&chain));
+		aw_text_fini(&chain);
+	} else {
+		aw_finding_add_evidence(
+		    f, "loader %s, sampler %s, batch_sampler %s%s",
+		    aw_or_unknown(d->loader_class),
+		    aw_or_unknown(d->sampler_class),
+		    aw_or_unknown(d->batch_sampler_class),
+		    d->sampler_replicas > 0 ? " (sharding sampler)" : "");
+	}
+	int32_t shard;
+	if (aw_ranks_share_one_shard(in, &shard)) {
+		const struct aw_sampler_link *link = aw_sharding_link(d);
 		aw_finding_add_evidence(
 		    f,
 		    "every rank built its sampler with num_replicas=%d, "
 		    "rank=%d: the same shard everywhere",
-		    d->sampler_replicas, first);
+		    link ? link->num_replicas : d->sampler_replicas, shard);
+	}
 }
 
 struct aw_finding *aw_epoch_finding(const struct aw_check_input *in,

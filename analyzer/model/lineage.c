@@ -3,6 +3,7 @@
  * (IterableDatasetShard: to the user's iterable loader just before it). */
 #include "lineage.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 static bool aw_has(const char *s, const char *part)
@@ -85,5 +86,47 @@ void aw_lineage_resolve(struct aw_model *model)
 			    model->loaders[l->built_from].drop_last;
 		else
 			l->dispatch_drop_last = l->drop_last == 1;
+	}
+}
+
+static void aw_chain_flag(struct aw_text *out, const char *name, int8_t value,
+			  bool *first)
+{
+	if (value < 0)
+		return;
+	aw_text_add(out, "%s%s=%s", *first ? "" : ", ", name,
+		    value ? "True" : "False");
+	*first = false;
+}
+
+static void aw_chain_number(struct aw_text *out, const char *name,
+			    int64_t value, bool *first)
+{
+	if (value < 0)
+		return;
+	aw_text_add(out, "%s%s=%" PRId64, *first ? "" : ", ", name, value);
+	*first = false;
+}
+
+void aw_sampler_chain_text(const struct aw_loader *loader, struct aw_text *out)
+{
+	for (uint32_t i = 0; i < loader->n_chain; i++) {
+		const struct aw_sampler_link *s = &loader->chain[i];
+		const char *name =
+		    s->seen && *s->class_name ? s->class_name : "?";
+		const char *dot = strrchr(name, '.');
+		bool first = true;
+		aw_text_add(out, "%s%s(", i ? " over " : "",
+			    dot ? dot + 1 : name);
+		aw_chain_number(out, "num_replicas", s->num_replicas, &first);
+		aw_chain_number(out, "rank", s->rank, &first);
+		aw_chain_flag(out, "shuffle", s->shuffle, &first);
+		aw_chain_number(out, "seed", s->seed, &first);
+		aw_chain_flag(out, "replacement", s->replacement, &first);
+		aw_chain_number(out, "num_samples", s->num_samples, &first);
+		aw_chain_number(out, "batch_size", s->batch_size, &first);
+		aw_chain_flag(out, "drop_last", s->drop_last, &first);
+		aw_chain_number(out, "skip", s->skip, &first);
+		aw_text_add(out, ")");
 	}
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "model.h"
+#include "util.h"
 
 /* Fills built_from, sharded and dispatch_drop_last of every loader object.
  * Called by aw_model_finish. */
@@ -19,5 +20,9 @@ bool aw_loader_shards(const struct aw_model *model,
 /* "prepare() (DataLoaderShard)" style name of what built a loader. */
 const char *aw_loader_wrap_kind(const struct aw_model *model,
 				const struct aw_loader *loader);
+/* "BatchSampler(batch_size=8, drop_last=False) over DistributedSampler(
+ * num_replicas=4, rank=0, ...)": each link by the last part of its class
+ * name with the parameters it has; nothing for a loader without a chain. */
+void aw_sampler_chain_text(const struct aw_loader *loader, struct aw_text *out);
 
 #endif

@@ -109,6 +109,15 @@ static void aw_print_notes(FILE *out, const struct aw_model *model)
 			model->ranks_from_samplers
 			    ? "the one its DistributedSampler was given"
 			    : "in pid order");
+	if (model->world_size > 0 && model->n_ranks < (size_t)model->world_size)
+		fprintf(out,
+			"note: the ranks say the world has %d rank%s; %zu of "
+			"them %s in the trace: the others ran where nothing "
+			"recorded them (another node, a launcher that dropped "
+			"LD_PRELOAD) or left no event, and the tables count "
+			"only the ranks shown\n",
+			model->world_size, model->world_size == 1 ? "" : "s",
+			model->n_ranks, model->n_ranks == 1 ? "is" : "are");
 	if (model->unranked_processes)
 		fprintf(out,
 			"note: %u process%s iterated a loader without a rank "
@@ -190,52 +199,15 @@ static void aw_format_coverage(char *buf, size_t size, uint64_t part,
 		snprintf(buf, size, "-");
 }
 
-static void aw_print_flag(FILE *out, const char *name, int8_t value,
-			  bool *first)
-{
-	if (value < 0)
-		return;
-	fprintf(out, "%s%s=%s", *first ? "" : ", ", name,
-		value ? "True" : "False");
-	*first = false;
-}
-
-static void aw_print_number(FILE *out, const char *name, int64_t value,
-			    bool *first)
-{
-	if (value < 0)
-		return;
-	fprintf(out, "%s%s=%" PRId64, *first ? "" : ", ", name, value);
-	*first = false;
-}
-
-/* "  sampler chain: BatchSampler(batch_size=8, drop_last=False) over
- * DistributedSampler(num_replicas=4, rank=0, ...)": each link by the last
- * part of its class name, with the parameters it has. */
+/* "  sampler chain: ..." (lineage.h's words). */
 static void aw_print_sampler_chain(FILE *out, const struct aw_loader *d)
 {
 	if (d->n_chain == 0)
 		return;
-	fputs("  sampler chain:", out);
-	for (uint32_t i = 0; i < d->n_chain; i++) {
-		const struct aw_sampler_link *s = &d->chain[i];
-		const char *name =
-		    s->seen && *s->class_name ? s->class_name : "?";
-		const char *dot = strrchr(name, '.');
-		bool first = true;
-		fprintf(out, "%s%s(", i ? " over " : " ", dot ? dot + 1 : name);
-		aw_print_number(out, "num_replicas", s->num_replicas, &first);
-		aw_print_number(out, "rank", s->rank, &first);
-		aw_print_flag(out, "shuffle", s->shuffle, &first);
-		aw_print_number(out, "seed", s->seed, &first);
-		aw_print_flag(out, "replacement", s->replacement, &first);
-		aw_print_number(out, "num_samples", s->num_samples, &first);
-		aw_print_number(out, "batch_size", s->batch_size, &first);
-		aw_print_flag(out, "drop_last", s->drop_last, &first);
-		aw_print_number(out, "skip", s->skip, &first);
-		fputc(')', out);
-	}
-	fputc('\n', out);
+	struct aw_text chain = {0};
+	aw_sampler_chain_text(d, &chain);
+	fprintf(out, "  sampler chain: %s\n", aw_text_str(&chain));
+	aw_text_fini(&chain);
 }
 
 static void aw_print_loader_header(FILE *out, const struct aw_model *model,

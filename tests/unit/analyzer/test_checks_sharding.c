@@ -67,7 +67,9 @@ Test(checks_sharding, unsharded)
 	cr_expect_eq(s_number(f, "union"), 100);
 	cr_expect(strstr(
 	    f->fix, "DistributedSampler(dataset, num_replicas=4, rank=r)"));
-	cr_expect(strstr(f->fix, "accelerator.prepare()"));
+	cr_expect(s_says(f, "goes through the whole data"), "%s", f->message);
+	cr_expect_not(strstr(f->fix, "accelerator"), "no accelerate: %s",
+		      f->fix);
 	s_done(&r);
 }
 
@@ -371,6 +373,10 @@ Test(checks_sharding, same_sampler_rank_everywhere_is_named)
 	cr_assert(f);
 	cr_expect(strstr(f->evidence, "num_replicas=2, rank=0: the same shard"),
 		  "%s", f->evidence);
+	cr_expect(s_says(f, "every rank reads the same 50.0% of the 100 "
+			    "samples"),
+		  "not the whole data: %s", f->message);
+	cr_expect(s_says(f, "every rank passed rank=0"), "%s", f->fix);
 	/* Half the data is never read, too. */
 	cr_expect_eq(s_count(&r.findings, "missing"), 1);
 	s_done(&r);

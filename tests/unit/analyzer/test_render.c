@@ -471,3 +471,22 @@ Test(render, the_sampler_chain_in_both_reports)
 	aw_findings_fini(&findings);
 	aw_model_destroy(m);
 }
+
+Test(render_text, a_world_larger_than_the_ranks_traced_is_said)
+{
+	/* Rank 0 of 4 alone in the trace. */
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 1, 0, 4, "rank");
+	s_loader(m, 100, 0, &base);
+	s_reads(m, 100, 0, 0, 0, 25, 5, true);
+	struct aw_findings findings;
+	s_analyze(m, &findings);
+	char *text = render_text(m, &findings);
+	cr_expect(strstr(text, "(1 rank, world size 4,"), "%s", text);
+	cr_expect(strstr(text, "note: the ranks say the world has 4 ranks; 1 "
+			       "of them is in the trace"),
+		  "%s", text);
+	free(text);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
