@@ -207,6 +207,49 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 	return c;
 }
 
+/* The index-level sharding link of a loader's chain (DistributedSampler),
+ * NULL when none. */
+static const struct aw_sampler_link *aw_index_shard(const struct aw_loader *d)
+{
+	for (uint32_t i = 0; i < d->n_chain; i++) {
+		const struct aw_sampler_link *l = &d->chain[i];
+		if (l->seen && l->num_replicas >= 1 && l->rank >= 0 &&
+		    l->batch_size < 0)
+			return l;
+	}
+	return NULL;
+}
+
+bool aw_epoch_order_diverged(const struct aw_check_input *in,
+			     const struct aw_cell **a, const struct aw_cell **b)
+{
+	const struct aw_epoch *e = in->epoch;
+	const struct aw_sampler_link *shard = aw_index_shard(in->desc);
+	if (in->world < 2 || !shard || shard->shuffle != 1 ||
+	    in->loader->rebuilt)
+		return false;
+	*a = *b = NULL;
+	for (size_t c = 0; c < e->n_cells && !*b; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		const struct aw_iteration *it =
+		    &in->model->iterations[cell->iteration];
+		if (cell->n_iterations != 1 || it->seed < 0 ||
+		    it->sampler_epoch < 0)
+			continue;
+		if (!*a) {
+			*a = cell;
+			continue;
+		}
+		const struct aw_iteration *first =
+		    &in->model->iterations[(*a)->iteration];
+		if (first->seed != it->seed ||
+		    first->sampler_epoch != it->sampler_epoch)
+			*b = cell;
+	}
+	return *b != NULL &&
+	       e->cross_rank_duplicates > aw_epoch_padding(in).samples;
+}
+
 bool aw_epoch_unsharded(const struct aw_check_input *in)
 {
 	const struct aw_epoch *e = in->epoch;
@@ -223,6 +266,7 @@ bool aw_epoch_unsharded(const struct aw_check_input *in)
 
 static const struct aw_check aw_checks[] = {
     {"unsharded", AW_CHECK_EPOCH, aw_check_unsharded},
+    {"order-diverged", AW_CHECK_EPOCH, aw_check_order_diverged},
     {"overlap", AW_CHECK_EPOCH, aw_check_overlap},
     {"missing", AW_CHECK_EPOCH, aw_check_missing},
     {"padding", AW_CHECK_EPOCH, aw_check_padding},

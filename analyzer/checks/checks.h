@@ -6,6 +6,10 @@
  * longest batch; "full epoch" = every loop ran to the end of its sampler):
  *   unsharded        W >= 2, every rank's distinct >= 90% of the union, and
  *                    cross-rank duplicates > W*B-1
+ *   order-diverged   DistributedSampler(shuffle) on every rank, ranks began
+ *                    the epoch with different seed or set_epoch, and more
+ *                    cross-rank duplicates than the padding (not overlap
+ *                    nor missing then: one cause)
  *   overlap          cross-rank duplicates > W*B-1, not unsharded
  *   padding (info)   0 < cross-rank duplicates <= W*B-1
  *   missing          full epoch, N - |union in [0,N)| > drop allowance
@@ -140,6 +144,14 @@ struct aw_coverage {
 	bool derived;
 };
 struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in);
+
+/* Ranks whose DistributedSampler (shuffle=True) must share one permutation
+ * began the epoch with different seeds or set_epoch values (*a and *b two
+ * of them), and share more samples than the padding: their shards overlap
+ * and leave gaps, one cause for both. */
+bool aw_epoch_order_diverged(const struct aw_check_input *in,
+			     const struct aw_cell **a,
+			     const struct aw_cell **b);
 
 /* Every rank consumed at least 90% of the epoch's union, with W >= 2 and
  * more cross-rank duplicates than the epoch's padding. */

@@ -224,12 +224,61 @@ static void aw_padding_source(const struct aw_check_input *in,
 			    and, pad->even_batches);
 }
 
+void aw_check_order_diverged(const struct aw_check_input *in,
+			     struct aw_findings *out)
+{
+	const struct aw_epoch *e = in->epoch;
+	const struct aw_cell *a, *b;
+	if (aw_unjudgeable(in) || aw_epoch_unsharded(in) ||
+	    !aw_epoch_order_diverged(in, &a, &b))
+		return;
+	const struct aw_iteration *ia = &in->model->iterations[a->iteration];
+	const struct aw_iteration *ib = &in->model->iterations[b->iteration];
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "order-diverged", AW_SEVERITY_ERROR);
+	aw_add_all_ranks(f, e);
+	aw_finding_add_integer(f, "cross_rank_duplicates",
+			       (int64_t)e->cross_rank_duplicates);
+	aw_finding_add_integer(f, "missing", e->missing);
+	bool seeds = ia->seed != ib->seed;
+	aw_finding_set_message(
+	    f,
+	    "the ranks' DistributedSamplers drew different permutations in "
+	    "epoch %u (rank %d: %s %" PRId64 ", rank %d: %" PRId64
+	    "): their shards overlap by %" PRIu64 " reads and leave %" PRId64
+	    " samples unread, where one shared permutation cuts disjoint "
+	    "shards",
+	    e->epoch, a->rank, seeds ? "seed" : "set_epoch",
+	    seeds ? ia->seed : ia->sampler_epoch, b->rank,
+	    seeds ? ib->seed : ib->sampler_epoch, e->cross_rank_duplicates,
+	    AW_MAX(e->missing, 0));
+	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++) {
+		const struct aw_iteration *it =
+		    &in->model->iterations[e->cells[c].iteration];
+		aw_finding_add_evidence(f,
+					"rank %d: seed %" PRId64
+					", epoch %" PRId64 ", %" PRIu64
+					" distinct samples",
+					e->cells[c].rank, it->seed,
+					it->sampler_epoch, e->cells[c].unique);
+	}
+	aw_evidence_more(f, e);
+	aw_finding_set_fix(
+	    f, seeds ? "pass the same seed to DistributedSampler on every "
+		       "rank (seed=<one number>, not one drawn per rank), "
+		       "and shuffle with set_epoch(epoch)"
+		     : "call sampler.set_epoch(epoch) with the same epoch on "
+		       "every rank before each epoch");
+}
+
 void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	struct aw_padding pad = aw_epoch_padding(in);
+	const struct aw_cell *a, *b;
 	if (in->world < 2 || e->cross_rank_duplicates <= pad.samples ||
-	    aw_epoch_unsharded(in) || aw_unjudgeable(in))
+	    aw_epoch_unsharded(in) || aw_unjudgeable(in) ||
+	    aw_epoch_order_diverged(in, &a, &b))
 		return;
 	struct aw_finding *f =
 	    aw_sharing_finding(in, out, "overlap", AW_SEVERITY_ERROR, &pad);
@@ -338,7 +387,9 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	    aw_unjudgeable(in))
 		return;
 	struct aw_coverage cover = aw_epoch_coverage(in);
-	if (!cover.promised || (!cover.derived && aw_sampler_subsets(d)))
+	const struct aw_cell *a, *b;
+	if (!cover.promised || (!cover.derived && aw_sampler_subsets(d)) ||
+	    aw_epoch_order_diverged(in, &a, &b))
 		return;
 	uint64_t allowance = cover.left_out;
 	if (e->missing < 0 || (uint64_t)e->missing <= allowance)

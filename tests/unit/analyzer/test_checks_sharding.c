@@ -741,3 +741,67 @@ Test(checks_sharding, a_batch_sampler_of_its_own_may_drop_one_batch_per_rank)
 		  "%s", f->message);
 	s_done(&r);
 }
+
+/* --- order-diverged --------------------------------------------------------
+ */
+
+/* Two ranks under DistributedSampler(shuffle=True) over 100: rank r began
+ * epoch 0 with seeds[r] and set_epoch(epochs[r]) and read [begins[r],
+ * begins[r] + 50) in batches of 10. */
+static struct s_run two_permutations(const int64_t seeds[2],
+				     const int64_t epochs[2],
+				     const uint32_t begins[2])
+{
+	struct s_run r = s_run_distributed(2, base);
+	s_distributed_chain(r.model, 2, 0, 100, 10, 0);
+	for (int rank = 0; rank < 2; rank++) {
+		int32_t pid = 100 + rank;
+		struct aw_event e = s_event(AW_EVENT_ITER_BEGIN, pid);
+		e.u.iter_begin =
+		    (struct aw_event_iter_begin){.loader = 0,
+						 .iteration = 0,
+						 .sampler_epoch = epochs[rank],
+						 .seed = seeds[rank]};
+		aw_model_add_event(r.model, &e);
+		uint32_t idx[50];
+		s_range(idx, begins[rank], 50, 1);
+		for (uint32_t b = 0; b < 5; b++)
+			s_batch(r.model, pid, 0, 0, b, 0, 10, idx + 10 * b, 10);
+		s_iter_end(r.model, pid, 0, 0, 5, 5, 1);
+	}
+	s_finish(&r);
+	return r;
+}
+
+Test(checks_sharding, order_diverged_names_the_seeds_not_overlap_and_missing)
+{
+	struct s_run r =
+	    two_permutations((const int64_t[]){1, 2}, (const int64_t[]){0, 0},
+			     (const uint32_t[]){0, 30});
+	s_expect_exactly(&r.findings, "order-diverged");
+	const struct aw_finding *f = s_get(&r, "order-diverged");
+	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 20);
+	cr_expect_eq(s_number(f, "missing"), 20);
+	cr_expect(s_says(f, "rank 0: seed 1, rank 1: 2"), "%s", f->message);
+	cr_expect(s_says(f, "the same seed"), "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_sharding, order_diverged_by_set_epoch_and_not_when_they_agree)
+{
+	struct s_run r =
+	    two_permutations((const int64_t[]){1, 1}, (const int64_t[]){0, 3},
+			     (const uint32_t[]){0, 30});
+	const struct aw_finding *f = s_get(&r, "order-diverged");
+	cr_expect(s_says(f, "set_epoch 0, rank 1: 3"), "%s", f->message);
+	cr_expect(s_says(f, "the same epoch on every rank"), "%s", f->fix);
+	s_done(&r);
+	/* One permutation, and yet shared samples: overlap and missing, of
+	 * another cause. */
+	r = two_permutations((const int64_t[]){1, 1}, (const int64_t[]){0, 0},
+			     (const uint32_t[]){0, 30});
+	cr_expect_eq(s_count(&r.findings, "order-diverged"), 0);
+	cr_expect_eq(s_count(&r.findings, "overlap"), 1);
+	cr_expect_eq(s_count(&r.findings, "missing"), 1);
+	s_done(&r);
+}
