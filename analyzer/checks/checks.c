@@ -274,6 +274,7 @@ static const struct aw_check aw_checks[] = {
     {"index-range", AW_CHECK_EPOCH, aw_check_index_range},
     {"iterable-duplicate", AW_CHECK_EPOCH, aw_check_iterable_duplicate},
     {"same-order", AW_CHECK_LOADER, aw_check_same_order},
+    {"never-read", AW_CHECK_LOADER, aw_check_never_read},
     /* unused-prepared, stale-len, len-mismatch: per process, across the
      * loaders of one dataset. */
     {"unused-prepared", AW_CHECK_TRACE, aw_check_unused_prepared},

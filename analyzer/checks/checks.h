@@ -21,6 +21,9 @@
  *                    IterableDatasetShard (else 0) and >= 1% of distinct
  *   same-order       shuffle=1, one rank, consecutive epochs: equal xxh64
  *                    of the consumed sequence, equal and >= 2 samples
+ *   never-read       >= 2 epochs, every one partial (not exhausted), and
+ *                    together they read no sample the widest did not:
+ *                    the rest of [0, N) is never read in the run
  *   unused-prepared  a rank iterated its own unsharded loader U; a sharding
  *                    loader S over the same dataset object (or prepared
  *                    from U), built after U, was never iterated by it

@@ -548,3 +548,52 @@ void aw_check_len(const struct aw_check_input *in, struct aw_findings *out)
 	}
 	aw_emit_hit_groups(in, &hits, aw_emit_len, out);
 }
+
+/* --- never-read ------------------------------------------------------------
+ */
+
+/* Every epoch stopped early (max_steps, a break) and re-read the very
+ * samples of the one before, so that the rest of the data is never read in
+ * the whole run: the same prefix every time. */
+void aw_check_never_read(const struct aw_check_input *in,
+			 struct aw_findings *out)
+{
+	const struct aw_global_loader *g = in->loader;
+	const struct aw_loader *d = in->desc;
+	if (g->n_epochs < 2 || d->dataset_len <= 0 || d->iterable || g->rebuilt)
+		return;
+	uint64_t widest = 0;
+	struct aw_sample_set all;
+	aw_sample_set_init(&all);
+	bool partial = true;
+	for (size_t e = 0; e < g->n_epochs && partial; e++) {
+		const struct aw_epoch *epoch = &g->epochs[e];
+		partial = !epoch->exhausted && epoch->union_in_range > 0;
+		widest = AW_MAX(widest, epoch->union_in_range);
+		aw_sample_set_merge(&all, &epoch->all);
+	}
+	uint64_t n = (uint64_t)d->dataset_len;
+	uint64_t read = aw_sample_set_unique_below(&all, n);
+	aw_sample_set_fini(&all);
+	if (!partial || read != widest || read >= n)
+		return;
+	struct aw_finding *f = aw_findings_add(
+	    out, "never-read", AW_SEVERITY_WARNING, in->loader_index, -1);
+	aw_finding_add_integer(f, "never_read", (int64_t)(n - read));
+	aw_finding_add_integer(f, "epochs", (int64_t)g->n_epochs);
+	for (size_t c = 0; c < g->epochs[0].n_cells; c++)
+		aw_finding_add_rank(f, g->epochs[0].cells[c].rank);
+	aw_finding_set_message(
+	    f,
+	    "%" PRIu64 " of the %" PRIu64 " samples of %s (%s) were never read "
+	    "in the %zu epochs of the run: each epoch stopped early and read "
+	    "again the same %" PRIu64 " samples as the one before",
+	    n - read, n, g->id, g->site, g->n_epochs, read);
+	aw_finding_set_fix(
+	    f, d->shuffle == 1
+		   ? "call sampler.set_epoch(epoch) before each epoch, so that "
+		     "every epoch draws another order"
+		   : "shuffle (shuffle=True, or DistributedSampler with "
+		     "set_epoch) or let epochs run to the end, so that the "
+		     "rest of the data is read too");
+}

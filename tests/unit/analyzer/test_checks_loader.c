@@ -288,3 +288,48 @@ Test(checks_loader, len_mismatch_of_split_batches_without_even_batches)
 		     "len() of the outer loader counts for the inner one");
 	s_done(&r);
 }
+
+/* --- never-read -------------------------------------------------------------
+ */
+
+/* Two ranks over 100 samples, `epochs` epochs each stopped after 2 batches
+ * of 10 (the loop broke): rank r reads [50r + shift*e, ... + 20) in epoch
+ * e. */
+static struct s_run stopped_early(uint32_t epochs, uint32_t shift)
+{
+	struct s_run r = s_run_of(2, &base);
+	for (uint32_t e = 0; e < epochs; e++)
+		for (int rank = 0; rank < 2; rank++)
+			s_rank_reads_as(r.model, rank, e,
+					50 * (uint32_t)rank + shift * e,
+					50 * (uint32_t)rank + shift * e + 20,
+					&(struct s_epoch){.batch_size = 10,
+							  .end = true,
+							  .abandoned = true});
+	s_finish(&r);
+	return r;
+}
+
+Test(checks_loader, never_read_when_every_epoch_stops_at_the_same_samples)
+{
+	struct s_run r = stopped_early(3, 0);
+	const struct aw_finding *f = s_finish_only(&r, "never-read");
+	cr_assert(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	cr_expect_eq(s_number(f, "never_read"), 60);
+	cr_expect(s_says(f, "60 of the 100 samples of L0"), "%s", f->message);
+	cr_expect(s_says(f, "same 40 samples"), "%s", f->message);
+	s_done(&r);
+}
+
+Test(checks_loader, no_never_read_when_epochs_move_on_or_one_epoch)
+{
+	/* Each epoch starts 20 samples further on: together they read more
+	 * than any one of them; and one epoch is missing's to judge. */
+	struct s_run r = stopped_early(3, 20);
+	cr_expect_eq(s_count(&r.findings, "never-read"), 0);
+	s_done(&r);
+	r = stopped_early(1, 0);
+	cr_expect_eq(s_count(&r.findings, "never-read"), 0);
+	s_done(&r);
+}
