@@ -17,6 +17,18 @@ static bool aw_unjudgeable(const struct aw_check_input *in)
 	return in->loader->dispatched && !in->loader->rebuilt;
 }
 
+/* Each rank's distinct samples as a part of `whole` (of_what names it). */
+static void aw_evidence_shares(struct aw_finding *f, const struct aw_epoch *e,
+			       uint64_t whole, const char *of_what)
+{
+	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
+		aw_finding_add_evidence(
+		    f, "rank %d: %" PRIu64 " distinct samples, %.1f%% of %s",
+		    e->cells[c].rank, e->cells[c].unique,
+		    aw_percent(e->cells[c].unique, whole), of_what);
+	aw_evidence_more(f, e);
+}
+
 /* unsharded's fix, for what the program has: a stream to split, one shard
  * everyone was given, or no sharding at all. */
 static void aw_unsharded_fix(const struct aw_check_input *in,
@@ -99,14 +111,7 @@ void aw_check_unsharded(const struct aw_check_input *in,
 	    least->rank, aw_percent(least->unique, e->union_count),
 	    aw_text_str(&what));
 	aw_text_fini(&what);
-	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
-		aw_finding_add_evidence(
-		    f,
-		    "rank %d: %" PRIu64
-		    " distinct samples, %.1f%% of the union",
-		    e->cells[c].rank, e->cells[c].unique,
-		    aw_percent(e->cells[c].unique, e->union_count));
-	aw_evidence_more(f, e);
+	aw_evidence_shares(f, e, e->union_count, "the union");
 	aw_evidence_sampler(f, in);
 	aw_unsharded_fix(in, f);
 }
@@ -426,14 +431,7 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	    in->world, in->world == 1 ? "" : "s together", e->union_in_range,
 	    d->dataset_len, e->epoch, coverage, e->missing, aw_text_str(&why));
 	aw_text_fini(&why);
-	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
-		aw_finding_add_evidence(
-		    f,
-		    "rank %d: %" PRIu64
-		    " distinct samples, %.1f%% of the dataset",
-		    e->cells[c].rank, e->cells[c].unique,
-		    aw_percent(e->cells[c].unique, (uint64_t)d->dataset_len));
-	aw_evidence_more(f, e);
+	aw_evidence_shares(f, e, (uint64_t)d->dataset_len, "the dataset");
 	aw_evidence_sampler(f, in);
 	if (d->sampler_replicas > 0)
 		aw_finding_add_evidence(
