@@ -134,6 +134,15 @@ static void aw_coverage_link(const struct aw_sampler_link *link, bool outermost,
 {
 	if (link->replacement == 1)
 		c->promised = false;
+	if (link->skip > 0 && link->batch_size < 0) {
+		/* A skipping batch sampler (accelerate's SkipBatchSampler)
+		 * leaves out its first batches of the ones below it. */
+		uint64_t skipped =
+		    AW_MIN((uint64_t)link->skip * AW_MAX(batch_size, 1), *per);
+		c->by_skip += skipped * *streams;
+		*per -= skipped;
+		return;
+	}
 	if (link->batch_size < 0 && link->num_replicas >= 1 &&
 	    link->rank >= 0) {
 		uint64_t w = (uint64_t)link->num_replicas;

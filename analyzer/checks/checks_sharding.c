@@ -281,9 +281,11 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 	const struct aw_epoch *e = in->epoch;
 	struct aw_padding pad = aw_epoch_padding(in);
 	const struct aw_cell *a, *b;
+	/* Ranks drawing with replacement share samples by chance. */
 	if (in->world < 2 || e->cross_rank_duplicates <= pad.samples ||
 	    aw_epoch_unsharded(in) || aw_unjudgeable(in) ||
-	    aw_epoch_order_diverged(in, &a, &b))
+	    aw_epoch_order_diverged(in, &a, &b) ||
+	    !aw_epoch_coverage(in).promised)
 		return;
 	struct aw_finding *f =
 	    aw_sharing_finding(in, out, "overlap", AW_SEVERITY_ERROR, &pad);
