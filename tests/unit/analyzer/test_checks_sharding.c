@@ -805,3 +805,36 @@ Test(checks_sharding, order_diverged_by_set_epoch_and_not_when_they_agree)
 	cr_expect_eq(s_count(&r.findings, "missing"), 1);
 	s_done(&r);
 }
+
+Test(checks_sharding, a_skipping_link_without_a_batch_size_skips_batches)
+{
+	/* accelerate's SkipBatchSampler(skip_batches=2) has no batch_size of
+	 * its own: the epoch's batches of 10 are what it skips. */
+	struct aw_event_sampler skip =
+	    s_link("accelerate.data_loader.SkipBatchSampler");
+	skip.skip = 2;
+	struct aw_event_sampler chain[3] = {
+	    skip, batches_of_10(0, -1),
+	    drawing("torch.utils.data.sampler.SequentialSampler", 100, -1)};
+	struct s_run r = covered(chain, 3, 80);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+}
+
+Test(checks_sharding, ranks_drawing_with_replacement_share_by_chance)
+{
+	/* Two ranks each draw 60 of 100 with replacement: 20 shared, no
+	 * overlap and no missing. */
+	struct s_run r = s_run_of(2, &base);
+	for (int rank = 0; rank < 2; rank++) {
+		struct aw_event_sampler chain[2] = {
+		    batches_of_10(0, -1),
+		    drawing("torch.utils.data.sampler.RandomSampler", 60, 1)};
+		s_chain(r.model, 100 + rank, 0, chain, 2);
+		s_rank_reads(r.model, rank, 0, 40 * (uint32_t)rank,
+			     40 * (uint32_t)rank + 60, 10);
+	}
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+}
