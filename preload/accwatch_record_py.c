@@ -130,6 +130,15 @@ static void accwatch_emit_fetch(const void *info, const uint32_t *narrow,
 		lttng_ust_tracepoint(accwatch, worker_fetch_wide, info, wide);
 }
 
+static void accwatch_emit_dataset_map(const void *info, const uint32_t *narrow,
+				      const int64_t *wide)
+{
+	if (narrow)
+		lttng_ust_tracepoint(accwatch, dataset_map, info, narrow);
+	else
+		lttng_ust_tracepoint(accwatch, dataset_map_wide, info, wide);
+}
+
 void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
 			   accwatch_pyobject *indices)
 {
@@ -175,6 +184,33 @@ static accwatch_pyobject *accwatch_py_batch(accwatch_pyobject *self,
 	if (indices)
 		accwatch_record_batch(info.loader, info.iteration, info.batch,
 				      indices);
+	return accwatch_record_none();
+}
+
+/* dataset_map(loader=, depth=, kind=, base_len=, indices=): one index map
+ * below a loader, once, in chunks. */
+static accwatch_pyobject *
+accwatch_py_dataset_map(accwatch_pyobject *self, accwatch_pyobject *const *args,
+			ssize_t nargs, accwatch_pyobject *kwnames)
+{
+	struct accwatch_dataset_map_info info;
+	accwatch_pyobject *indices;
+	struct accwatch_arg_extra extra = {accwatch_indices_keyword, &indices,
+					   1};
+	struct accwatch_indices_event event = {&info.offset, &info.total,
+					       &info.count,
+					       accwatch_emit_dataset_map, &info};
+
+	(void)self;
+	if (!lttng_ust_tracepoint_enabled(accwatch, dataset_map) &&
+	    !lttng_ust_tracepoint_enabled(accwatch, dataset_map_wide))
+		goto end;
+	accwatch_args_fill("dataset_map", &accwatch_args_dataset_map, &info,
+			   args, nargs, kwnames, &extra);
+	if (indices)
+		accwatch_walk_indices(indices, &event, "dataset_map",
+				      info.depth);
+end:
 	return accwatch_record_none();
 }
 
@@ -466,6 +502,7 @@ static const struct accwatch_py_method_def accwatch_record_methods[] = {
     ACCWATCH_KEYWORD_METHOD("batch", accwatch_py_batch),
     ACCWATCH_KEYWORD_METHOD("worker_fetch", accwatch_py_worker_fetch),
     ACCWATCH_KEYWORD_METHOD("item_fetch", accwatch_py_item_fetch),
+    ACCWATCH_KEYWORD_METHOD("dataset_map", accwatch_py_dataset_map),
     ACCWATCH_METHOD("hot_methods", accwatch_py_hot_methods),
     ACCWATCH_METHOD("instancemethod", accwatch_py_instancemethod),
     ACCWATCH_METHOD("call_before", accwatch_py_call_before_new),

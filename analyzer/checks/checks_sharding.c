@@ -12,6 +12,21 @@
 
 /* A dispatched loader whose shares could not be rebuilt: its ranks' own
  * draws only primed an iterator, they say nothing about sharding. */
+/* The length indices are judged against: the dataset at the bottom of the
+ * loader's index maps, else its own. */
+static int64_t aw_universe(const struct aw_check_input *in)
+{
+	return in->epoch->mapped ? in->epoch->base_len : in->desc->dataset_len;
+}
+
+/* The samples an epoch is to cover: what the ranks' index maps stand for,
+ * else the whole dataset. */
+static int64_t aw_expected(const struct aw_check_input *in)
+{
+	return in->epoch->mapped ? (int64_t)in->epoch->expected_count
+				 : in->desc->dataset_len;
+}
+
 static bool aw_unjudgeable(const struct aw_check_input *in)
 {
 	return in->loader->dispatched && !in->loader->rebuilt;
@@ -88,7 +103,7 @@ void aw_check_unsharded(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "cross_rank_duplicates",
 			       (int64_t)e->cross_rank_duplicates);
 	/* The same part for all, or the whole: the union against the data. */
-	int64_t n = in->desc->dataset_len;
+	int64_t n = aw_expected(in);
 	struct aw_text what = {0};
 	if (n > 0 &&
 	    e->union_in_range * 100 < (uint64_t)n * AW_UNSHARDED_PERCENT)
@@ -390,8 +405,8 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	const struct aw_loader *d = in->desc;
 	/* Only full epochs: a loop that stops early (max_steps, break) reads
 	 * less by design, and a rank that died says nothing about coverage. */
-	if (d->dataset_len <= 0 || d->iterable || !e->exhausted ||
-	    aw_unjudgeable(in))
+	int64_t expected = aw_expected(in);
+	if (expected <= 0 || d->iterable || !e->exhausted || aw_unjudgeable(in))
 		return;
 	struct aw_coverage cover = aw_epoch_coverage(in);
 	const struct aw_cell *a, *b;
@@ -401,8 +416,7 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	uint64_t allowance = cover.left_out;
 	if (e->missing < 0 || (uint64_t)e->missing <= allowance)
 		return;
-	double coverage =
-	    aw_percent(e->union_in_range, (uint64_t)d->dataset_len);
+	double coverage = aw_percent(e->union_in_range, (uint64_t)expected);
 	struct aw_finding *f =
 	    aw_epoch_finding(in, out, "missing", AW_SEVERITY_ERROR);
 	aw_add_all_ranks(f, e);
@@ -431,9 +445,11 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	    " samples in epoch %u (coverage %.1f%%): %" PRId64
 	    " were never read, %s",
 	    in->world, in->world == 1 ? "" : "s together", e->union_in_range,
-	    d->dataset_len, e->epoch, coverage, e->missing, aw_text_str(&why));
+	    expected, e->epoch, coverage, e->missing, aw_text_str(&why));
 	aw_text_fini(&why);
-	aw_evidence_shares(f, e, (uint64_t)d->dataset_len, "the dataset");
+	aw_evidence_shares(f, e, (uint64_t)expected,
+			   e->mapped ? "the samples its index maps cover"
+				     : "the dataset");
 	aw_evidence_sampler(f, in);
 	if (d->sampler_replicas > 0)
 		aw_finding_add_evidence(
@@ -504,13 +520,12 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 
 /* The distinct indices a rank read at or above len(dataset), 0 when the
  * length is unknown. */
-static uint64_t aw_distinct_above(const struct aw_loader *d,
-				  const struct aw_cell *cell)
+static uint64_t aw_distinct_above(int64_t n, const struct aw_cell *cell)
 {
-	if (d->dataset_len < 0)
+	if (n < 0)
 		return 0;
 	return cell->unique -
-	       aw_sample_set_unique_below(cell->set, (uint64_t)d->dataset_len);
+	       aw_sample_set_unique_below(cell->set, (uint64_t)n);
 }
 
 /* Indices outside [0, N): read, but not samples of this dataset. */
@@ -519,12 +534,13 @@ void aw_check_index_range(const struct aw_check_input *in,
 {
 	const struct aw_epoch *e = in->epoch;
 	const struct aw_loader *d = in->desc;
+	int64_t n = aw_universe(in);
 	if (d->iterable)
 		return;
 	uint64_t beyond = 0, bad_reads = 0;
 	for (size_t c = 0; c < e->n_cells; c++) {
 		const struct aw_cell *cell = &e->cells[c];
-		beyond += aw_distinct_above(d, cell);
+		beyond += aw_distinct_above(n, cell);
 		bad_reads += cell->set->unrepresentable;
 	}
 	if (beyond == 0 && bad_reads == 0)
@@ -534,19 +550,16 @@ void aw_check_index_range(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "out_of_range", (int64_t)e->out_of_range);
 	aw_finding_add_integer(f, "unrepresentable", (int64_t)bad_reads);
 	char bound[64];
-	if (d->dataset_len >= 0)
-		snprintf(bound, sizeof(bound), "[0, %" PRId64 ")",
-			 d->dataset_len);
+	if (n >= 0)
+		snprintf(bound, sizeof(bound), "[0, %" PRId64 ")", n);
 	else
 		snprintf(bound, sizeof(bound), "[0, 2^32)");
 	for (size_t c = 0, shown = 0; c < e->n_cells; c++) {
 		const struct aw_cell *cell = &e->cells[c];
 		uint32_t above[4];
-		size_t n_above =
-		    d->dataset_len >= 0
-			? aw_sample_set_at_or_above(
-			      cell->set, (uint64_t)d->dataset_len, above, 4)
-			: 0;
+		size_t n_above = n >= 0 ? aw_sample_set_at_or_above(
+					      cell->set, (uint64_t)n, above, 4)
+					: 0;
 		if (!n_above && !cell->set->unrepresentable)
 			continue;
 		aw_finding_add_rank(f, cell->rank);
@@ -563,7 +576,7 @@ void aw_check_index_range(const struct aw_check_input *in,
 						 sizeof(examples) - used,
 						 "%s%" PRId64, used ? ", " : "",
 						 cell->set->examples[i]);
-		uint64_t distinct_above = aw_distinct_above(d, cell);
+		uint64_t distinct_above = aw_distinct_above(n, cell);
 		if (cell->set->unrepresentable)
 			aw_finding_add_evidence(
 			    f,
@@ -572,7 +585,7 @@ void aw_check_index_range(const struct aw_check_input *in,
 			    "(e.g. %s)",
 			    cell->rank, distinct_above,
 			    distinct_above == 1 ? "" : "es",
-			    d->dataset_len >= 0 ? "len(dataset)" : "2^32",
+			    n >= 0 ? "len(dataset)" : "2^32",
 			    cell->set->unrepresentable, examples);
 		else
 			aw_finding_add_evidence(

@@ -570,7 +570,20 @@ static void aw_epoch_summarize(struct aw_model *model,
 	epoch->duplicates = epoch->samples - epoch->union_count;
 	epoch->cross_rank_duplicates = unique_sum - epoch->union_count;
 	epoch->union_in_range = epoch->union_count;
-	if (desc->dataset_len >= 0) {
+	if (epoch->mapped) {
+		epoch->expected_count = aw_sample_set_unique(&epoch->expected);
+		epoch->union_in_range =
+		    aw_sample_set_overlap(&epoch->all, &epoch->expected);
+		epoch->missing = (int64_t)epoch->expected_count -
+				 (int64_t)epoch->union_in_range;
+		if (epoch->base_len >= 0) {
+			epoch->out_of_range =
+			    epoch->union_count -
+			    aw_sample_set_unique_below(
+				&epoch->all, (uint64_t)epoch->base_len);
+			model->index_out_of_range += epoch->out_of_range;
+		}
+	} else if (desc->dataset_len >= 0) {
 		epoch->union_in_range = aw_sample_set_unique_below(
 		    &epoch->all, (uint64_t)desc->dataset_len);
 		epoch->missing =
@@ -579,6 +592,24 @@ static void aw_epoch_summarize(struct aw_model *model,
 		    epoch->union_count - epoch->union_in_range;
 		model->index_out_of_range += epoch->out_of_range;
 	}
+}
+
+/* A pass over an index map: what its positions stand for joins the epoch's
+ * expected samples. */
+static void aw_epoch_map(struct aw_epoch *epoch, const struct aw_loader *l,
+			 const struct aw_iteration *it)
+{
+	if (!l->mapping || !l->mapping->n_levels)
+		return;
+	if (!epoch->mapped) {
+		aw_sample_set_init(&epoch->expected);
+		epoch->mapped = true;
+		epoch->base_len = -1;
+	}
+	aw_mapping_image(l->mapping, &epoch->expected);
+	epoch->base_len =
+	    AW_MAX(epoch->base_len, aw_mapping_base_len(l->mapping));
+	epoch->unmapped += it->unmapped;
 }
 
 static void aw_build_epochs(struct aw_model *model)
@@ -612,8 +643,10 @@ static void aw_build_epochs(struct aw_model *model)
 		}
 		struct aw_contribution c;
 		aw_contribution_of(model, (uint32_t)i, &c);
-		aw_cell_add(aw_epoch_for(g, &caps[l->global], it->ordinal),
-			    p->rank, &c);
+		struct aw_epoch *epoch =
+		    aw_epoch_for(g, &caps[l->global], it->ordinal);
+		aw_cell_add(epoch, p->rank, &c);
+		aw_epoch_map(epoch, l, it);
 	}
 	free(caps);
 	for (size_t g = 0; g < model->n_loaders_global; g++) {

@@ -39,6 +39,7 @@ static void aw_iteration_release_buffers(struct aw_iteration *it)
 
 void aw_iteration_fini(struct aw_iteration *it)
 {
+	free(it->mapped);
 	aw_iteration_release_buffers(it);
 	aw_sample_set_fini(&it->consumed);
 	if (it->dispatch) {
@@ -79,10 +80,30 @@ static void aw_iteration_tell(const struct aw_iteration *it, uint32_t ordinal,
 	it->observer->on_read(it->observer->data, &read);
 }
 
+/* The dataset indices of consumed positions, in it->mapped. */
+static const uint32_t *aw_iteration_map(struct aw_iteration *it,
+					const uint32_t *positions,
+					size_t *count)
+{
+	AW_GROW(it->mapped, it->mapped_cap, *count);
+	size_t n = 0;
+	for (size_t i = 0; i < *count; i++) {
+		uint32_t to = aw_mapping_apply(it->mapping, positions[i]);
+		if (to == AW_UNMAPPED)
+			it->unmapped++;
+		else
+			it->mapped[n++] = to;
+	}
+	*count = n;
+	return it->mapped;
+}
+
 /* One consumed batch (its indices, no holes), in consumption order. */
 static void aw_iteration_consume(struct aw_iteration *it, uint32_t ordinal,
 				 const uint32_t *indices, size_t count)
 {
+	if (it->mapping && it->mapping->n_levels)
+		indices = aw_iteration_map(it, indices, &count);
 	/* A dispatched batch is told as the ranks' shares (dispatch.c). */
 	if (it->dispatch) {
 		aw_dispatch_add_batch(it->dispatch, indices, count);

@@ -13,6 +13,7 @@
 #include "dispatch.h"
 #include "event.h"
 #include "index_head.h"
+#include "mapping.h"
 #include "observer.h"
 #include "sample_set.h"
 
@@ -56,6 +57,12 @@ struct aw_iteration {
 	/* accelerate's dispatcher on rank 0: consumed batches go to the ranks'
 	 * shares instead of `consumed` (NULL otherwise). */
 	struct aw_dispatch *dispatch;
+	/* Positions to dataset indices (NULL: they are the same); unmapped:
+	 * consumed positions no map told, left out of `consumed`. */
+	const struct aw_mapping *mapping;
+	uint32_t *mapped;
+	size_t mapped_cap;
+	uint64_t unmapped;
 	/* Told of every batch placed (NULL: no one wants them); the template
 	 * names the process, loader and iteration. */
 	const struct aw_model_observer *observer;

@@ -18,6 +18,7 @@ struct aw_model *aw_model_create(void)
 	aw_item_streams_init(&model->items);
 	model->world_size = -1;
 	model->clock_ns = -1;
+	model->mapping_budget = AW_MAPPING_ENTRIES_MAX;
 	return model;
 }
 
@@ -41,6 +42,8 @@ static void aw_epoch_fini(struct aw_epoch *epoch)
 	free(epoch->cells);
 	free(epoch->items);
 	aw_sample_set_fini(&epoch->all);
+	if (epoch->mapped)
+		aw_sample_set_fini(&epoch->expected);
 }
 
 void aw_model_forget_derived(struct aw_model *model)
@@ -104,6 +107,7 @@ void aw_model_destroy(struct aw_model *model)
 			free(l->len_calls[c].site);
 		for (size_t c = 0; c < AW_SAMPLER_CHAIN_MAX; c++)
 			free(l->chain[c].class_name);
+		aw_mapping_free(l->mapping);
 		free(l->len_calls);
 	}
 	free(model->loaders);
@@ -265,6 +269,7 @@ static void aw_model_prepare_iteration(struct aw_model *model, uint32_t index,
 {
 	struct aw_iteration *it = &model->iterations[index];
 	const struct aw_loader *l = &model->loaders[loader];
+	it->mapping = l->mapping;
 	const struct aw_loader *dispatcher = aw_dispatcher_of(model, l);
 	/* An IterableDataset has no indices to slice: not rebuilt. */
 	if (dispatcher && dispatcher->wrap_num_processes >= 2 &&
@@ -595,6 +600,16 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 	case AW_EVENT_LOADER_WRAP:
 		aw_model_on_loader_wrap(model, process, &event->u.loader_wrap);
 		break;
+	case AW_EVENT_DATASET_MAP:
+	case AW_EVENT_DATASET_MAP_WIDE: {
+		struct aw_loader *l = &model->loaders[aw_model_loader(
+		    model, process, event->u.dataset_map.loader)];
+		if (!l->mapping)
+			l->mapping = aw_xcalloc(1, sizeof(*l->mapping));
+		if (!aw_mapping_add(l->mapping, event, &model->mapping_budget))
+			model->mapping_parts_left_out++;
+		break;
+	}
 	case AW_EVENT_SAMPLER: {
 		uint32_t loader =
 		    aw_model_loader(model, process, event->u.sampler.loader);

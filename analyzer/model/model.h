@@ -12,6 +12,7 @@
 #include "index_map.h"
 #include "items.h"
 #include "iteration.h"
+#include "mapping.h"
 #include "observer.h"
 #include "run_choice.h"
 #include "sample_set.h"
@@ -116,6 +117,8 @@ struct aw_loader {
 
 	struct aw_len_call *len_calls;
 	size_t n_len_calls, len_calls_cap;
+	/* The index maps below its dataset (NULL: positions are indices). */
+	struct aw_mapping *mapping;
 	/* Its sampler chain, outermost first: links [0, n_chain). */
 	struct aw_sampler_link chain[AW_SAMPLER_CHAIN_MAX];
 	uint32_t n_chain;
@@ -179,6 +182,15 @@ struct aw_epoch {
 	uint32_t max_batch_len;
 	bool complete;  /* every rank's iter_end seen */
 	bool exhausted; /* every rank ran to the end */
+	/* Loaders over index maps (Subset, random_split, HF indices): the
+	 * dataset indices their positions stand for, over the ranks; then
+	 * dataset_len, missing and out_of_range are of the dataset at the
+	 * bottom (base_len) and of `expected` (expected_count of them). */
+	bool mapped;
+	struct aw_sample_set expected;
+	uint64_t expected_count;
+	int64_t base_len;
+	uint64_t unmapped; /* consumed positions no map told */
 	/* Iterable datasets: fingerprints of items read by several workers or
 	 * ranks (NULL: no item_fetch events). */
 	struct aw_item_epoch *items;
@@ -229,6 +241,9 @@ struct aw_model {
 
 	struct aw_trace_stats stats;
 	uint64_t bad_events; /* events that named nothing usable */
+	/* Index map entries that may still be kept, and parts left out. */
+	uint64_t mapping_budget;
+	uint64_t mapping_parts_left_out;
 	/* The trace clock (ns from its origin) at the events being added, as
 	 * the reader's clock records tell it; -1 until one came. Traces read
 	 * without them have no durations. */

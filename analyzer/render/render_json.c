@@ -378,6 +378,8 @@ static json_t *aw_json_trace(const struct aw_model *model)
 	aw_json_set_bool(trace, "ranks_inferred", model->ranks_inferred);
 	aw_json_set_bool(trace, "ranks_from_samplers",
 			 model->ranks_from_samplers);
+	aw_json_set_int(trace, "mapping_parts_left_out",
+			(json_int_t)model->mapping_parts_left_out);
 	aw_json_set_int(trace, "unranked_processes", model->unranked_processes);
 	aw_json_set_int(trace, "index_out_of_range", model->index_out_of_range);
 	aw_json_set_int(trace, "index_unrepresentable",

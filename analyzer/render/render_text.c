@@ -109,6 +109,14 @@ static void aw_print_notes(FILE *out, const struct aw_model *model)
 			model->ranks_from_samplers
 			    ? "the one its DistributedSampler was given"
 			    : "in pid order");
+	if (model->mapping_parts_left_out)
+		fprintf(out,
+			"note: %" PRIu64 " part%s of index maps (Subset, HF "
+			"indices) left out (more entries than the report "
+			"keeps, or a damaged trace): their loaders count "
+			"positions, not dataset indices\n",
+			model->mapping_parts_left_out,
+			aw_plural(model->mapping_parts_left_out));
 	if (model->world_size > 0 && model->n_ranks < (size_t)model->world_size)
 		fprintf(out,
 			"note: the ranks say the world has %d rank%s; %zu of "

@@ -144,6 +144,57 @@ def _dataset_len(dataset):
         return -1
 
 
+# Entries of one index map recorded at most; a longer map is not recorded
+# (the report then counts the loader's positions as they are).
+_MAP_MAX = 1 << 24
+
+
+def _index_map(obj):
+    """(kind, indices, dataset below) when obj maps its positions into
+    another dataset: torch's Subset (random_split's too) or a HF
+    datasets.Dataset with an indices mapping (shard, select, shuffle);
+    None otherwise."""
+    subset = getattr(sys.modules.get("torch.utils.data.dataset"), "Subset", None)
+    if subset is not None and isinstance(obj, subset):
+        indices = obj.indices
+        tolist = getattr(indices, "tolist", None)
+        return "subset", tolist() if callable(tolist) else indices, obj.dataset
+    module = getattr(type(obj), "__module__", "") or ""
+    table = _attr(obj, "_indices") if module.startswith("datasets.") else None
+    if table is not None:
+        return "datasets", table.column(0).to_pylist(), _attr(obj, "_data")
+    return None
+
+
+def _emit_index_maps(ordinal, dataset):
+    """One dataset_map event (in parts) per index map below the loader's
+    dataset, outermost first."""
+    try:
+        _emit_index_maps_of(ordinal, dataset)
+    except Exception:
+        _debug("dataset_map")
+
+
+def _emit_index_maps_of(ordinal, dataset):
+    obj = dataset
+    for depth in range(4):
+        found = _index_map(obj)
+        if found is None:
+            return
+        kind, indices, below = found
+        if len(indices) > _MAP_MAX:
+            _debug("dataset_map: %d entries, not recorded" % len(indices))
+            return
+        base_len = _dataset_len(below)
+        if base_len < 0:
+            base_len = _int(_attr(below, "num_rows"))
+        _aw.dataset_map(loader=ordinal, depth=depth, kind=kind,
+                        base_len=base_len, indices=indices)
+        if kind != "subset":
+            return
+        obj = below
+
+
 def _register(loader):
     key = id(loader)
     entry = _Loader(_state.next_loader)
@@ -184,6 +235,7 @@ def _loader_new(loader, frame):
         start_method=_start_method(loader), sampler_replicas=replicas,
         sampler_rank=rank, site=site, stack=stack)
     _emit_sampler_chain(entry.ordinal, chain)
+    _emit_index_maps(entry.ordinal, dataset)
     return entry
 
 

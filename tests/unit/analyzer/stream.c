@@ -530,3 +530,19 @@ const struct aw_process *s_process_of(const struct aw_model *m, int32_t pid)
 	cr_assert_fail("no process %d", pid);
 	return NULL;
 }
+
+void s_dataset_map(struct aw_model *m, int32_t pid, uint32_t loader,
+		   uint32_t depth, int64_t base_len, const uint32_t *to,
+		   uint32_t total, uint32_t offset, uint32_t count)
+{
+	struct aw_event e = s_event(AW_EVENT_DATASET_MAP, pid);
+	e.u.dataset_map = (struct aw_event_dataset_map){.loader = loader,
+							.depth = depth,
+							.kind = "subset",
+							.base_len = base_len,
+							.offset = offset,
+							.total = total};
+	e.count = count;
+	e.values.u32 = (uint32_t *)to;
+	aw_model_add_event(m, &e);
+}

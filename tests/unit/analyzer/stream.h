@@ -200,5 +200,10 @@ void s_distributed_chain(struct aw_model *m, int world, uint32_t loader,
 			 int8_t drop_last);
 /* The process of pid (the test fails when there is none). */
 const struct aw_process *s_process_of(const struct aw_model *m, int32_t pid);
+/* One part [offset, offset + count) of pid's loader's index map at depth,
+ * total entries long, into a dataset of base_len. */
+void s_dataset_map(struct aw_model *m, int32_t pid, uint32_t loader,
+		   uint32_t depth, int64_t base_len, const uint32_t *to,
+		   uint32_t total, uint32_t offset, uint32_t count);
 
 #endif

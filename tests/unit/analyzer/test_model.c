@@ -736,3 +736,56 @@ Test(runs, one_run_per_trace_is_read_together_and_run_0_counts)
 	cr_expect(strstr(error, "2 runs (0, 5)"), "%s", error);
 	aw_model_destroy(m);
 }
+
+/* --- index maps -------------------------------------------------------------
+ */
+
+Test(mapping, levels_compose_and_unknown_entries_stay_unknown)
+{
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 1, 0, 1, "rank");
+	s_loader(m, 100, 0, &plain);
+	/* Subset(Subset(base of 100, 10..29), evens): 10 positions. */
+	uint32_t outer[10], inner[20];
+	s_range(outer, 0, 10, 2);
+	s_range(inner, 10, 20, 1);
+	s_dataset_map(m, 100, 0, 0, 20, outer, 10, 0, 6);
+	s_dataset_map(m, 100, 0, 0, 20, outer + 6, 10, 6, 4);
+	s_dataset_map(m, 100, 0, 1, 100, inner, 20, 0, 20);
+	const struct aw_mapping *map = m->loaders[0].mapping;
+	cr_assert(map);
+	cr_expect_eq(map->n_levels, 2);
+	cr_expect_eq(aw_mapping_apply(map, 0), 10);
+	cr_expect_eq(aw_mapping_apply(map, 9), 28);
+	cr_expect_eq(aw_mapping_apply(map, 10), AW_UNMAPPED, "past the map");
+	cr_expect_eq(aw_mapping_base_len(map), 100);
+	/* A part claiming an absurd length is not believed, and said. */
+	s_dataset_map(m, 100, 0, 2, 1, outer, UINT32_MAX, 0, 1);
+	cr_expect_eq(map->n_levels, 2);
+	cr_expect_eq(m->mapping_parts_left_out, 1);
+	aw_model_destroy(m);
+}
+
+Test(mapping, ranks_are_judged_on_dataset_indices)
+{
+	/* Two ranks, each Subset(base of 40, range(rank, 40, 2)) read whole:
+	 * positions 0..19 on both, dataset indices disjoint. */
+	struct aw_model *m = plain_ranks(2);
+	for (int r = 0; r < 2; r++) {
+		uint32_t to[20];
+		s_range(to, (uint32_t)r, 20, 2);
+		s_dataset_map(m, 100 + r, 0, 0, 40, to, 20, 0, 20);
+		s_rank_reads(m, r, 0, 0, 20, 5);
+	}
+	struct aw_findings f;
+	s_analyze(m, &f);
+	s_expect_only(&f, NULL);
+	const struct aw_epoch *e = &m->loaders_global[0].epochs[0];
+	cr_expect(e->mapped);
+	cr_expect_eq(e->union_count, 40, "disjoint in the dataset");
+	cr_expect_eq(e->expected_count, 40);
+	cr_expect_eq(e->missing, 0);
+	cr_expect_eq(e->cross_rank_duplicates, 0);
+	aw_findings_fini(&f);
+	aw_model_destroy(m);
+}

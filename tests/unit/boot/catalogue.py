@@ -6,7 +6,8 @@ import re
 # function: (field list, keywords besides the fields)
 SEQUENCE_CALLS = {"batch": ("batch", {"indices"}),
                   "worker_fetch": ("chunk", {"indices"}),
-                  "item_fetch": ("chunk", {"data", "batched"})}
+                  "item_fetch": ("chunk", {"data", "batched"}),
+                  "dataset_map": ("dataset_map", {"indices"})}
 
 
 def read(path):

@@ -274,3 +274,28 @@ def test_the_sampler_chain_is_sent_link_by_link(torch_process):
     assert inner["replacement"] == -1  # its property raised: not known
     assert inner["length"] == -1  # a user's class: its len() is not asked
     assert [b for b in loader] == [[3, 7]]  # the loader works as before
+
+
+def test_index_maps_below_the_dataset_are_sent(torch_process, monkeypatch):
+    modules, namespace, recorder = torch_process
+
+    class Subset:
+        def __init__(self, dataset, indices):
+            self.dataset, self.indices = dataset, indices
+
+        def __len__(self):
+            return len(self.indices)
+
+        def __getitem__(self, i):
+            return self.dataset[self.indices[i]]
+
+    monkeypatch.setitem(sys.modules, "torch.utils.data.dataset",
+                        fakes.module("torch.utils.data.dataset", Subset=Subset))
+    base = list(range(100))
+    inner = Subset(base, range(10, 30))
+    dataloader(modules)(Subset(inner, [0, 2, 4]), batch_size=2)
+    maps = recorder.of("dataset_map")
+    assert [(m["depth"], m["kind"], m["base_len"]) for m in maps] == [
+        (0, "subset", 20), (1, "subset", 100)]
+    assert list(maps[0]["indices"]) == [0, 2, 4]
+    assert list(maps[1]["indices"]) == list(range(10, 30))

@@ -1,0 +1,99 @@
+/* Index maps below a loader's dataset: filled part by part, applied level
+ * by level. */
+#include "mapping.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+bool aw_mapping_add(struct aw_mapping *m, const struct aw_event *event,
+		    uint64_t *budget)
+{
+	const struct aw_event_dataset_map *e = &event->u.dataset_map;
+	if (e->depth >= AW_MAPPING_LEVELS_MAX || e->total == 0 ||
+	    e->offset >= e->total)
+		return false;
+	struct aw_mapping_level *level = &m->levels[e->depth];
+	if (level->n != e->total) {
+		/* A first part, or one that contradicts the others: anew. */
+		if (e->total > *budget)
+			return false;
+		*budget -= e->total;
+		free(level->to);
+		level->to = aw_xcalloc(e->total, sizeof(*level->to));
+		memset(level->to, 0xff, (size_t)e->total * sizeof(*level->to));
+		level->n = e->total;
+	}
+	level->base_len = e->base_len;
+	uint32_t count = AW_MIN(event->count, e->total - e->offset);
+	bool wide = event->kind == AW_EVENT_DATASET_MAP_WIDE;
+	for (uint32_t i = 0; i < count; i++) {
+		int64_t to =
+		    wide ? event->values.i64[i] : (int64_t)event->values.u32[i];
+		level->to[e->offset + i] =
+		    to >= 0 && to < AW_UNMAPPED ? (uint32_t)to : AW_UNMAPPED;
+	}
+	m->n_levels = AW_MAX(m->n_levels, e->depth + 1);
+	return true;
+}
+
+void aw_mapping_free(struct aw_mapping *m)
+{
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < AW_MAPPING_LEVELS_MAX; i++)
+		free(m->levels[i].to);
+	free(m);
+}
+
+uint32_t aw_mapping_apply(const struct aw_mapping *m, uint32_t position)
+{
+	for (uint32_t i = 0; i < m->n_levels; i++) {
+		const struct aw_mapping_level *level = &m->levels[i];
+		if (!level->to || position >= level->n)
+			return AW_UNMAPPED;
+		position = level->to[position];
+		if (position == AW_UNMAPPED)
+			return AW_UNMAPPED;
+	}
+	return position;
+}
+
+void aw_mapping_image(const struct aw_mapping *m, struct aw_sample_set *out)
+{
+	if (m->n_levels == 0)
+		return;
+	uint32_t chunk[1024];
+	uint32_t n = 0;
+	for (uint32_t p = 0; p < m->levels[0].n; p++) {
+		uint32_t to = aw_mapping_apply(m, p);
+		if (to == AW_UNMAPPED)
+			continue;
+		chunk[n++] = to;
+		if (n == sizeof(chunk) / sizeof(chunk[0])) {
+			aw_sample_set_add(out, chunk, n);
+			n = 0;
+		}
+	}
+	aw_sample_set_add(out, chunk, n);
+}
+
+int64_t aw_mapping_base_len(const struct aw_mapping *m)
+{
+	return m->n_levels ? m->levels[m->n_levels - 1].base_len : -1;
+}
+
+bool aw_mapping_equal(const struct aw_mapping *a, const struct aw_mapping *b)
+{
+	if (a->n_levels != b->n_levels)
+		return false;
+	for (uint32_t i = 0; i < a->n_levels; i++) {
+		const struct aw_mapping_level *x = &a->levels[i],
+					      *y = &b->levels[i];
+		if (x->n != y->n || !x->to || !y->to ||
+		    memcmp(x->to, y->to, (size_t)x->n * sizeof(*x->to)) != 0)
+			return false;
+	}
+	return true;
+}
