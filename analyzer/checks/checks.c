@@ -229,6 +229,33 @@ static const struct aw_sampler_link *aw_index_shard(const struct aw_loader *d)
 	return NULL;
 }
 
+bool aw_epoch_split_diverged(const struct aw_check_input *in,
+			     const struct aw_cell **a, const struct aw_cell **b)
+{
+	const struct aw_epoch *e = in->epoch;
+	if (in->world < 2 || !e->mapped || !aw_index_shard(in->desc) ||
+	    in->loader->rebuilt)
+		return false;
+	*a = *b = NULL;
+	const struct aw_mapping *first = NULL;
+	for (size_t c = 0; c < e->n_cells && !*b; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		const struct aw_iteration *it =
+		    &in->model->iterations[cell->iteration];
+		const struct aw_mapping *m =
+		    in->model->loaders[it->loader].mapping;
+		if (cell->n_iterations != 1 || !m || !m->n_levels)
+			continue;
+		if (!first) {
+			first = m;
+			*a = cell;
+		} else if (!aw_mapping_equal(first, m)) {
+			*b = cell;
+		}
+	}
+	return *b != NULL;
+}
+
 bool aw_epoch_order_diverged(const struct aw_check_input *in,
 			     const struct aw_cell **a, const struct aw_cell **b)
 {
@@ -275,6 +302,7 @@ bool aw_epoch_unsharded(const struct aw_check_input *in)
 
 static const struct aw_check aw_checks[] = {
     {"unsharded", AW_CHECK_EPOCH, aw_check_unsharded},
+    {"split-diverged", AW_CHECK_EPOCH, aw_check_split_diverged},
     {"order-diverged", AW_CHECK_EPOCH, aw_check_order_diverged},
     {"overlap", AW_CHECK_EPOCH, aw_check_overlap},
     {"missing", AW_CHECK_EPOCH, aw_check_missing},

@@ -10,6 +10,9 @@
  *                    the epoch with different seed or set_epoch, and more
  *                    cross-rank duplicates than the padding (not overlap
  *                    nor missing then: one cause)
+ *   split-diverged   DistributedSampler on every rank over index maps
+ *                    (Subset, random_split) that differ between ranks
+ *                    (not overlap, missing nor order-diverged then)
  *   overlap          cross-rank duplicates > W*B-1, not unsharded
  *   padding (info)   0 < cross-rank duplicates <= W*B-1
  *   missing          full epoch, N - |union in [0,N)| > drop allowance
@@ -153,6 +156,12 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in);
  * of them), and share more samples than the padding: their shards overlap
  * and leave gaps, one cause for both. */
 bool aw_epoch_order_diverged(const struct aw_check_input *in,
+			     const struct aw_cell **a,
+			     const struct aw_cell **b);
+/* Ranks whose DistributedSampler expects one dataset on every rank hold
+ * different subsets of the data (index maps that differ: random_split
+ * without a shared generator, say; *a and *b two of them). */
+bool aw_epoch_split_diverged(const struct aw_check_input *in,
 			     const struct aw_cell **a,
 			     const struct aw_cell **b);
 

@@ -244,12 +244,53 @@ static void aw_padding_source(const struct aw_check_input *in,
 			    and, pad->even_batches);
 }
 
+/* The cause that explains the epoch's overlap and gaps, when one does. */
+static bool aw_one_cause(const struct aw_check_input *in)
+{
+	const struct aw_cell *a, *b;
+	return aw_epoch_split_diverged(in, &a, &b) ||
+	       aw_epoch_order_diverged(in, &a, &b);
+}
+
+void aw_check_split_diverged(const struct aw_check_input *in,
+			     struct aw_findings *out)
+{
+	const struct aw_epoch *e = in->epoch;
+	const struct aw_cell *a, *b;
+	if (aw_unjudgeable(in) || aw_epoch_unsharded(in) ||
+	    !aw_epoch_split_diverged(in, &a, &b))
+		return;
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "split-diverged", AW_SEVERITY_ERROR);
+	aw_add_all_ranks(f, e);
+	aw_finding_add_integer(f, "cross_rank_duplicates",
+			       (int64_t)e->cross_rank_duplicates);
+	aw_finding_add_integer(f, "missing", e->missing);
+	aw_finding_set_message(
+	    f,
+	    "the ranks hold different subsets of the dataset (rank %d's and "
+	    "rank %d's index maps differ), and each cuts its "
+	    "DistributedSampler "
+	    "shard out of its own: %" PRIu64 " reads overlap and %" PRId64
+	    " of the %" PRIu64 " samples the subsets cover are never read in "
+	    "epoch %u",
+	    a->rank, b->rank, e->cross_rank_duplicates, AW_MAX(e->missing, 0),
+	    e->expected_count, e->epoch);
+	aw_evidence_shares(f, e, e->expected_count,
+			   "the samples the ranks' subsets cover");
+	aw_finding_set_fix(
+	    f, "split once, the same way on every rank: random_split(dataset, "
+	       "lengths, generator=torch.Generator().manual_seed(<one "
+	       "number>)), or split before the processes start");
+}
+
 void aw_check_order_diverged(const struct aw_check_input *in,
 			     struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	const struct aw_cell *a, *b;
 	if (aw_unjudgeable(in) || aw_epoch_unsharded(in) ||
+	    aw_epoch_split_diverged(in, &a, &b) ||
 	    !aw_epoch_order_diverged(in, &a, &b))
 		return;
 	const struct aw_iteration *ia = &in->model->iterations[a->iteration];
@@ -295,11 +336,9 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	struct aw_padding pad = aw_epoch_padding(in);
-	const struct aw_cell *a, *b;
 	/* Ranks drawing with replacement share samples by chance. */
 	if (in->world < 2 || e->cross_rank_duplicates <= pad.samples ||
-	    aw_epoch_unsharded(in) || aw_unjudgeable(in) ||
-	    aw_epoch_order_diverged(in, &a, &b) ||
+	    aw_epoch_unsharded(in) || aw_unjudgeable(in) || aw_one_cause(in) ||
 	    !aw_epoch_coverage(in).promised)
 		return;
 	struct aw_finding *f =
@@ -409,9 +448,8 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	if (expected <= 0 || d->iterable || !e->exhausted || aw_unjudgeable(in))
 		return;
 	struct aw_coverage cover = aw_epoch_coverage(in);
-	const struct aw_cell *a, *b;
 	if (!cover.promised || (!cover.derived && aw_sampler_subsets(d)) ||
-	    aw_epoch_order_diverged(in, &a, &b))
+	    aw_one_cause(in))
 		return;
 	uint64_t allowance = cover.left_out;
 	if (e->missing < 0 || (uint64_t)e->missing <= allowance)
