@@ -112,32 +112,21 @@ static void accwatch_walk_indices(accwatch_pyobject *indices,
 		ACCWATCH_DEBUG("%s %u: indices not recorded", what, ordinal);
 }
 
-static void accwatch_emit_batch(const void *info, const uint32_t *narrow,
-				const int64_t *wide)
-{
-	if (narrow)
-		lttng_ust_tracepoint(accwatch, batch, info, narrow);
-	else
-		lttng_ust_tracepoint(accwatch, batch_wide, info, wide);
-}
-
-static void accwatch_emit_fetch(const void *info, const uint32_t *narrow,
-				const int64_t *wide)
-{
-	if (narrow)
-		lttng_ust_tracepoint(accwatch, worker_fetch, info, narrow);
-	else
-		lttng_ust_tracepoint(accwatch, worker_fetch_wide, info, wide);
-}
-
-static void accwatch_emit_dataset_map(const void *info, const uint32_t *narrow,
-				      const int64_t *wide)
-{
-	if (narrow)
-		lttng_ust_tracepoint(accwatch, dataset_map, info, narrow);
-	else
-		lttng_ust_tracepoint(accwatch, dataset_map_wide, info, wide);
-}
+/* The emitter of an event with indices: its narrow event, or the _wide one
+ * when an index does not fit 32 bits (tracepoint names are literals). */
+#define ACCWATCH_INDICES_EMITTER(function, event)                              \
+	static void function(const void *info, const uint32_t *narrow,         \
+			     const int64_t *wide)                              \
+	{                                                                      \
+		if (narrow)                                                    \
+			lttng_ust_tracepoint(accwatch, event, info, narrow);   \
+		else                                                           \
+			lttng_ust_tracepoint(accwatch, event##_wide, info,     \
+					     wide);                            \
+	}
+ACCWATCH_INDICES_EMITTER(accwatch_emit_batch, batch)
+ACCWATCH_INDICES_EMITTER(accwatch_emit_fetch, worker_fetch)
+ACCWATCH_INDICES_EMITTER(accwatch_emit_dataset_map, dataset_map)
 
 void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
 			   accwatch_pyobject *indices)
@@ -197,9 +186,9 @@ accwatch_py_dataset_map(accwatch_pyobject *self, accwatch_pyobject *const *args,
 	accwatch_pyobject *indices;
 	struct accwatch_arg_extra extra = {accwatch_indices_keyword, &indices,
 					   1};
-	struct accwatch_indices_event event = {&info.offset, &info.total,
-					       &info.count,
-					       accwatch_emit_dataset_map, &info};
+	struct accwatch_indices_event event = {
+	    &info.offset, &info.total, &info.count, accwatch_emit_dataset_map,
+	    &info};
 
 	(void)self;
 	if (!lttng_ust_tracepoint_enabled(accwatch, dataset_map) &&

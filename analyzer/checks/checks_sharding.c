@@ -244,6 +244,21 @@ static void aw_padding_source(const struct aw_check_input *in,
 			    and, pad->even_batches);
 }
 
+/* A finding of the one cause of an epoch's overlap and gaps: every rank,
+ * both numbers. */
+static struct aw_finding *aw_cause_finding(const struct aw_check_input *in,
+					   struct aw_findings *out,
+					   const char *id)
+{
+	const struct aw_epoch *e = in->epoch;
+	struct aw_finding *f = aw_epoch_finding(in, out, id, AW_SEVERITY_ERROR);
+	aw_add_all_ranks(f, e);
+	aw_finding_add_integer(f, "cross_rank_duplicates",
+			       (int64_t)e->cross_rank_duplicates);
+	aw_finding_add_integer(f, "missing", e->missing);
+	return f;
+}
+
 /* The cause that explains the epoch's overlap and gaps, when one does. */
 static bool aw_one_cause(const struct aw_check_input *in)
 {
@@ -260,12 +275,7 @@ void aw_check_split_diverged(const struct aw_check_input *in,
 	if (aw_unjudgeable(in) || aw_epoch_unsharded(in) ||
 	    !aw_epoch_split_diverged(in, &a, &b))
 		return;
-	struct aw_finding *f =
-	    aw_epoch_finding(in, out, "split-diverged", AW_SEVERITY_ERROR);
-	aw_add_all_ranks(f, e);
-	aw_finding_add_integer(f, "cross_rank_duplicates",
-			       (int64_t)e->cross_rank_duplicates);
-	aw_finding_add_integer(f, "missing", e->missing);
+	struct aw_finding *f = aw_cause_finding(in, out, "split-diverged");
 	aw_finding_set_message(
 	    f,
 	    "the ranks hold different subsets of the dataset (rank %d's and "
@@ -295,12 +305,7 @@ void aw_check_order_diverged(const struct aw_check_input *in,
 		return;
 	const struct aw_iteration *ia = &in->model->iterations[a->iteration];
 	const struct aw_iteration *ib = &in->model->iterations[b->iteration];
-	struct aw_finding *f =
-	    aw_epoch_finding(in, out, "order-diverged", AW_SEVERITY_ERROR);
-	aw_add_all_ranks(f, e);
-	aw_finding_add_integer(f, "cross_rank_duplicates",
-			       (int64_t)e->cross_rank_duplicates);
-	aw_finding_add_integer(f, "missing", e->missing);
+	struct aw_finding *f = aw_cause_finding(in, out, "order-diverged");
 	bool seeds = ia->seed != ib->seed;
 	aw_finding_set_message(
 	    f,
