@@ -144,6 +144,18 @@ def make_accelerator(**options):
     return accelerate().Accelerator(cpu=True, **options)
 
 
+def prepared_shuffled(truth, length=400, batch_size=8):
+    """The user's DataLoader(shuffle=True) over IndexDataset(length), passed
+    through accelerator.prepare(): the user's loader is in the truth (never
+    iterated); returns the accelerator, the prepared loader and its truth
+    entry."""
+    site = here(); loader = DataLoader(IndexDataset(length), batch_size=batch_size, shuffle=True)
+    accelerator = make_accelerator()
+    psite = here(); prepared = accelerator.prepare(loader)
+    truth.loader(site)  # the user's loader, replaced: never iterated
+    return accelerator, prepared, truth.loader(psite)
+
+
 def accelerate():
     try:
         import accelerate as module
