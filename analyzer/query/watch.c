@@ -118,12 +118,3 @@ struct aw_model_observer aw_query_watch_observer(struct aw_query_watch *watch)
 	    .wants_fetches = watch->query.by_sample,
 	    .on_read = aw_watch_on_read};
 }
-
-const struct aw_sequence *
-aw_query_watch_sequence(const struct aw_query_watch *watch, uint32_t iteration)
-{
-	for (size_t i = 0; i < watch->n_kept; i++)
-		if (watch->kept[i].iteration == iteration)
-			return &watch->kept[i].sequence;
-	return NULL;
-}

@@ -31,8 +31,5 @@ void aw_query_watch_fini(struct aw_query_watch *watch);
 /* The observer to install in the model (aw_model_observe); it refers to
  * watch, which must outlive the model's intake. */
 struct aw_model_observer aw_query_watch_observer(struct aw_query_watch *watch);
-/* The sequence kept for an iteration, NULL when none was. */
-const struct aw_sequence *
-aw_query_watch_sequence(const struct aw_query_watch *watch, uint32_t iteration);
 
 #endif
