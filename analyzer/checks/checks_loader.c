@@ -572,8 +572,14 @@ void aw_check_never_read(const struct aw_check_input *in,
 		widest = AW_MAX(widest, epoch->union_in_range);
 		aw_sample_set_merge(&all, &epoch->all);
 	}
-	uint64_t n = (uint64_t)d->dataset_len;
-	uint64_t read = aw_sample_set_unique_below(&all, n);
+	/* Over index maps: of the samples they cover, in the dataset's
+	 * indices (made once per loader object: every epoch's are alike). */
+	const struct aw_epoch *first = &g->epochs[0];
+	uint64_t n =
+	    first->mapped ? first->expected_count : (uint64_t)d->dataset_len;
+	uint64_t read = first->mapped
+			    ? aw_sample_set_overlap(&all, &first->expected)
+			    : aw_sample_set_unique_below(&all, n);
 	aw_sample_set_fini(&all);
 	if (!partial || read != widest || read >= n)
 		return;
