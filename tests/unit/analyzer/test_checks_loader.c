@@ -333,3 +333,28 @@ Test(checks_loader, no_never_read_when_epochs_move_on_or_one_epoch)
 	cr_expect_eq(s_count(&r.findings, "never-read"), 0);
 	s_done(&r);
 }
+
+Test(checks_loader, never_read_over_index_maps_counts_what_they_cover)
+{
+	/* Rank r holds Subset(base of 100, range(r, 100, 2)) (len 50) and
+	 * reads its positions 0..19 in each of 2 epochs: 40 of the 100
+	 * covered are read. */
+	struct s_loader_opts subset = base;
+	subset.dataset_len = 50;
+	struct s_run r = s_run_of(2, &subset);
+	for (int rank = 0; rank < 2; rank++) {
+		uint32_t to[50];
+		s_range(to, (uint32_t)rank, 50, 2);
+		s_dataset_map(r.model, 100 + rank, 0, 0, 100, to, 50, 0, 50);
+	}
+	for (uint32_t e = 0; e < 2; e++)
+		for (int rank = 0; rank < 2; rank++)
+			s_rank_reads_as(r.model, rank, e, 0, 20,
+					&(struct s_epoch){.batch_size = 10,
+							  .end = true,
+							  .abandoned = true});
+	const struct aw_finding *f = s_finish_only(&r, "never-read");
+	cr_assert(f);
+	cr_expect_eq(s_number(f, "never_read"), 60);
+	s_done(&r);
+}
