@@ -18,8 +18,8 @@ enum aw_runs_status {
 };
 
 /* Checks the runs the traces hold (model->stats.trace_runs, filled while
- * reading) against the --run choice (model->runs_taken); on a status but OK, error holds
- * one line naming the trace, the runs it holds and what to pass. */
+ * reading) against the --run choice (model->runs_taken); on a status but OK,
+ * error holds one line naming the trace, the runs it holds and what to pass. */
 enum aw_runs_status aw_runs_check(const struct aw_model *model, char *error,
 				  size_t error_size);
 
