@@ -292,22 +292,39 @@ Test(checks_loader, len_mismatch_of_split_batches_without_even_batches)
 /* --- never-read -------------------------------------------------------------
  */
 
-/* Two ranks over 100 samples, `epochs` epochs each stopped after 2 batches
- * of 10 (the loop broke): rank r reads [50r + shift*e, ... + 20) in epoch
- * e. */
-static struct s_run stopped_early(uint32_t epochs, uint32_t shift)
+/* Two ranks, `epochs` epochs each stopped after 2 batches of 10 (the loop
+ * broke). Over the dataset of 100: rank r reads [50r + shift*e, ... + 20)
+ * in epoch e. With `subsets`, rank r holds Subset(dataset,
+ * range(r, 100, 2)) (len 50) and those are positions in it, from
+ * shift*e. */
+static struct s_run stopped_early_in(uint32_t epochs, uint32_t shift,
+				     bool subsets)
 {
-	struct s_run r = s_run_of(2, &base);
+	struct s_loader_opts o = base;
+	if (subsets)
+		o.dataset_len = 50;
+	struct s_run r = s_run_of(2, &o);
+	for (int rank = 0; rank < 2 && subsets; rank++) {
+		uint32_t to[50];
+		s_range(to, (uint32_t)rank, 50, 2);
+		s_dataset_map(r.model, 100 + rank, 0, 0, 100, to, 50, 0, 50);
+	}
 	for (uint32_t e = 0; e < epochs; e++)
-		for (int rank = 0; rank < 2; rank++)
-			s_rank_reads_as(r.model, rank, e,
-					50 * (uint32_t)rank + shift * e,
-					50 * (uint32_t)rank + shift * e + 20,
+		for (int rank = 0; rank < 2; rank++) {
+			uint32_t begin =
+			    (subsets ? 0 : 50 * (uint32_t)rank) + shift * e;
+			s_rank_reads_as(r.model, rank, e, begin, begin + 20,
 					&(struct s_epoch){.batch_size = 10,
 							  .end = true,
 							  .abandoned = true});
+		}
 	s_finish(&r);
 	return r;
+}
+
+static struct s_run stopped_early(uint32_t epochs, uint32_t shift)
+{
+	return stopped_early_in(epochs, shift, false);
 }
 
 Test(checks_loader, never_read_when_every_epoch_stops_at_the_same_samples)
@@ -336,23 +353,8 @@ Test(checks_loader, no_never_read_when_epochs_move_on_or_one_epoch)
 
 Test(checks_loader, never_read_over_index_maps_counts_what_they_cover)
 {
-	/* Rank r holds Subset(base of 100, range(r, 100, 2)) (len 50) and
-	 * reads its positions 0..19 in each of 2 epochs: 40 of the 100
-	 * covered are read. */
-	struct s_loader_opts subset = base;
-	subset.dataset_len = 50;
-	struct s_run r = s_run_of(2, &subset);
-	for (int rank = 0; rank < 2; rank++) {
-		uint32_t to[50];
-		s_range(to, (uint32_t)rank, 50, 2);
-		s_dataset_map(r.model, 100 + rank, 0, 0, 100, to, 50, 0, 50);
-	}
-	for (uint32_t e = 0; e < 2; e++)
-		for (int rank = 0; rank < 2; rank++)
-			s_rank_reads_as(r.model, rank, e, 0, 20,
-					&(struct s_epoch){.batch_size = 10,
-							  .end = true,
-							  .abandoned = true});
+	/* 40 of the 100 samples the two subsets cover are read. */
+	struct s_run r = stopped_early_in(2, 0, true);
 	const struct aw_finding *f = s_finish_only(&r, "never-read");
 	cr_assert(f);
 	cr_expect_eq(s_number(f, "never_read"), 60);
