@@ -602,8 +602,11 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		break;
 	case AW_EVENT_DATASET_MAP:
 	case AW_EVENT_DATASET_MAP_WIDE: {
-		struct aw_loader *l = &model->loaders[aw_model_loader(
-		    model, process, event->u.dataset_map.loader)];
+		/* The loader is found (and maybe grown) before the array is
+		 * read: a new one may move it. */
+		uint32_t loader = aw_model_loader(
+		    model, process, event->u.dataset_map.loader);
+		struct aw_loader *l = &model->loaders[loader];
 		if (!l->mapping)
 			l->mapping = aw_xcalloc(1, sizeof(*l->mapping));
 		if (!aw_mapping_add(l->mapping, event, &model->mapping_budget))
