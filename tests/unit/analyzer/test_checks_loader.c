@@ -318,7 +318,6 @@ static struct s_run stopped_early_in(uint32_t epochs, uint32_t shift,
 							  .end = true,
 							  .abandoned = true});
 		}
-	s_finish(&r);
 	return r;
 }
 
@@ -344,9 +343,11 @@ Test(checks_loader, no_never_read_when_epochs_move_on_or_one_epoch)
 	/* Each epoch starts 20 samples further on: together they read more
 	 * than any one of them; and one epoch is missing's to judge. */
 	struct s_run r = stopped_early(3, 20);
+	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "never-read"), 0);
 	s_done(&r);
 	r = stopped_early(1, 0);
+	s_finish(&r);
 	cr_expect_eq(s_count(&r.findings, "never-read"), 0);
 	s_done(&r);
 }
