@@ -9,7 +9,7 @@
 #include "accwatch_capi.h"
 
 /* Bumped whenever this header changes: both objects must agree. */
-#define ACCWATCH_RECORD_ABI 4
+#define ACCWATCH_RECORD_ABI 5
 #define ACCWATCH_RECORD_INIT_SYMBOL "accwatch_record_init"
 #define ACCWATCH_RECORD_LIBRARY "libaccwatch-record.so"
 /* The preloaded object's file name, as LD_PRELOAD names it. */
@@ -22,9 +22,10 @@
 #define ACCWATCH_WATCHED_MODULES                                               \
 	{                                                                      \
 		"accelerate.data_loader",                                      \
-		    "torchdata.stateful_dataloader.stateful_dataloader"        \
+		    "torchdata.stateful_dataloader.stateful_dataloader",       \
+		    "datasets.arrow_dataset"                                   \
 	}
-#define ACCWATCH_WATCHED_COUNT 2
+#define ACCWATCH_WATCHED_COUNT 3
 
 /* Called by libaccwatch.so; the recorder fills them at init. */
 struct accwatch_record_hooks {

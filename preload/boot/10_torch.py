@@ -150,20 +150,73 @@ _MAP_MAX = 1 << 24
 
 
 def _index_map(obj):
-    """(kind, indices, dataset below) when obj maps its positions into
-    another dataset: torch's Subset (random_split's too) or a HF
-    datasets.Dataset with an indices mapping (shard, select, shuffle);
-    None otherwise."""
-    subset = getattr(sys.modules.get("torch.utils.data.dataset"), "Subset", None)
+    """(kind, indices, base_len, below) when obj maps its positions into
+    another dataset: torch's Subset (random_split's too), a ConcatDataset
+    over index maps, or a HF datasets.Dataset after shard, select or shuffle
+    (an indices mapping, a slice of its table, or both). below is the
+    dataset the indices point into, None when they reach the bottom. None
+    when obj maps nothing."""
+    module = sys.modules.get("torch.utils.data.dataset")
+    subset = getattr(module, "Subset", None)
     if subset is not None and isinstance(obj, subset):
         indices = obj.indices
         tolist = getattr(indices, "tolist", None)
-        return "subset", tolist() if callable(tolist) else indices, obj.dataset
-    module = getattr(type(obj), "__module__", "") or ""
-    table = _attr(obj, "_indices") if module.startswith("datasets.") else None
-    if table is not None:
-        return "datasets", table.column(0).to_pylist(), _attr(obj, "_data")
+        below = obj.dataset
+        return ("subset", tolist() if callable(tolist) else indices,
+                _base_len(below), below)
+    concat = getattr(module, "ConcatDataset", None)
+    if concat is not None and isinstance(obj, concat):
+        return _concat_map(obj)
+    if (getattr(type(obj), "__module__", "") or "").startswith("datasets."):
+        return _hf_map(obj)
     return None
+
+
+def _base_len(dataset):
+    length = _dataset_len(dataset)
+    return length if length >= 0 else _int(_attr(dataset, "num_rows"))
+
+
+def _flat_map(obj, depth):
+    """(indices, bottom, base_len): obj's positions as indices of the
+    dataset at the bottom of its maps (indices None: the same positions);
+    bottom names that dataset, so that two maps onto one are known."""
+    found = _index_map(obj) if depth < 4 else None
+    if found is None:
+        return None, ("dataset", id(obj)), _base_len(obj)
+    kind, indices, base_len, below = found
+    if below is None:
+        bottom = _hf_root(obj) if kind == "datasets" else ("dataset", id(obj))
+        return indices, bottom, base_len
+    lower, bottom, bottom_len = _flat_map(below, depth + 1)
+    if lower is not None:
+        indices = [lower[i] for i in indices]
+    return indices, bottom, bottom_len
+
+
+def _concat_map(obj):
+    """A ConcatDataset: each part's positions after its own maps, offset by
+    the parts before it when it maps onto another dataset than they do.
+    None when no part maps (the concatenation is the dataset then) or a
+    part's length is unknown."""
+    parts = [_flat_map(part, 1) for part in obj.datasets]
+    if all(indices is None for indices, _, _ in parts):
+        return None
+    offsets, total = {}, 0
+    for _, bottom, base_len in parts:
+        if bottom not in offsets:
+            if base_len < 0:
+                return None
+            offsets[bottom] = total
+            total += base_len
+    indices = []
+    for rows, bottom, base_len in parts:
+        offset = offsets[bottom]
+        indices.extend(offset + row
+                       for row in (range(base_len) if rows is None else rows))
+        if len(indices) > _MAP_MAX:
+            break
+    return "concat", indices, total, None
 
 
 def _emit_index_maps(ordinal, dataset):
@@ -181,16 +234,13 @@ def _emit_index_maps_of(ordinal, dataset):
         found = _index_map(obj)
         if found is None:
             return
-        kind, indices, below = found
+        kind, indices, base_len, below = found
         if len(indices) > _MAP_MAX:
             _debug("dataset_map: %d entries, not recorded" % len(indices))
             return
-        base_len = _dataset_len(below)
-        if base_len < 0:
-            base_len = _int(_attr(below, "num_rows"))
         _aw.dataset_map(loader=ordinal, depth=depth, kind=kind,
                         base_len=base_len, indices=indices)
-        if kind != "subset":
+        if below is None:
             return
         obj = below
 

@@ -1,4 +1,4 @@
-# accwatch bootstrap, part 5: what it hooks in torchdata: the
+# accwatch bootstrap, part 6: what it hooks in torchdata: the
 # StatefulDataLoader, which has its own __init__ and __iter__.
 
 # --- torchdata -----------------------------------------------------------------

@@ -1,4 +1,4 @@
-# accwatch bootstrap, part 6 (last): the modules watched by C, and the
+# accwatch bootstrap, part 7 (last): the modules watched by C, and the
 # installation that runs when the recorder attaches.
 
 # --- installation ------------------------------------------------------------
@@ -10,6 +10,8 @@ def _on_module(name):
             _patch_torchdata(sys.modules.get(name))
         elif name == "accelerate.data_loader":
             _patch_accelerate(sys.modules.get(name))
+        elif name == "datasets.arrow_dataset":
+            _patch_datasets(sys.modules.get(name))
     except Exception:
         _debug("patching %s" % name)
 
