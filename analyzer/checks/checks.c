@@ -229,14 +229,13 @@ static const struct aw_sampler_link *aw_index_shard(const struct aw_loader *d)
 	return NULL;
 }
 
-bool aw_epoch_split_diverged(const struct aw_check_input *in,
-			     const struct aw_cell **a, const struct aw_cell **b)
+bool aw_epoch_maps_differ(const struct aw_check_input *in,
+			  const struct aw_cell **a, const struct aw_cell **b)
 {
 	const struct aw_epoch *e = in->epoch;
-	if (in->world < 2 || !e->mapped || !aw_index_shard(in->desc) ||
-	    in->loader->rebuilt)
-		return false;
 	*a = *b = NULL;
+	if (!e->mapped)
+		return false;
 	const struct aw_mapping *first = NULL;
 	for (size_t c = 0; c < e->n_cells && !*b; c++) {
 		const struct aw_cell *cell = &e->cells[c];
@@ -254,6 +253,14 @@ bool aw_epoch_split_diverged(const struct aw_check_input *in,
 		}
 	}
 	return *b != NULL;
+}
+
+bool aw_epoch_split_diverged(const struct aw_check_input *in,
+			     const struct aw_cell **a, const struct aw_cell **b)
+{
+	*a = *b = NULL;
+	return in->world >= 2 && aw_index_shard(in->desc) &&
+	       !in->loader->rebuilt && aw_epoch_maps_differ(in, a, b);
 }
 
 bool aw_epoch_order_diverged(const struct aw_check_input *in,

@@ -158,6 +158,10 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in);
 bool aw_epoch_order_diverged(const struct aw_check_input *in,
 			     const struct aw_cell **a,
 			     const struct aw_cell **b);
+/* Two ranks of the epoch (*a, *b) read it through index maps that differ:
+ * each holds its own part of the data (Subset, ConcatDataset, HF shard). */
+bool aw_epoch_maps_differ(const struct aw_check_input *in,
+			  const struct aw_cell **a, const struct aw_cell **b);
 /* Ranks whose DistributedSampler expects one dataset on every rank hold
  * different subsets of the data (index maps that differ: random_split
  * without a shared generator, say; *a and *b two of them). */

@@ -19,14 +19,6 @@ static int64_t aw_universe(const struct aw_check_input *in)
 	return in->epoch->mapped ? in->epoch->base_len : in->desc->dataset_len;
 }
 
-/* The samples an epoch is to cover: what the ranks' index maps stand for,
- * else the whole dataset. */
-static int64_t aw_expected(const struct aw_check_input *in)
-{
-	return in->epoch->mapped ? (int64_t)in->epoch->expected_count
-				 : in->desc->dataset_len;
-}
-
 static bool aw_unjudgeable(const struct aw_check_input *in)
 {
 	return in->loader->dispatched && !in->loader->rebuilt;
@@ -50,6 +42,7 @@ static void aw_unsharded_fix(const struct aw_check_input *in,
 			     struct aw_finding *f)
 {
 	int32_t shard;
+	const struct aw_cell *a, *b;
 	bool accelerate = aw_model_uses_accelerate(in->model);
 	if (in->desc->iterable)
 		aw_finding_set_fix(
@@ -61,6 +54,16 @@ static void aw_unsharded_fix(const struct aw_check_input *in,
 		    "with datasets' split_dataset_by_node(ds, rank, "
 		    "world_size=%" PRIu64 ")",
 		    in->world, in->world);
+	else if (aw_epoch_maps_differ(in, &a, &b))
+		aw_finding_set_fix(
+		    f,
+		    "the ranks' own index maps (Subset, ConcatDataset, a HF "
+		    "dataset's shard or select) hold samples in common: make "
+		    "them disjoint parts of the data, for every dataset a rank "
+		    "concatenates, or give every rank the same dataset under "
+		    "DistributedSampler(dataset, num_replicas=%" PRIu64
+		    ", rank=r)",
+		    in->world);
 	else if (aw_ranks_share_one_shard(in, &shard))
 		aw_finding_set_fix(
 		    f,
@@ -103,7 +106,7 @@ void aw_check_unsharded(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "cross_rank_duplicates",
 			       (int64_t)e->cross_rank_duplicates);
 	/* The same part for all, or the whole: the union against the data. */
-	int64_t n = aw_expected(in);
+	int64_t n = aw_epoch_to_cover(in->desc, in->epoch);
 	struct aw_text what = {0};
 	if (n > 0 &&
 	    e->union_in_range * 100 < (uint64_t)n * AW_UNSHARDED_PERCENT)
@@ -220,7 +223,7 @@ static void aw_padding_source(const struct aw_check_input *in,
 		return;
 	}
 	if (pad->samples == 0) {
-		aw_text_add(out, "no sampler of this loader pads (%s)",
+		aw_text_add(out, "no sampler of this loader pads: %s",
 			    d->n_chain ? "its chain has no sharding sampler "
 					 "without drop_last"
 				       : "its chain is not known");
@@ -350,13 +353,21 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 	    aw_sharing_finding(in, out, "overlap", AW_SEVERITY_ERROR, &pad);
 	struct aw_text source = {0};
 	aw_padding_source(in, &pad, &source);
-	aw_finding_set_message(f,
-			       "%" PRIu64
-			       " reads in epoch %u were of samples another "
-			       "rank also read, more than the %" PRIu64
-			       " the data path pads with (%s)",
-			       e->cross_rank_duplicates, e->epoch, pad.samples,
-			       aw_text_str(&source));
+	if (pad.samples)
+		aw_finding_set_message(
+		    f,
+		    "%" PRIu64 " reads in epoch %u were of samples another "
+		    "rank also read, more than the %" PRIu64
+		    " the data path pads with (%s)",
+		    e->cross_rank_duplicates, e->epoch, pad.samples,
+		    aw_text_str(&source));
+	else
+		aw_finding_set_message(f,
+				       "%" PRIu64 " reads in epoch %u were of "
+				       "samples another rank also read, and "
+				       "none of them is padding (%s)",
+				       e->cross_rank_duplicates, e->epoch,
+				       aw_text_str(&source));
 	aw_text_fini(&source);
 	aw_evidence_sharing(f, e);
 	aw_evidence_sampler(f, in);
@@ -449,7 +460,7 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	const struct aw_loader *d = in->desc;
 	/* Only full epochs: a loop that stops early (max_steps, break) reads
 	 * less by design, and a rank that died says nothing about coverage. */
-	int64_t expected = aw_expected(in);
+	int64_t expected = aw_epoch_to_cover(in->desc, in->epoch);
 	if (expected <= 0 || d->iterable || !e->exhausted || aw_unjudgeable(in))
 		return;
 	struct aw_coverage cover = aw_epoch_coverage(in);

@@ -604,8 +604,8 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 	case AW_EVENT_DATASET_MAP_WIDE: {
 		/* The loader is found (and maybe grown) before the array is
 		 * read: a new one may move it. */
-		uint32_t loader = aw_model_loader(
-		    model, process, event->u.dataset_map.loader);
+		uint32_t loader = aw_model_loader(model, process,
+						  event->u.dataset_map.loader);
 		struct aw_loader *l = &model->loaders[loader];
 		if (!l->mapping)
 			l->mapping = aw_xcalloc(1, sizeof(*l->mapping));
@@ -731,6 +731,13 @@ const struct aw_loader *aw_model_describe(const struct aw_model *model,
 					  const struct aw_global_loader *loader)
 {
 	return &model->loaders[loader->representative];
+}
+
+int64_t aw_epoch_to_cover(const struct aw_loader *desc,
+			  const struct aw_epoch *epoch)
+{
+	return epoch->mapped ? (int64_t)epoch->expected_count
+			     : desc->dataset_len;
 }
 
 const struct aw_process *aw_model_cell_process(const struct aw_model *model,

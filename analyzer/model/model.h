@@ -313,6 +313,10 @@ uint64_t aw_model_accwatch_events(const struct aw_model *model);
 const struct aw_loader *
 aw_model_describe(const struct aw_model *model,
 		  const struct aw_global_loader *loader);
+/* How many samples an epoch of a loader (desc: its description) is to
+ * cover: what its index maps stand for, else its dataset; -1 unknown. */
+int64_t aw_epoch_to_cover(const struct aw_loader *desc,
+			  const struct aw_epoch *epoch);
 const struct aw_process *aw_model_cell_process(const struct aw_model *model,
 					       const struct aw_cell *cell);
 /* The rank process a process belongs to: itself, or a worker's nearest

@@ -112,10 +112,11 @@ static json_t *aw_json_epoch(const struct aw_model *model,
 	aw_json_set_int(epoch, "samples", e->samples);
 	aw_json_set_int(epoch, "cross_rank_duplicates",
 			e->cross_rank_duplicates);
+	int64_t to_cover = aw_epoch_to_cover(desc, e);
 	json_object_set_new(epoch, "coverage",
-			    desc->dataset_len > 0
+			    to_cover > 0
 				? json_real(100.0 * (double)e->union_in_range /
-					    (double)desc->dataset_len)
+					    (double)to_cover)
 				: json_null());
 	aw_json_set_int(epoch, "out_of_range", e->out_of_range);
 	aw_json_set_bool(epoch, "complete", e->complete);

@@ -323,7 +323,7 @@ static void aw_print_epoch_rows(struct aw_table *table,
 		snprintf(dups, sizeof(dups), "%" PRIu64,
 			 cell->samples - AW_MIN(cell->unique, cell->samples));
 		aw_format_coverage(coverage, sizeof(coverage), cell->unique,
-				   d->dataset_len);
+				   aw_epoch_to_cover(d, ep));
 		if (!cell->exhausted && cell->complete) {
 			strncat(coverage, " partial",
 				sizeof(coverage) - strlen(coverage) - 1);
@@ -344,7 +344,8 @@ static void aw_print_epoch_rows(struct aw_table *table,
 		snprintf(unique, sizeof(unique), "%" PRIu64, ep->union_count);
 		snprintf(dups, sizeof(dups), "%" PRIu64, ep->duplicates);
 		aw_format_coverage(coverage, sizeof(coverage),
-				   ep->union_in_range, d->dataset_len);
+				   ep->union_in_range,
+				   aw_epoch_to_cover(d, ep));
 		if (!ep->exhausted)
 			strncat(coverage, " partial epoch",
 				sizeof(coverage) - strlen(coverage) - 1);
