@@ -138,6 +138,29 @@ def iterate():
     del it
 
 
+def hf_datasets():
+    """HF datasets' contiguous selects (patched when recorded): the same
+    rows, signature, fingerprints and pickles (venv only)."""
+    try:
+        import datasets
+    except ImportError:
+        show("datasets: not installed")
+        return
+    datasets.disable_progress_bars()
+    full = datasets.Dataset.from_dict({"i": list(range(40))})
+    show("select signature", inspect.signature(datasets.Dataset._select_contiguous))
+    for shard in (full.shard(4, 1), full.select(range(5, 15)),
+                  full.shard(4, 2).shuffle(seed=3).with_format("torch"),
+                  full.shard(4, 3, contiguous=False).shard(2, 1)):
+        copy = pickle.loads(pickle.dumps(shard))
+        show("shard", len(shard), shard._fingerprint, [int(x) for x in shard["i"]],
+             [int(x) for x in copy["i"]])
+    try:
+        full.select(range(30, 50))
+    except IndexError as error:
+        show("select error", type(error).__name__, error)
+
+
 if __name__ == "__main__":
     signatures()
     errors()
@@ -149,5 +172,6 @@ if __name__ == "__main__":
     while threading.active_count() > 1 and time.monotonic() < deadline:
         time.sleep(0.05)
     show("python threads", threading.active_count())
+    hf_datasets()  # after the count: datasets may start a thread
     sys.stderr.write("stderr end\n")
     sys.exit(3)

@@ -44,16 +44,19 @@ TRUTH_ENV = "ACCWATCH_E2E_TRUTH"
 class IndexDataset(Dataset):
     """Item i is the tensor i, so a batch tells which samples were read. Any
     index is accepted (like datasets that wrap indices modulo their length):
-    an out-of-range index is read, not an IndexError."""
+    an out-of-range index is read, not an IndexError. With an offset, item
+    i is i + offset: the samples of a dataset that comes after another in a
+    ConcatDataset."""
 
-    def __init__(self, length):
+    def __init__(self, length, offset=0):
         self.length = length
+        self.offset = offset
 
     def __len__(self):
         return self.length
 
     def __getitem__(self, index):
-        return torch.tensor(index)
+        return torch.tensor(index + self.offset)
 
 
 class KillingDataset(IndexDataset):

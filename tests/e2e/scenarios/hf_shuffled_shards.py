@@ -1,0 +1,25 @@
+"""Each rank shuffles a HF datasets.Dataset with its own seed and then takes
+its shard: ds.shuffle(seed=rank).shard(num_shards=world, index=rank). The
+shards are slices of differently shuffled rows: in the table's rows they
+overlap (overlap), where the positions alone (0..99 on every rank) would say
+every rank reads the same data. The rows in no rank's shard are, as for any
+subset, not the loader's to cover: no missing (venv only: datasets needs
+pyarrow)."""
+
+from torch.utils.data import DataLoader
+
+from scenario_kit import here
+
+STACKS = ('venv',)
+# The exact set of error and warning ids (infos are free).
+EXPECT = ["overlap"]
+# check.py options beside --expect.
+OPTIONS = ["--env", "HF_DATASETS_OFFLINE=1"]
+
+
+def run(truth, rank, world):
+    import datasets
+    full = datasets.Dataset.from_dict({"index": list(range(400))})
+    shard = full.shuffle(seed=rank).shard(num_shards=world, index=rank).with_format("torch")
+    site = here(); loader = DataLoader(shard, batch_size=8, shuffle=True)
+    truth.epochs(truth.loader(site), loader, 2)
