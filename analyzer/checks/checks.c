@@ -314,9 +314,10 @@ static const struct aw_check aw_checks[] = {
     {"overlap", AW_CHECK_EPOCH, aw_check_overlap},
     {"missing", AW_CHECK_EPOCH, aw_check_missing},
     {"padding", AW_CHECK_EPOCH, aw_check_padding},
-    {"uneven-batches", AW_CHECK_EPOCH, aw_check_uneven_batches},
-    {"index-range", AW_CHECK_EPOCH, aw_check_index_range},
-    {"iterable-duplicate", AW_CHECK_EPOCH, aw_check_iterable_duplicate},
+    {"group-diverged", AW_CHECK_RANKS, aw_check_group_diverged},
+    {"uneven-batches", AW_CHECK_RANKS, aw_check_uneven_batches},
+    {"index-range", AW_CHECK_RANKS, aw_check_index_range},
+    {"iterable-duplicate", AW_CHECK_RANKS, aw_check_iterable_duplicate},
     {"same-order", AW_CHECK_LOADER, aw_check_same_order},
     {"never-read", AW_CHECK_LOADER, aw_check_never_read},
     /* unused-prepared, stale-len, len-mismatch: per process, across the
@@ -353,15 +354,18 @@ void aw_checks_run(const struct aw_model *model, struct aw_findings *out)
 		in.world = in.batch_size = 0;
 		aw_run_scope(&in, AW_CHECK_LOADER, out);
 		for (size_t e = 0; e < in.loader->n_epochs; e++) {
-			in.epoch = &in.loader->epochs[e];
-			if (in.epoch->n_cells == 0)
+			const struct aw_epoch *epoch = &in.loader->epochs[e];
+			if (epoch->n_cells == 0)
 				continue;
+			in.batch_size = in.desc->batch_size > 0
+					    ? (uint64_t)in.desc->batch_size
+					    : AW_MAX(epoch->max_batch_len, 1);
+			in.epoch = epoch->by_group ? epoch->by_group : epoch;
 			in.world = in.epoch->n_cells;
-			in.batch_size =
-			    in.desc->batch_size > 0
-				? (uint64_t)in.desc->batch_size
-				: AW_MAX(in.epoch->max_batch_len, 1);
 			aw_run_scope(&in, AW_CHECK_EPOCH, out);
+			in.epoch = epoch;
+			in.world = epoch->n_cells;
+			aw_run_scope(&in, AW_CHECK_RANKS, out);
 		}
 	}
 	aw_findings_sort(out);

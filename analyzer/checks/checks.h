@@ -72,7 +72,10 @@
 
 /* What a check is called for. */
 enum aw_check_scope {
-	AW_CHECK_EPOCH,  /* once per loader and epoch */
+	/* once per loader and epoch: one cell per data-parallel group when
+	 * the epoch has groups (groups.h), sharding is judged on those */
+	AW_CHECK_EPOCH,
+	AW_CHECK_RANKS,  /* once per loader and epoch, one cell per rank */
 	AW_CHECK_LOADER, /* once per loader (epoch is NULL) */
 	AW_CHECK_TRACE,  /* once (loader, desc and epoch are NULL) */
 };

@@ -53,7 +53,8 @@ bool aw_model_uses_accelerate(const struct aw_model *model);
 /* checks_sharding.c: per loader and epoch. */
 aw_check_fn aw_check_unsharded, aw_check_split_diverged,
     aw_check_order_diverged, aw_check_overlap, aw_check_missing,
-    aw_check_padding, aw_check_uneven_batches, aw_check_index_range;
+    aw_check_padding, aw_check_uneven_batches, aw_check_index_range,
+    aw_check_group_diverged;
 
 /* checks_loader.c: loaders, their len() and lineage. */
 aw_check_fn aw_check_same_order, aw_check_never_read, aw_check_unused_prepared,

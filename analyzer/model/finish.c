@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "accwatch_events.h"
+#include "groups.h"
 #include "lineage.h"
 #include "model.h"
 #include "util.h"
@@ -541,9 +542,8 @@ static int aw_compare_epochs(const void *a, const void *b)
 	return (x->epoch > y->epoch) - (x->epoch < y->epoch);
 }
 
-static void aw_epoch_summarize(struct aw_model *model,
-			       const struct aw_loader *desc,
-			       struct aw_epoch *epoch)
+void aw_epoch_summarize(struct aw_model *model, const struct aw_loader *desc,
+			struct aw_epoch *epoch)
 {
 	qsort(epoch->cells, epoch->n_cells, sizeof(*epoch->cells),
 	      aw_compare_cells);
@@ -840,6 +840,7 @@ static void aw_model_derive(struct aw_model *model, bool last)
 	if (last)
 		aw_finish_dispatches(model);
 	aw_build_epochs(model);
+	aw_build_groups(model);
 	aw_build_items(model);
 }
 

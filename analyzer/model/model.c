@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "accwatch_events.h"
+#include "groups.h"
 #include "util.h"
 
 struct aw_model *aw_model_create(void)
@@ -44,6 +45,7 @@ static void aw_epoch_fini(struct aw_epoch *epoch)
 	aw_sample_set_fini(&epoch->all);
 	if (epoch->mapped)
 		aw_sample_set_fini(&epoch->expected);
+	aw_epoch_groups_fini(epoch);
 }
 
 void aw_model_forget_derived(struct aw_model *model)

@@ -194,6 +194,10 @@ struct aw_epoch {
 	/* Iterable datasets: fingerprints of items read by several workers or
 	 * ranks (NULL: no item_fetch events). */
 	struct aw_item_epoch *items;
+	/* Data-parallel groups (groups.h): the epoch seen one cell per group,
+	 * NULL when every rank is its own; and each cell's group. */
+	struct aw_epoch *by_group;
+	uint32_t *group_of; /* per cell: the replica index its chain gave */
 };
 
 /* A loader as the report names it: the same creation site and order in every

@@ -119,6 +119,17 @@ static json_t *aw_json_epoch(const struct aw_model *model,
 					    (double)to_cover)
 				: json_null());
 	aw_json_set_int(epoch, "out_of_range", e->out_of_range);
+	if (e->by_group) {
+		/* Data-parallel groups: the ranks of each replica index. */
+		json_t *groups = json_array();
+		for (size_t r = 0; r < e->by_group->n_cells; r++)
+			json_array_append_new(groups, json_array());
+		for (size_t c = 0; c < e->n_cells; c++)
+			json_array_append_new(
+			    json_array_get(groups, e->group_of[c]),
+			    json_integer(e->cells[c].rank));
+		json_object_set_new(epoch, "data_parallel_groups", groups);
+	}
 	aw_json_set_bool(epoch, "complete", e->complete);
 	aw_json_set_bool(epoch, "exhausted", e->exhausted);
 	aw_json_set_bool(epoch, "partial", !e->exhausted);

@@ -218,6 +218,25 @@ static void aw_print_sampler_chain(FILE *out, const struct aw_loader *d)
 	aw_text_fini(&chain);
 }
 
+/* "  data-parallel groups: ..." when an epoch has them (groups.h). */
+static void aw_print_groups(FILE *out, const struct aw_global_loader *g)
+{
+	for (size_t e = 0; e < g->n_epochs; e++) {
+		const struct aw_epoch *ep = &g->epochs[e];
+		if (!ep->by_group)
+			continue;
+		fprintf(
+		    out,
+		    "  data-parallel groups: %zu, of %zu ranks each (the "
+		    "samplers shard over %zu replicas, and the ranks of one "
+		    "replica read the same data): sharding is judged across "
+		    "groups\n",
+		    ep->by_group->n_cells, ep->n_cells / ep->by_group->n_cells,
+		    ep->by_group->n_cells);
+		return;
+	}
+}
+
 static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 				   const struct aw_global_loader *g,
 				   const struct aw_loader *d)
@@ -245,6 +264,7 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 		fputs(", IterableDataset", out);
 	fputc('\n', out);
 	aw_print_sampler_chain(out, d);
+	aw_print_groups(out, g);
 
 	/* Lineage: what accelerate built from what. */
 	const char *kind = aw_loader_wrap_kind(model, d);

@@ -1,0 +1,26 @@
+/* Data-parallel groups. With tensor or context parallelism the ranks of one
+ * model-parallel group read the same batches on purpose: their samplers
+ * shard over fewer replicas than there are ranks (accelerate passes the
+ * data-parallel size and rank when given a DeviceMesh; users of DeviceMesh
+ * pass mesh["dp"]'s). When every rank's chain says so, and the groups are
+ * equal in size, an epoch is also seen one cell per group (its lowest
+ * rank's), which is what sharding is judged on; the ranks of a group are
+ * compared with each other (group-diverged). */
+#ifndef AW_GROUPS_H
+#define AW_GROUPS_H
+
+#include "model.h"
+
+/* Finds the groups of every epoch (after aw_build_epochs). */
+void aw_build_groups(struct aw_model *model);
+/* Frees an epoch's group view. */
+void aw_epoch_groups_fini(struct aw_epoch *epoch);
+/* The replica index and count a loader's chain shards it by (-1 none). */
+int32_t aw_loader_replicas(const struct aw_loader *l, int32_t *replica);
+
+/* The epoch's sums over its cells (finish.c): for a view made of other
+ * epochs' cells too. */
+void aw_epoch_summarize(struct aw_model *model, const struct aw_loader *desc,
+			struct aw_epoch *epoch);
+
+#endif
