@@ -862,3 +862,92 @@ Test(checks_sharding, ranks_holding_different_subsets_are_split_diverged)
 		  f->message);
 	s_done(&r);
 }
+
+/* --- data-parallel groups ----------------------------------------------------
+ */
+
+/* world ranks over a dataset of 40 whose DistributedSamplers shard over
+ * `replicas`: rank r gets replica r / (world / replicas) (r % replicas when
+ * strided), and reads [begin[r], begin[r] + length[r]). */
+static struct s_run grouped(int world, int replicas, bool strided,
+			    const uint32_t *begin, const uint32_t *length)
+{
+	struct s_loader_opts o = base;
+	o.dataset_len = 40;
+	struct s_run r = s_run_distributed(world, o);
+	for (int rank = 0; rank < world; rank++) {
+		struct aw_event_sampler links[2] = {
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("torch.utils.data.distributed.DistributedSampler")};
+		links[0].batch_size = 10;
+		links[1].num_replicas = replicas;
+		links[1].rank =
+		    strided ? rank % replicas : rank / (world / replicas);
+		links[1].shuffle = 0;
+		links[1].drop_last = 0;
+		links[1].num_samples = (40 + replicas - 1) / replicas;
+		s_chain(r.model, 100 + rank, 0, links, 2);
+		s_rank_reads(r.model, rank, 0, begin[rank],
+			     begin[rank] + length[rank], 10);
+	}
+	return r;
+}
+
+Test(checks_sharding, groups_that_read_their_shares_are_sharded)
+{
+	/* Tensor-parallel pairs: ranks 0,1 read [0, 20), ranks 2,3 [20, 40). */
+	struct s_run r = grouped(4, 2, false, (uint32_t[]){0, 0, 20, 20},
+				 (uint32_t[]){20, 20, 20, 20});
+	s_finish(&r);
+	s_expect_exactly(&r.findings, NULL);
+	const struct aw_epoch *e = &r.model->loaders_global[0].epochs[0];
+	cr_assert(e->by_group);
+	cr_expect_eq(e->by_group->n_cells, 2);
+	cr_expect_eq(e->by_group->cross_rank_duplicates, 0);
+	cr_expect_eq(e->by_group->missing, 0);
+	s_done(&r);
+}
+
+Test(checks_sharding, a_rank_reading_other_data_than_its_group_diverged)
+{
+	/* Rank 1 reads group 1's share: its pair (rank 0) has none of it. */
+	struct s_run r = grouped(4, 2, false, (uint32_t[]){0, 20, 20, 20},
+				 (uint32_t[]){20, 20, 20, 20});
+	const struct aw_finding *f = s_finish_only(&r, "group-diverged");
+	cr_assert(f);
+	cr_expect(s_has_rank(f, 0) && s_has_rank(f, 1));
+	cr_expect(!s_has_rank(f, 3));
+	cr_expect_eq(s_number(f, "diverged_ranks"), 1);
+	cr_expect(s_says(f, "ranks 0 and 1 have only 0 samples in common"),
+		  "%s", f->evidence[0]);
+	s_done(&r);
+}
+
+Test(checks_sharding, shares_overlapping_across_groups_overlap)
+{
+	/* Group 0 reads [0, 30), group 1 [10, 40): judged on 2 groups. */
+	struct s_run r = grouped(4, 2, false, (uint32_t[]){0, 0, 10, 10},
+				 (uint32_t[]){30, 30, 30, 30});
+	const struct aw_finding *f = s_finish_only(&r, "overlap");
+	cr_assert(f);
+	cr_expect_eq(s_number(f, "world"), 2);
+	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 20);
+	s_done(&r);
+}
+
+Test(checks_sharding, no_groups_over_one_replica_or_groups_of_unequal_size)
+{
+	/* num_replicas=1 on 2 ranks: both read everything, unsharded. */
+	struct s_run r =
+	    grouped(2, 1, false, (uint32_t[]){0, 0}, (uint32_t[]){40, 40});
+	s_finish_only(&r, "unsharded");
+	cr_expect(!r.model->loaders_global[0].epochs[0].by_group);
+	s_done(&r);
+	/* 3 ranks over 2 replicas (ranks 0 and 2 get replica 0): no groups,
+	 * and ranks 0 and 2 reading one share overlap. */
+	r = grouped(3, 2, true, (uint32_t[]){0, 20, 0},
+		    (uint32_t[]){20, 20, 20});
+	s_finish_only(&r, "overlap");
+	cr_expect(!r.model->loaders_global[0].epochs[0].by_group);
+	s_done(&r);
+}
