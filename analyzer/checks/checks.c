@@ -106,6 +106,7 @@ struct aw_padding aw_epoch_padding(const struct aw_check_input *in)
 		const struct aw_sampler_link *link = &d->chain[i];
 		if (!link->seen || link->num_replicas < 1 || link->rank < 0)
 			continue;
+		p.shards = true;
 		if (link->batch_size < 0) {
 			uint64_t pad = aw_sampler_padding(link, n);
 			p.samples += pad;

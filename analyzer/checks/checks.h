@@ -132,6 +132,7 @@ uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world,
 struct aw_padding {
 	uint64_t samples;               /* all of it */
 	uint64_t sampler, even_batches; /* its parts, when derived */
+	bool shards; /* the chain has a sharding link (padding or not) */
 	bool dispatcher;
 	bool derived;
 };

@@ -224,9 +224,11 @@ static void aw_padding_source(const struct aw_check_input *in,
 	}
 	if (pad->samples == 0) {
 		aw_text_add(out, "no sampler of this loader pads: %s",
-			    d->n_chain ? "its chain has no sharding sampler "
-					 "without drop_last"
-				       : "its chain is not known");
+			    pad->shards ? "its sharding sampler has nothing to "
+					  "add: the data divides evenly, or "
+					  "drop_last drops the rest"
+			    : d->n_chain ? "its chain has no sharding sampler"
+					 : "its chain is not known");
 		return;
 	}
 	const char *and = "";
