@@ -524,11 +524,26 @@ static void aw_emit_len(const struct aw_check_input *in,
 					" batches yielded in epoch %u",
 					group[i].rank, group[i].value,
 					group[i].batches, group[i].epoch);
+	const struct aw_loader *d = aw_model_describe(model, g);
 	if (accelerate_does_it)
 		aw_finding_set_fix(
 		    f, "count the steps the loop really runs (or keep "
 		       "even_batches=True) before sizing schedules from "
 		       "len()");
+	else if (d->iterable && g->dispatched)
+		aw_finding_set_fix(
+		    f, "under accelerate's dispatcher rank 0 alone reads the "
+		       "IterableDataset and cuts every step among the ranks: "
+		       "let the stream yield all its items (not only this "
+		       "rank's, get_rank() is 0 there), or prepare with "
+		       "dispatch_batches=False and keep the stream's own "
+		       "sharding");
+	else if (d->iterable)
+		aw_finding_set_fix(
+		    f, "make the IterableDataset's __len__ say how many items "
+		       "it yields in this process (its share of the stream, "
+		       "for each rank and worker), or count the steps instead "
+		       "of trusting len()");
 	else
 		aw_finding_set_fix(
 		    f, "make the sampler's __len__ say how many batches it "

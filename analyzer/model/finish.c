@@ -612,11 +612,22 @@ static void aw_epoch_map(struct aw_epoch *epoch, const struct aw_loader *l,
 	epoch->unmapped += it->unmapped;
 }
 
+/* Whether an iteration's dispatcher rebuilt the ranks' shares: not when
+ * it was to take an IterableDataset's items and none came (a recorder that
+ * did not fingerprint them) while batches were read. */
+static bool aw_dispatch_rebuilds(const struct aw_iteration *it)
+{
+	return it->dispatch &&
+	       !(it->dispatch_items && it->dispatch->steps == 0 &&
+		 it->dispatch->step_batches == 0 &&
+		 aw_iteration_batches(it) > 0);
+}
+
 static void aw_build_epochs(struct aw_model *model)
 {
 	for (size_t i = 0; i < model->n_iterations; i++) {
 		const struct aw_iteration *it = &model->iterations[i];
-		if (it->dispatch)
+		if (aw_dispatch_rebuilds(it))
 			model->loaders_global[model->loaders[it->loader].global]
 			    .rebuilt = true;
 	}
@@ -626,7 +637,7 @@ static void aw_build_epochs(struct aw_model *model)
 		const struct aw_loader *l = &model->loaders[it->loader];
 		const struct aw_process *p = &model->processes[l->process];
 		struct aw_global_loader *g = &model->loaders_global[l->global];
-		if (g->rebuilt && it->dispatch) {
+		if (g->rebuilt && aw_dispatch_rebuilds(it)) {
 			aw_add_dispatched(
 			    model,
 			    aw_epoch_for(g, &caps[l->global], it->ordinal),

@@ -42,6 +42,7 @@ void aw_iteration_fini(struct aw_iteration *it)
 	free(it->mapped);
 	aw_iteration_release_buffers(it);
 	aw_sample_set_fini(&it->consumed);
+	free(it->item_batch);
 	if (it->dispatch) {
 		aw_dispatch_fini(it->dispatch);
 		free(it->dispatch);
@@ -55,6 +56,31 @@ void aw_iteration_dispatch(struct aw_iteration *it, uint32_t world,
 		return;
 	it->dispatch = aw_xcalloc(1, sizeof(*it->dispatch));
 	aw_dispatch_init(it->dispatch, world, split_batches);
+}
+
+void aw_iteration_dispatch_items(struct aw_iteration *it,
+				 struct aw_index_map *ordinals,
+				 const struct aw_event_chunk *chunk,
+				 const uint64_t *hashes, uint32_t count)
+{
+	if (!it->dispatch || !it->dispatch_items)
+		return;
+	if (chunk->offset == 0)
+		it->item_batch_len = 0;
+	AW_GROW(it->item_batch, it->item_batch_cap, it->item_batch_len + count);
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t ordinal = aw_index_map_get(ordinals, hashes[i]);
+		if (ordinal == AW_NONE) {
+			ordinal = (uint32_t)ordinals->count;
+			aw_index_map_put(ordinals, hashes[i], ordinal);
+		}
+		it->item_batch[it->item_batch_len++] = ordinal;
+	}
+	if ((uint64_t)chunk->offset + count >= chunk->total) {
+		aw_dispatch_add_batch(it->dispatch, it->item_batch,
+				      it->item_batch_len);
+		it->item_batch_len = 0;
+	}
 }
 
 void aw_iteration_observe(struct aw_iteration *it,
@@ -106,7 +132,8 @@ static void aw_iteration_consume(struct aw_iteration *it, uint32_t ordinal,
 		indices = aw_iteration_map(it, indices, &count);
 	/* A dispatched batch is told as the ranks' shares (dispatch.c). */
 	if (it->dispatch) {
-		aw_dispatch_add_batch(it->dispatch, indices, count);
+		if (!it->dispatch_items)
+			aw_dispatch_add_batch(it->dispatch, indices, count);
 		return;
 	}
 	if (it->observer)

@@ -13,6 +13,7 @@
 #include "dispatch.h"
 #include "event.h"
 #include "index_head.h"
+#include "index_map.h"
 #include "mapping.h"
 #include "observer.h"
 #include "sample_set.h"
@@ -57,6 +58,12 @@ struct aw_iteration {
 	/* accelerate's dispatcher on rank 0: consumed batches go to the ranks'
 	 * shares instead of `consumed` (NULL otherwise). */
 	struct aw_dispatch *dispatch;
+	/* The dispatched loader is an IterableDataset read in this process:
+	 * its batches have no indices, the dispatcher is fed its item
+	 * fingerprints' ordinals (a batch gathered from its chunks). */
+	bool dispatch_items;
+	uint32_t *item_batch;
+	size_t item_batch_len, item_batch_cap;
 	/* Positions to dataset indices (NULL: they are the same); unmapped:
 	 * consumed positions no map told, left out of `consumed`. */
 	const struct aw_mapping *mapping;
@@ -104,6 +111,13 @@ uint64_t aw_iteration_order_hash(const struct aw_iteration *it);
  * its first batch. The dispatch is owned by the iteration. */
 void aw_iteration_dispatch(struct aw_iteration *it, uint32_t world,
 			   bool split_batches);
+/* An item_fetch chunk of the dispatched IterableDataset (dispatch_items):
+ * its fingerprints numbered in ordinals (the model's), a complete batch
+ * handed to the dispatcher. */
+void aw_iteration_dispatch_items(struct aw_iteration *it,
+				 struct aw_index_map *ordinals,
+				 const struct aw_event_chunk *chunk,
+				 const uint64_t *hashes, uint32_t count);
 /* Tells observer every batch the iteration places, as template with the
  * kind, batch and indices set (after aw_iteration_dispatch, if any). */
 void aw_iteration_observe(struct aw_iteration *it,

@@ -15,6 +15,7 @@ struct aw_model *aw_model_create(void)
 	aw_index_map_init(&model->space_index);
 	aw_index_map_init(&model->process_index);
 	aw_index_map_init(&model->loader_index);
+	aw_index_map_init(&model->item_ordinals);
 	aw_index_map_init(&model->iteration_index);
 	aw_item_streams_init(&model->items);
 	model->world_size = -1;
@@ -138,6 +139,7 @@ void aw_model_destroy(struct aw_model *model)
 	aw_index_map_fini(&model->space_index);
 	aw_index_map_fini(&model->process_index);
 	aw_index_map_fini(&model->loader_index);
+	aw_index_map_fini(&model->item_ordinals);
 	aw_index_map_fini(&model->iteration_index);
 	free(model);
 }
@@ -273,12 +275,16 @@ static void aw_model_prepare_iteration(struct aw_model *model, uint32_t index,
 	const struct aw_loader *l = &model->loaders[loader];
 	it->mapping = l->mapping;
 	const struct aw_loader *dispatcher = aw_dispatcher_of(model, l);
-	/* An IterableDataset has no indices to slice: not rebuilt. */
+	/* An IterableDataset has no indices to slice: its item fingerprints
+	 * are, when this process reads them (no workers). */
 	if (dispatcher && dispatcher->wrap_num_processes >= 2 &&
-	    dispatcher->wrap_process_index == 0 && !l->iterable)
+	    dispatcher->wrap_process_index == 0 &&
+	    (!l->iterable || l->num_workers == 0)) {
 		aw_iteration_dispatch(it,
 				      (uint32_t)dispatcher->wrap_num_processes,
 				      dispatcher->split_batches == 1);
+		it->dispatch_items = l->iterable;
+	}
 
 	const struct aw_model_observer *o = &model->observer;
 	if (!o->wants_iteration || !o->wants_iteration(o->data, model, index))
@@ -538,6 +544,24 @@ static void aw_model_on_fetch_end(struct aw_process *p,
 	p->last_fetch_ok = same ? (e->ok ? 1 : 0) : -1;
 }
 
+/* A main-process item_fetch of a dispatched IterableDataset: to the
+ * dispatcher of its iteration. */
+static void aw_model_dispatch_items(struct aw_model *model, uint32_t process,
+				    const struct aw_event *event)
+{
+	const struct aw_event_chunk *c = &event->u.chunk;
+	if (c->worker_id >= 0 || c->iteration == ACCWATCH_UNKNOWN)
+		return;
+	uint32_t loader =
+	    aw_index_map_get(&model->loader_index, aw_key2(process, c->loader));
+	if (loader == AW_NONE)
+		return;
+	uint32_t index = aw_model_iteration(model, loader, c->iteration);
+	aw_iteration_dispatch_items(&model->iterations[index],
+				    &model->item_ordinals, c, event->values.u64,
+				    event->count);
+}
+
 void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 {
 	if ((unsigned)event->kind >= AW_EVENT_KIND_COUNT) {
@@ -678,6 +702,7 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		if (event->u.chunk.worker_id >= 0)
 			aw_set_known(&p->worker_id, event->u.chunk.worker_id);
 		aw_model_on_fetch(model, process, event);
+		aw_model_dispatch_items(model, process, event);
 		aw_item_streams_add(
 		    &model->items, process, event->u.chunk.loader,
 		    event->u.chunk.iteration, event->u.chunk.worker_id,

@@ -231,6 +231,9 @@ struct aw_model {
 	struct aw_fork *forks;
 	size_t n_forks, forks_cap;
 	struct aw_item_streams items; /* item_fetch fingerprints */
+	/* Dispatchers over an IterableDataset: each item fingerprint rank 0
+	 * read, numbered, so its slicing rule can cut them like indices. */
+	struct aw_index_map item_ordinals;
 
 	/* --run: the runs whose events are taken (every run by default). */
 	struct aw_run_choice runs_taken;

@@ -477,3 +477,67 @@ Test(dispatch, an_iterable_dataset_is_not_rebuilt)
 	aw_findings_fini(&f);
 	aw_model_destroy(m);
 }
+
+/* --- over an IterableDataset ---------------------------------------------- */
+
+/* Rank 0 of 2 reads a stream of 40 items (fingerprints 1000 + i) in 4
+ * batches of 10 in its main process (items: false, none fingerprinted);
+ * rank 1 only primes the dispatcher's iterator. */
+static struct aw_model *dispatched_stream(bool items)
+{
+	struct aw_model *m = aw_model_create();
+	struct s_loader_opts inner = {.dataset_len = -1,
+				      .batch_size = 10,
+				      .sampler_replicas = -1,
+				      .sampler = "_InfiniteConstantSampler",
+				      .iterable = 1,
+				      .site = "train.py:33"};
+	s_ranks(m, 2, &inner);
+	for (int r = 0; r < 2; r++) {
+		s_loader(m, 100 + r, 1, &inner);
+		s_loader_wrap(m, 100 + r, 1, 0, "dispatcher", 0, -1, 2, r);
+		s_iter_begin(m, 100 + r, 0, 0);
+	}
+	for (uint32_t b = 0; b < 4 && items; b++) {
+		uint64_t hashes[10];
+		for (uint32_t i = 0; i < 10; i++)
+			hashes[i] = 1000 + 10 * b + i;
+		s_item_fetch(m, 100, -1, 0, 0, b, hashes, 10);
+	}
+	s_iter_end(m, 100, 0, 0, 4, 4, true);
+	s_iter_end(m, 101, 0, 0, 0, 0, false);
+	return m;
+}
+
+Test(dispatch, a_stream_read_by_rank_0_is_cut_into_shares)
+{
+	/* Each step joins 2 batches of 10: rank r keeps the r-th 10. */
+	struct aw_model *m = dispatched_stream(true);
+	struct aw_findings f;
+	s_analyze(m, &f);
+	const struct aw_global_loader *g = &m->loaders_global[0];
+	cr_assert(g->rebuilt);
+	cr_assert_eq(g->n_epochs, 1);
+	const struct aw_epoch *e = &g->epochs[0];
+	cr_assert_eq(e->n_cells, 2);
+	for (size_t c = 0; c < 2; c++) {
+		cr_expect_eq(e->cells[c].samples, 20);
+		cr_expect_eq(e->cells[c].unique, 20);
+		cr_expect_eq(e->cells[c].batches, 2);
+	}
+	cr_expect_eq(e->cross_rank_duplicates, 0);
+	s_expect_only(&f, NULL);
+	aw_findings_fini(&f);
+	aw_model_destroy(m);
+}
+
+Test(dispatch, a_stream_without_fingerprints_is_not_rebuilt)
+{
+	struct aw_model *m = dispatched_stream(false);
+	struct aw_findings f;
+	s_analyze(m, &f);
+	cr_expect(m->loaders_global[0].dispatched);
+	cr_expect_not(m->loaders_global[0].rebuilt);
+	aw_findings_fini(&f);
+	aw_model_destroy(m);
+}
