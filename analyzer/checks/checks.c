@@ -321,6 +321,7 @@ static const struct aw_check aw_checks[] = {
     {"iterable-duplicate", AW_CHECK_RANKS, aw_check_iterable_duplicate},
     {"same-order", AW_CHECK_LOADER, aw_check_same_order},
     {"never-read", AW_CHECK_LOADER, aw_check_never_read},
+    {"read-amplification", AW_CHECK_LOADER, aw_check_read_amplification},
     /* unused-prepared, stale-len, len-mismatch: per process, across the
      * loaders of one dataset. */
     {"unused-prepared", AW_CHECK_TRACE, aw_check_unused_prepared},

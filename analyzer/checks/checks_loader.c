@@ -618,3 +618,76 @@ void aw_check_never_read(const struct aw_check_input *in,
 		     "set_epoch) or let epochs run to the end, so that the "
 		     "rest of the data is read too");
 }
+
+/* --- read-amplification ----------------------------------------------------
+ */
+
+/* The link of a loader's IterableDataset that makes every replica read the
+ * whole source to keep its part, NULL when none does. */
+static const struct aw_stream_link *aw_whole_reader(const struct aw_loader *d)
+{
+	for (uint32_t i = 0; i < d->n_stream; i++)
+		if (d->stream[i].seen && d->stream[i].whole == 1 &&
+		    d->stream[i].num_replicas >= 2)
+			return &d->stream[i];
+	return NULL;
+}
+
+void aw_check_read_amplification(const struct aw_check_input *in,
+				 struct aw_findings *out)
+{
+	const struct aw_global_loader *g = in->loader;
+	const struct aw_stream_link *link = aw_whole_reader(in->desc);
+	if (!link || g->n_epochs == 0 || g->epochs[0].n_cells == 0)
+		return;
+	const struct aw_epoch *e = &g->epochs[0];
+	/* A source whose shards could be split among the ranks: warning. */
+	bool shards = link->shards >= 1;
+	struct aw_finding *f =
+	    aw_findings_add(out, "read-amplification",
+			    shards ? AW_SEVERITY_WARNING : AW_SEVERITY_INFO,
+			    in->loader_index, e->epoch);
+	int32_t w = link->num_replicas;
+	aw_finding_add_integer(f, "num_replicas", w);
+	aw_finding_add_integer(f, "shards", link->shards);
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		aw_finding_add_rank(f, cell->rank);
+		if (c < AW_EVIDENCE_RANKS)
+			aw_finding_add_evidence(
+			    f,
+			    "rank %d: yielded %" PRIu64 " items in epoch %u, "
+			    "so read %d x %" PRIu64 " = %" PRIu64,
+			    cell->rank, cell->samples, e->epoch, w,
+			    cell->samples, cell->samples * (uint64_t)w);
+	}
+	if (shards) {
+		aw_finding_set_message(
+		    f,
+		    "every rank reads the whole stream and keeps 1 example in "
+		    "%d: %s was split among %d ranks (split_dataset_by_node), "
+		    "but its source has %" PRId64
+		    " shards, which do not divide "
+		    "among them, so each rank reads %d times what it yields",
+		    w, aw_short_class(link->class_name), w, link->shards, w);
+		aw_finding_set_fix(
+		    f,
+		    "give the source a number of shards that is a multiple of "
+		    "%d (more data files, or to_iterable_dataset(num_shards="
+		    "%d)): each rank then reads only its own shards",
+		    w, w);
+		return;
+	}
+	aw_finding_set_message(
+	    f,
+	    "every rank reads the whole stream and keeps its slice of each "
+	    "step (%s over %d processes%s): each reads %d times what it "
+	    "yields",
+	    aw_short_class(link->class_name), w,
+	    link->split_batches == 1 ? ", split_batches" : "", w);
+	aw_finding_set_fix(
+	    f, "when reading the source is what limits training, let rank 0 "
+	       "read for all (accelerate's dispatch_batches=True), or give "
+	       "each rank a source of its own shards before prepare() and "
+	       "keep accelerate from slicing it again");
+}

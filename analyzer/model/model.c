@@ -110,6 +110,8 @@ void aw_model_destroy(struct aw_model *model)
 			free(l->len_calls[c].site);
 		for (size_t c = 0; c < AW_SAMPLER_CHAIN_MAX; c++)
 			free(l->chain[c].class_name);
+		for (size_t c = 0; c < AW_STREAM_LINKS_MAX; c++)
+			free(l->stream[c].class_name);
 		aw_mapping_free(l->mapping);
 		free(l->len_calls);
 	}
@@ -424,6 +426,25 @@ static void aw_model_on_sampler(struct aw_loader *l,
 	l->n_chain = AW_MAX(l->n_chain, e->depth + 1);
 }
 
+static void aw_model_on_stream_shard(struct aw_loader *l,
+				     const struct aw_event_stream_shard *e)
+{
+	if (e->depth >= AW_STREAM_LINKS_MAX)
+		return;
+	struct aw_stream_link *link = &l->stream[e->depth];
+	free(link->class_name);
+	*link = (struct aw_stream_link){
+	    .seen = true,
+	    .class_name = aw_xstrdup(e->class_name ? e->class_name : ""),
+	    .num_replicas = e->num_replicas,
+	    .rank = e->rank,
+	    .batch_size = e->batch_size,
+	    .shards = e->shards,
+	    .split_batches = e->split_batches,
+	    .whole = e->whole};
+	l->n_stream = AW_MAX(l->n_stream, e->depth + 1);
+}
+
 static void aw_model_on_loader_len(struct aw_loader *l,
 				   const struct aw_event_loader_len *e)
 {
@@ -643,6 +664,13 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		uint32_t loader =
 		    aw_model_loader(model, process, event->u.sampler.loader);
 		aw_model_on_sampler(&model->loaders[loader], &event->u.sampler);
+		break;
+	}
+	case AW_EVENT_STREAM_SHARD: {
+		uint32_t loader = aw_model_loader(model, process,
+						  event->u.stream_shard.loader);
+		aw_model_on_stream_shard(&model->loaders[loader],
+					 &event->u.stream_shard);
 		break;
 	}
 	case AW_EVENT_LOADER_LEN: {

@@ -84,6 +84,17 @@ struct aw_sampler_link {
 	int64_t length, seed, epoch, num_samples, batch_size, skip;
 };
 
+/* One link of an IterableDataset's own split among replicas (a
+ * stream_shard event; the catalogue says what its fields mean). */
+#define AW_STREAM_LINKS_MAX 4
+struct aw_stream_link {
+	bool seen;
+	char *class_name;
+	int32_t num_replicas, rank;
+	int64_t batch_size, shards;
+	int8_t split_batches, whole;
+};
+
 /* One DataLoader object in one process. */
 struct aw_loader {
 	uint32_t process;
@@ -122,6 +133,9 @@ struct aw_loader {
 	/* Its sampler chain, outermost first: links [0, n_chain). */
 	struct aw_sampler_link chain[AW_SAMPLER_CHAIN_MAX];
 	uint32_t n_chain;
+	/* Its IterableDataset's splitting links, outermost first. */
+	struct aw_stream_link stream[AW_STREAM_LINKS_MAX];
+	uint32_t n_stream;
 	int64_t last_len;        /* its newest len() answer, -1 before any */
 	uint32_t last_iteration; /* index of its newest iteration, AW_NONE */
 

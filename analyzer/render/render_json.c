@@ -177,6 +177,26 @@ static json_t *aw_json_loader_ref(const struct aw_model *model, uint32_t l)
 	return json_string(model->loaders_global[model->loaders[l].global].id);
 }
 
+/* The IterableDataset's splitting links, outermost first. */
+static json_t *aw_json_stream_split(const struct aw_loader *d)
+{
+	json_t *links = json_array();
+	for (uint32_t i = 0; i < d->n_stream; i++) {
+		const struct aw_stream_link *s = &d->stream[i];
+		json_t *link = json_object();
+		aw_json_set_string_or_null(link, "class",
+					   s->seen ? s->class_name : NULL);
+		aw_json_set_known_int(link, "num_replicas", s->num_replicas);
+		aw_json_set_known_int(link, "rank", s->rank);
+		aw_json_set_known_int(link, "batch_size", s->batch_size);
+		aw_json_set_tristate(link, "split_batches", s->split_batches);
+		aw_json_set_known_int(link, "shards", s->shards);
+		aw_json_set_tristate(link, "whole", s->whole);
+		json_array_append_new(links, link);
+	}
+	return links;
+}
+
 /* The sampler chain, outermost first; a parameter a link lacks is null. */
 static json_t *aw_json_sampler_chain(const struct aw_loader *d)
 {
@@ -238,6 +258,7 @@ static json_t *aw_json_loader(const struct aw_model *model,
 	aw_json_set_string_or_null(loader, "start_method", d->start_method);
 	aw_json_set_known_int(loader, "sampler_replicas", d->sampler_replicas);
 	json_object_set_new(loader, "sampler_chain", aw_json_sampler_chain(d));
+	json_object_set_new(loader, "stream_split", aw_json_stream_split(d));
 	aw_json_set_string_or_null(loader, "wrap_kind",
 				   d->wraps ? d->wrap_kind : NULL);
 	aw_json_set_bool(loader, "dispatched", g->dispatched);

@@ -218,6 +218,29 @@ static void aw_print_sampler_chain(FILE *out, const struct aw_loader *d)
 	aw_text_fini(&chain);
 }
 
+/* "  stream split: ..." for an IterableDataset that splits itself. */
+static void aw_print_stream_links(FILE *out, const struct aw_loader *d)
+{
+	for (uint32_t i = 0; i < d->n_stream; i++) {
+		const struct aw_stream_link *l = &d->stream[i];
+		if (!l->seen)
+			continue;
+		const char *dot = strrchr(l->class_name, '.');
+		fprintf(out, "  stream split: %s(num_replicas=%d, rank=%d",
+			dot ? dot + 1 : l->class_name, l->num_replicas,
+			l->rank);
+		if (l->batch_size >= 0)
+			fprintf(out, ", batch_size=%" PRId64, l->batch_size);
+		if (l->shards >= 0)
+			fprintf(out, ", shards=%" PRId64, l->shards);
+		fprintf(out, ")%s\n",
+			l->whole == 1   ? ": every replica reads the whole "
+					  "source and keeps its part"
+			: l->whole == 0 ? ": each replica reads its own shards"
+					: "");
+	}
+}
+
 /* "  data-parallel groups: ..." when an epoch has them (groups.h). */
 static void aw_print_groups(FILE *out, const struct aw_global_loader *g)
 {
@@ -264,6 +287,7 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 		fputs(", IterableDataset", out);
 	fputc('\n', out);
 	aw_print_sampler_chain(out, d);
+	aw_print_stream_links(out, d);
 	aw_print_groups(out, g);
 
 	/* Lineage: what accelerate built from what. */

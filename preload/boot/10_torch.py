@@ -245,6 +245,52 @@ def _emit_index_maps_of(ordinal, dataset):
         obj = below
 
 
+def _stream_shard(obj):
+    """(fields, below) of an IterableDataset link that splits its source
+    among replicas: accelerate's IterableDatasetShard (every process reads
+    the whole source, batch by batch, and keeps its slice), or a HF
+    IterableDataset after split_dataset_by_node (each node reads its own
+    shards when they divide among the nodes, else every example and keeps
+    1 of world_size). None otherwise."""
+    shard = getattr(sys.modules.get("accelerate.data_loader"),
+                    "IterableDatasetShard", None)
+    if shard is not None and isinstance(obj, shard):
+        return dict(class_name=_class_name(obj),
+                    num_replicas=_int(_attr(obj, "num_processes")),
+                    rank=_int(_attr(obj, "process_index")),
+                    batch_size=_int(_attr(obj, "batch_size")),
+                    split_batches=_flag(_attr(obj, "split_batches")),
+                    whole=1), _attr(obj, "dataset")
+    hf = getattr(sys.modules.get("datasets.iterable_dataset"),
+                 "IterableDataset", None)
+    if hf is not None and isinstance(obj, hf):
+        config = _attr(obj, "_distributed")
+        if config is None:
+            return None
+        world = _int(_attr(config, "world_size"))
+        shards = _int(_attr(_attr(obj, "_ex_iterable"), "num_shards"))
+        whole = -1 if shards < 0 or world < 1 else (1 if shards % world else 0)
+        return dict(class_name=_class_name(obj), num_replicas=world,
+                    rank=_int(_attr(config, "rank")), shards=shards,
+                    whole=whole), None
+    return None
+
+
+def _emit_stream_shards(ordinal, dataset):
+    """One stream_shard event per splitting link of an IterableDataset,
+    outermost first."""
+    try:
+        obj = dataset
+        for depth in range(4):
+            found = _stream_shard(obj) if obj is not None else None
+            if found is None:
+                return
+            fields, obj = found
+            _aw.stream_shard(loader=ordinal, depth=depth, **fields)
+    except Exception:
+        _debug("stream_shard")
+
+
 def _register(loader):
     key = id(loader)
     entry = _Loader(_state.next_loader)
@@ -286,6 +332,8 @@ def _loader_new(loader, frame):
         sampler_rank=rank, site=site, stack=stack)
     _emit_sampler_chain(entry.ordinal, chain)
     _emit_index_maps(entry.ordinal, dataset)
+    if _is_iterable(loader):
+        _emit_stream_shards(entry.ordinal, dataset)
     return entry
 
 

@@ -500,6 +500,23 @@ void s_chain(struct aw_model *m, int32_t pid, uint32_t loader,
 	}
 }
 
+void s_stream_split(struct aw_model *m, int32_t pid, uint32_t loader,
+		    const char *class_name, int32_t num_replicas,
+		    int64_t shards, int8_t whole)
+{
+	struct aw_event e = s_event(AW_EVENT_STREAM_SHARD, pid);
+	e.u.stream_shard =
+	    (struct aw_event_stream_shard){.loader = loader,
+					   .class_name = class_name,
+					   .num_replicas = num_replicas,
+					   .rank = pid - 100,
+					   .batch_size = -1,
+					   .split_batches = -1,
+					   .shards = shards,
+					   .whole = whole};
+	aw_model_add_event(m, &e);
+}
+
 void s_distributed_chain(struct aw_model *m, int world, uint32_t loader,
 			 int64_t dataset_len, int64_t batch_size,
 			 int8_t drop_last)

@@ -193,6 +193,11 @@ struct aw_event_sampler s_link(const char *class_name);
 /* The sampler events of pid's loader: links[0] the outermost (depth 0). */
 void s_chain(struct aw_model *m, int32_t pid, uint32_t loader,
 	     const struct aw_event_sampler *links, size_t n);
+/* A stream_shard link of pid's loader at depth 0: class_name over
+ * num_replicas (rank: pid - 100), whole and shards as the event has them. */
+void s_stream_split(struct aw_model *m, int32_t pid, uint32_t loader,
+		    const char *class_name, int32_t num_replicas,
+		    int64_t shards, int8_t whole);
 /* On each of the W ranks (pid 100 + r): BatchSampler(batch_size) over
  * DistributedSampler(num_replicas=W, rank=r, drop_last) of dataset_len. */
 void s_distributed_chain(struct aw_model *m, int world, uint32_t loader,

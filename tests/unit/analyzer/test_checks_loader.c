@@ -361,3 +361,58 @@ Test(checks_loader, never_read_over_index_maps_counts_what_they_cover)
 	cr_expect_eq(s_number(f, "never_read"), 60);
 	s_done(&r);
 }
+
+/* --- read-amplification ----------------------------------------------------
+ */
+
+/* 2 ranks each read 30 items of an iterable loader in their main process,
+ * its stream split over 2 replicas as the link says. */
+static struct s_run split_stream(const char *class_name, int64_t shards,
+				 int8_t whole)
+{
+	struct s_loader_opts o = base;
+	o.iterable = 1;
+	o.dataset_len = -1;
+	o.num_workers = 0;
+	o.sampler = "_InfiniteConstantSampler";
+	struct s_run r = s_run_of(2, &o);
+	for (int rank = 0; rank < 2; rank++) {
+		int32_t pid = 100 + rank;
+		s_stream_split(r.model, pid, 0, class_name, 2, shards, whole);
+		s_iter_begin(r.model, pid, 0, 0);
+		uint64_t h[30];
+		for (uint32_t i = 0; i < 30; i++)
+			h[i] = 0x5000 + 30 * (uint64_t)rank + i;
+		s_item_fetch(r.model, pid, -1, 0, 0, 0, h, 30);
+		s_iter_end(r.model, pid, 0, 0, 3, 3, true);
+	}
+	return r;
+}
+
+Test(checks_loader, a_split_whose_shards_do_not_divide_amplifies_reads)
+{
+	struct s_run r =
+	    split_stream("datasets.iterable_dataset.IterableDataset", 3, 1);
+	const struct aw_finding *f = s_finish_only(&r, "read-amplification");
+	cr_assert(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	cr_expect_eq(s_number(f, "num_replicas"), 2);
+	cr_expect(s_says(f, "has 3 shards"), "%s", f->message);
+	cr_expect(s_says(f, "read 2 x 30 = 60"), "%s", f->evidence[0]);
+	s_done(&r);
+}
+
+Test(checks_loader, a_batch_slicing_split_is_an_info_and_own_shards_nothing)
+{
+	struct s_run r =
+	    split_stream("accelerate.data_loader.IterableDatasetShard", -1, 1);
+	const struct aw_finding *f = s_finish_only(&r, NULL);
+	cr_expect_null(f);
+	cr_expect_eq(s_count(&r.findings, "read-amplification"), 1);
+	cr_expect_eq(r.findings.items[0].severity, AW_SEVERITY_INFO);
+	s_done(&r);
+	r = split_stream("datasets.iterable_dataset.IterableDataset", 4, 0);
+	s_finish(&r);
+	cr_expect_eq(s_count(&r.findings, "read-amplification"), 0);
+	s_done(&r);
+}
