@@ -1,0 +1,28 @@
+"""An IterableDataset (the whole stream of 192 items, on every rank) through
+accelerator.prepare() with dispatch_batches=False: accelerate wraps it in
+IterableDatasetShard, and every rank reads all 192 items, 32 per step, to
+keep its 8: each reads 4 times what it yields. The ranks' items are
+disjoint and the reading is by design: read-amplification as info only, no
+error or warning."""
+
+from torch.utils.data import DataLoader
+
+from scenario_kit import IndexStream, accelerate, here, make_accelerator
+
+# The exact set of error and warning ids (infos are free).
+EXPECT = []
+# check.py options beside --expect.
+OPTIONS = ["--accelerate", "--mention", "read-amplification=each reads 4 times what it yields"]
+
+
+def run(truth, rank, world):
+    acc = accelerate()
+    stream = IndexStream(192, 0, 1, by_worker=False)
+    site = here(); loader = DataLoader(stream, batch_size=8)
+    if hasattr(acc, "DataLoaderConfiguration"):  # accelerate >= 0.28
+        accelerator = make_accelerator(dataloader_config=acc.DataLoaderConfiguration(dispatch_batches=False))
+    else:
+        accelerator = make_accelerator(dispatch_batches=False)
+    psite = here(); prepared = accelerator.prepare(loader)
+    truth.loader(site)
+    truth.epochs(truth.loader(psite), prepared, 2)
