@@ -322,6 +322,7 @@ static const struct aw_check aw_checks[] = {
     {"same-order", AW_CHECK_LOADER, aw_check_same_order},
     {"never-read", AW_CHECK_LOADER, aw_check_never_read},
     {"read-amplification", AW_CHECK_LOADER, aw_check_read_amplification},
+    {"worker-stale-epoch", AW_CHECK_LOADER, aw_check_worker_stale_epoch},
     /* unused-prepared, stale-len, len-mismatch: per process, across the
      * loaders of one dataset. */
     {"unused-prepared", AW_CHECK_TRACE, aw_check_unused_prepared},

@@ -691,3 +691,120 @@ void aw_check_read_amplification(const struct aw_check_input *in,
 	       "each rank a source of its own shards before prepare() and "
 	       "keep accelerate from slicing it again");
 }
+
+/* --- worker-stale-epoch ----------------------------------------------------
+ */
+
+/* The item stream of a rank's worker in one epoch of global loader g, or
+ * NULL. */
+static const struct aw_item_stream *aw_worker_stream(const struct aw_model *m,
+						     uint32_t g, uint32_t epoch,
+						     int32_t rank,
+						     int32_t worker_id)
+{
+	for (size_t i = 0; i < m->items.n; i++) {
+		const struct aw_item_stream *s = &m->items.streams[i];
+		if (s->global == g && s->epoch == epoch && s->rank == rank &&
+		    s->worker_id == worker_id)
+			return s;
+	}
+	return NULL;
+}
+
+/* Whether every worker of the rank read the same items in the same order
+ * in both epochs (*items: how many, the most of one worker). */
+static bool aw_workers_repeat(const struct aw_model *m, uint32_t g, uint32_t a,
+			      uint32_t b, int32_t rank, uint64_t *items,
+			      uint32_t *workers)
+{
+	*items = 0;
+	*workers = 0;
+	for (size_t i = 0; i < m->items.n; i++) {
+		const struct aw_item_stream *s = &m->items.streams[i];
+		if (s->global != g || s->epoch != b || s->rank != rank ||
+		    s->worker_id < 0)
+			continue;
+		const struct aw_item_stream *t =
+		    aw_worker_stream(m, g, a, rank, s->worker_id);
+		if (!t || t->n != s->n || s->n < 2 ||
+		    memcmp(t->hashes, s->hashes, s->n * sizeof(*s->hashes)))
+			return false;
+		*items = AW_MAX(*items, (uint64_t)s->n);
+		(*workers)++;
+	}
+	return *workers > 0;
+}
+
+void aw_check_worker_stale_epoch(const struct aw_check_input *in,
+				 struct aw_findings *out)
+{
+	const struct aw_global_loader *g = in->loader;
+	const struct aw_loader *d = in->desc;
+	if (!d->iterable || d->persistent_workers != 1 || d->num_workers < 1)
+		return;
+	struct aw_finding *f = NULL;
+	size_t shown = 0, pairs = 0, first = 0;
+	for (size_t e = 0; e + 1 < g->n_epochs; e++) {
+		const struct aw_epoch *b = &g->epochs[e + 1];
+		for (size_t c = 0; c < b->n_cells; c++) {
+			const struct aw_cell *later = &b->cells[c];
+			const struct aw_cell *earlier =
+			    aw_model_cell(g, g->epochs[e].epoch, later->rank);
+			if (!earlier)
+				continue;
+			int64_t was = in->model->iterations[earlier->iteration]
+					  .dataset_epoch,
+				now = in->model->iterations[later->iteration]
+					  .dataset_epoch;
+			uint64_t items;
+			uint32_t workers;
+			if (was < 0 || now < 0 || was == now ||
+			    !aw_workers_repeat(in->model, in->loader_index,
+					       g->epochs[e].epoch, b->epoch,
+					       later->rank, &items, &workers))
+				continue;
+			pairs++;
+			if (!f) {
+				first = e;
+				f = aw_findings_add(out, "worker-stale-epoch",
+						    AW_SEVERITY_WARNING,
+						    in->loader_index, b->epoch);
+				aw_finding_set_message(
+				    f,
+				    "the main process set the dataset's epoch "
+				    "to %" PRId64 " for epoch %u (it was "
+				    "%" PRId64 "), but the %d persistent "
+				    "workers read their own copy of the "
+				    "dataset, made when they started: each "
+				    "read "
+				    "the same items in the same order in both "
+				    "epochs",
+				    now, b->epoch, was, d->num_workers);
+			}
+			aw_finding_add_rank(f, later->rank);
+			if (e == first && shown++ < AW_EVIDENCE_RANKS)
+				aw_finding_add_evidence(
+				    f,
+				    "rank %d, epochs %u and %u: dataset epoch "
+				    "%" PRId64 " then %" PRId64 " in the main "
+				    "process; its %u workers' streams are the "
+				    "same (up to %" PRIu64 " items each)",
+				    later->rank, g->epochs[e].epoch, b->epoch,
+				    was, now, workers, items);
+		}
+	}
+	if (!f)
+		return;
+	aw_finding_add_integer(f, "epoch_pairs", (int64_t)pairs);
+	if (pairs > shown)
+		aw_finding_add_evidence(f,
+					"(%zu repeats over ranks and pairs of "
+					"epochs in all)",
+					pairs);
+	aw_finding_set_fix(
+	    f, "give the workers the epoch where they read it: keep it in "
+	       "shared memory (a torch tensor made share_memory_(), or a "
+	       "multiprocessing.Value, updated in set_epoch), as HF datasets "
+	       "does, or build the workers anew each epoch "
+	       "(persistent_workers=False)");
+}

@@ -21,6 +21,7 @@ void aw_iteration_init(struct aw_iteration *it, uint32_t loader,
 	it->loader = loader;
 	it->ordinal = ordinal;
 	it->sampler_epoch = -1;
+	it->dataset_epoch = -1;
 	it->seed = -1;
 	it->window = window ? window : 1;
 	aw_sample_set_init(&it->consumed);

@@ -37,6 +37,7 @@ struct aw_iteration {
 	uint32_t loader;  /* index of the loader object in the model */
 	uint32_t ordinal; /* the trace's iteration number: the epoch */
 	int64_t sampler_epoch, seed;
+	int64_t dataset_epoch; /* its dataset's own epoch then, -1 none */
 	bool began, ended;
 	uint32_t drawn, yielded; /* as iter_end reported them */
 	uint8_t exhausted;

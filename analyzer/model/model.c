@@ -688,6 +688,7 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		struct aw_iteration *it = &model->iterations[iteration];
 		it->began = true;
 		it->sampler_epoch = e->sampler_epoch;
+		it->dataset_epoch = e->dataset_epoch;
 		it->seed = e->seed;
 		break;
 	}

@@ -137,6 +137,25 @@ def _start_method(loader):
     return name if isinstance(name, str) else ""
 
 
+def _dataset_epoch(dataset):
+    """The epoch a dataset holds of its own (an int, or a one-number tensor
+    as HF datasets shares with workers), read from its __dict__ so that no
+    property of the user's runs; -1 none."""
+    try:
+        own = vars(dataset)
+    except TypeError:
+        return -1
+    for name in ("epoch", "_epoch"):
+        value = own.get(name)
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            return value
+        if _Tensor is not None and isinstance(value, _Tensor) and value.numel() == 1:
+            return int(value)
+    return -1
+
+
 def _dataset_len(dataset):
     try:
         return len(dataset)
@@ -402,7 +421,8 @@ def _begin(loader):
     chain = _sampler_chain(loader)
     _aw.iter_begin(loader=rec.loader, iteration=rec.iteration,
                    sampler_epoch=_first_int(chain, ("epoch",)),
-                   seed=_first_int(chain, ("seed", "initial_seed")))
+                   seed=_first_int(chain, ("seed", "initial_seed")),
+                   dataset_epoch=_dataset_epoch(getattr(loader, "dataset", None)))
     # Persistent workers: the same iterator is _reset inside the original
     # __iter__ and draws this iteration's first batches there. (torchdata
     # keeps its last iterator in _iterator without persistent workers too:

@@ -199,6 +199,14 @@ void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
 	      .iteration = iteration, .sampler_epoch = iteration, .seed = 1);
 }
 
+void s_iter_begin_dataset(struct aw_model *m, int32_t pid, uint32_t loader,
+			  uint32_t iteration, int64_t dataset_epoch)
+{
+	S_ADD(m, AW_EVENT_ITER_BEGIN, pid, iter_begin, .loader = loader,
+	      .iteration = iteration, .sampler_epoch = -1, .seed = -1,
+	      .dataset_epoch = dataset_epoch);
+}
+
 /* batch and batch_wide: one part [offset, offset + count) of a batch total
  * indices long. */
 static void s_batch_part(struct aw_model *m, enum aw_event_kind kind,

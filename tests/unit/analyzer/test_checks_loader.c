@@ -416,3 +416,66 @@ Test(checks_loader, a_batch_slicing_split_is_an_info_and_own_shards_nothing)
 	cr_expect_eq(s_count(&r.findings, "read-amplification"), 0);
 	s_done(&r);
 }
+
+/* --- worker-stale-epoch ----------------------------------------------------
+ */
+
+/* Rank 0's iterable loader over 2 workers (pids 300, 301), persistent or
+ * not, for 2 epochs whose dataset epochs are given: worker w produces 10
+ * items 0x7000 + 10 w + i, reversed in epoch 1 when `reshuffles`. */
+static struct s_run stream_epochs(int8_t persistent, int64_t first,
+				  int64_t second, bool reshuffles)
+{
+	struct s_loader_opts o = base;
+	o.iterable = 1;
+	o.dataset_len = -1;
+	o.num_workers = 2;
+	o.persistent_workers = persistent;
+	o.sampler = "_InfiniteConstantSampler";
+	struct s_run r = s_run_of(1, &o);
+	for (int32_t w = 0; w < 2; w++) {
+		s_process(r.model, 300 + w, 100, 0, 1, "worker");
+		s_worker(r.model, 300 + w, w, 0, 0);
+	}
+	for (uint32_t e = 0; e < 2; e++) {
+		s_iter_begin_dataset(r.model, 100, 0, e, e ? second : first);
+		for (int32_t w = 0; w < 2; w++) {
+			uint64_t h[10];
+			for (uint32_t i = 0; i < 10; i++)
+				h[e && reshuffles ? 9 - i : i] =
+				    0x7000 + 10 * (uint64_t)w + i;
+			s_item_fetch(r.model, 300 + w, w, 0, e, 0, h, 10);
+		}
+		s_iter_end(r.model, 100, 0, e, 2, 2, true);
+	}
+	return r;
+}
+
+Test(checks_loader, persistent_workers_missing_the_epoch_repeat_their_order)
+{
+	struct s_run r = stream_epochs(1, 0, 1, false);
+	const struct aw_finding *f = s_finish_only(&r, "worker-stale-epoch");
+	cr_assert(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	cr_expect_eq(s_number(f, "epoch_pairs"), 1);
+	cr_expect(s_says(f, "set the dataset's epoch to 1"), "%s", f->message);
+	s_done(&r);
+}
+
+Test(checks_loader, no_stale_epoch_when_the_order_moves_or_nothing_set_it)
+{
+	/* The workers saw the epoch (another order); the dataset holds no
+	 * epoch or the same one (a stream read as it is); workers made anew. */
+	struct s_run r = stream_epochs(1, 0, 1, true);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+	r = stream_epochs(1, -1, -1, false);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+	r = stream_epochs(1, 3, 3, false);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+	r = stream_epochs(0, 0, 1, false);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+}

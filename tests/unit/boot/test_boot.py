@@ -71,6 +71,22 @@ def test_an_epoch_is_iter_begin_its_batches_and_iter_end(torch_process):
     assert end == dict(loader=0, iteration=0, drawn=3, yielded=3, exhausted=1)
 
 
+def test_iter_begin_carries_the_epoch_the_dataset_holds_of_its_own(torch_process):
+    modules, namespace, recorder = torch_process
+
+    class Epochs(list):
+        @property
+        def epoch(self):  # a property of the user's: never read
+            raise AssertionError("read")
+
+    plain, own = Epochs(range(4)), Epochs(range(4))
+    own.__dict__["_epoch"] = 7
+    for data in (plain, own):
+        for _ in dataloader(modules)(data, batch_size=2):
+            pass
+    assert [b["dataset_epoch"] for b in recorder.of("iter_begin")] == [-1, 7]
+
+
 def test_a_loop_left_early_ends_its_iteration_unexhausted(torch_process):
     modules, namespace, recorder = torch_process
     loader = dataloader(modules)(list(range(10)), batch_size=2)
