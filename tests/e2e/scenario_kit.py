@@ -29,6 +29,7 @@ produced; with accelerate's dispatcher they are the slice this rank received."""
 import inspect
 import json
 import os
+import random
 import signal
 import threading
 import time
@@ -57,6 +58,30 @@ class IndexDataset(Dataset):
 
     def __getitem__(self, index):
         return torch.tensor(index + self.offset)
+
+
+class EpochStream(IterableDataset):
+    """The items i % world == rank of range(length), split between the
+    DataLoader workers, each worker's part shuffled by the stream's own
+    epoch (set_epoch). shared: the epoch is a shared-memory tensor, which
+    persistent workers see change; else a plain int, their copy's."""
+
+    def __init__(self, length, rank, world, shared):
+        self.length, self.rank, self.world = length, rank, world
+        self.epoch = torch.zeros(1, dtype=torch.int64).share_memory_() if shared else 0
+
+    def set_epoch(self, epoch):
+        if isinstance(self.epoch, torch.Tensor):
+            self.epoch.fill_(epoch)
+        else:
+            self.epoch = epoch
+
+    def __iter__(self):
+        info = get_worker_info()
+        workers, worker = (info.num_workers, info.id) if info is not None else (1, 0)
+        mine = list(range(self.rank, self.length, self.world))[worker::workers]
+        random.Random(int(self.epoch)).shuffle(mine)
+        return iter(torch.tensor(i) for i in mine)
 
 
 class KillingDataset(IndexDataset):
