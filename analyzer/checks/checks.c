@@ -327,6 +327,7 @@ static const struct aw_check aw_checks[] = {
      * loaders of one dataset. */
     {"unused-prepared", AW_CHECK_TRACE, aw_check_unused_prepared},
     {"len", AW_CHECK_TRACE, aw_check_len},
+    {"resume-repeats-epoch", AW_CHECK_TRACE, aw_check_resume_repeats},
     /* fork-threads, fork-cuda */
     {"fork", AW_CHECK_TRACE, aw_check_forks},
     {"worker-respawn", AW_CHECK_TRACE, aw_check_worker_respawn},

@@ -808,3 +808,130 @@ void aw_check_worker_stale_epoch(const struct aw_check_input *in,
 	       "does, or build the workers anew each epoch "
 	       "(persistent_workers=False)");
 }
+
+/* --- resume-repeats-epoch ---------------------------------------------------
+ */
+
+/* The batches a loader's chain skips (accelerate's skip_first_batches), 0
+ * when none; and whether a link of it shuffles. */
+static int64_t aw_chain_skip(const struct aw_loader *l, bool *shuffles)
+{
+	int64_t skip = 0;
+	*shuffles = false;
+	for (uint32_t i = 0; i < l->n_chain; i++) {
+		if (!l->chain[i].seen)
+			continue;
+		if (l->chain[i].skip > 0)
+			skip = l->chain[i].skip;
+		*shuffles |= l->chain[i].shuffle == 1;
+	}
+	return skip;
+}
+
+/* Whether pass q, before pass p of the same rank, read the same data:
+ * the same loader, or a loader of the same dataset in the same process. */
+static bool aw_same_data(const struct aw_model *m, const struct aw_iteration *p,
+			 const struct aw_iteration *q)
+{
+	const struct aw_loader *a = &m->loaders[p->loader];
+	const struct aw_loader *b = &m->loaders[q->loader];
+	if (m->processes[a->process].rank != m->processes[b->process].rank)
+		return false;
+	if (a->global != AW_NONE && a->global == b->global)
+		return true;
+	return a->process == b->process && a->dataset_id == b->dataset_id;
+}
+
+/* The finding of this id for a loader and epoch already in out, or NULL. */
+static struct aw_finding *aw_finding_of(struct aw_findings *out, const char *id,
+					uint32_t loader, int64_t epoch)
+{
+	for (size_t i = 0; i < out->n; i++) {
+		struct aw_finding *f = &out->items[i];
+		if (!strcmp(f->id, id) && f->loader == loader &&
+		    f->epoch == epoch)
+			return f;
+	}
+	return NULL;
+}
+
+/* An earlier pass of the same rank over the same data whose sampler had
+ * the same seed and epoch, and which read every sample p read; or NULL. */
+static const struct aw_iteration *aw_repeated_pass(const struct aw_model *m,
+						   size_t i)
+{
+	const struct aw_iteration *p = &m->iterations[i];
+	uint64_t unique = aw_sample_set_unique(&p->consumed);
+	for (size_t j = 0; j < i; j++) {
+		const struct aw_iteration *q = &m->iterations[j];
+		if (q->seed == p->seed &&
+		    q->sampler_epoch == p->sampler_epoch &&
+		    aw_same_data(m, p, q) &&
+		    aw_sample_set_overlap(&p->consumed, &q->consumed) == unique)
+			return q;
+	}
+	return NULL;
+}
+
+static const char *aw_global_id(const struct aw_model *m, uint32_t loader)
+{
+	uint32_t g = m->loaders[loader].global;
+	return g != AW_NONE ? m->loaders_global[g].id : "?";
+}
+
+void aw_check_resume_repeats(const struct aw_check_input *in,
+			     struct aw_findings *out)
+{
+	const struct aw_model *m = in->model;
+	for (size_t i = 0; i < m->n_iterations; i++) {
+		const struct aw_iteration *p = &m->iterations[i];
+		const struct aw_loader *l = &m->loaders[p->loader];
+		const struct aw_process *proc = &m->processes[l->process];
+		bool shuffles;
+		int64_t skip = aw_chain_skip(l, &shuffles);
+		if (skip <= 0 || !shuffles || proc->rank < 0 ||
+		    proc->is_worker || p->seed < 0 || p->sampler_epoch < 0 ||
+		    !p->consumed.samples || l->global == AW_NONE)
+			continue;
+		const struct aw_iteration *q = aw_repeated_pass(m, i);
+		if (!q)
+			continue;
+		struct aw_finding *f = aw_finding_of(
+		    out, "resume-repeats-epoch", l->global, p->ordinal);
+		if (!f) {
+			f = aw_findings_add(out, "resume-repeats-epoch",
+					    AW_SEVERITY_ERROR, l->global,
+					    p->ordinal);
+			aw_finding_add_integer(f, "skip", skip);
+			aw_finding_add_integer(f, "sampler_epoch",
+					       p->sampler_epoch);
+			aw_finding_set_message(
+			    f,
+			    "a pass resumed after %" PRId64
+			    " batches (skip_first_batches) with its sampler at "
+			    "epoch %" PRId64 " and seed %" PRId64
+			    ", as in epoch %u of %s, already trained: it reads "
+			    "that epoch's order again, not the epoch it "
+			    "resumes",
+			    skip, p->sampler_epoch, p->seed, q->ordinal,
+			    aw_global_id(m, q->loader));
+			aw_finding_set_fix(
+			    f, "save the epoch with the checkpoint and call "
+			       "set_epoch(<the epoch resumed>) on the sampler "
+			       "(or on the prepared loader) before "
+			       "skip_first_batches(), as the pass that first "
+			       "trained that epoch did");
+		}
+		aw_finding_add_rank(f, proc->rank);
+		if (f->n_ranks <= AW_EVIDENCE_RANKS)
+			aw_finding_add_evidence(
+			    f,
+			    "rank %d: each of the %" PRIu64 " samples of the "
+			    "resumed pass (%s epoch %u) was read in %s epoch "
+			    "%u, drawn from the same permutation after its "
+			    "first %" PRId64 " batches",
+			    proc->rank, aw_sample_set_unique(&p->consumed),
+			    aw_global_id(m, p->loader), p->ordinal,
+			    aw_global_id(m, q->loader), q->ordinal, skip);
+	}
+}

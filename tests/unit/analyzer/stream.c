@@ -199,6 +199,15 @@ void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
 	      .iteration = iteration, .sampler_epoch = iteration, .seed = 1);
 }
 
+void s_iter_begin_sampler(struct aw_model *m, int32_t pid, uint32_t loader,
+			  uint32_t iteration, int64_t sampler_epoch,
+			  int64_t seed)
+{
+	S_ADD(m, AW_EVENT_ITER_BEGIN, pid, iter_begin, .loader = loader,
+	      .iteration = iteration, .sampler_epoch = sampler_epoch,
+	      .seed = seed, .dataset_epoch = -1);
+}
+
 void s_iter_begin_dataset(struct aw_model *m, int32_t pid, uint32_t loader,
 			  uint32_t iteration, int64_t dataset_epoch)
 {

@@ -82,6 +82,10 @@ void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 		  const uint64_t *hashes, uint32_t count);
 void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
 		  uint32_t iteration);
+/* iter_begin with the sampler's epoch and seed. */
+void s_iter_begin_sampler(struct aw_model *m, int32_t pid, uint32_t loader,
+			  uint32_t iteration, int64_t sampler_epoch,
+			  int64_t seed);
 /* iter_begin of an iterable loader whose dataset holds dataset_epoch. */
 void s_iter_begin_dataset(struct aw_model *m, int32_t pid, uint32_t loader,
 			  uint32_t iteration, int64_t dataset_epoch);

@@ -398,7 +398,7 @@ Test(checks_loader, a_split_whose_shards_do_not_divide_amplifies_reads)
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect_eq(s_number(f, "num_replicas"), 2);
 	cr_expect(s_says(f, "has 3 shards"), "%s", f->message);
-	cr_expect(s_says(f, "read 2 x 30 = 60"), "%s", f->evidence[0]);
+	cr_expect(s_says(f, "read 2 x 30 = 60"), "%s", f->evidence);
 	s_done(&r);
 }
 
@@ -477,5 +477,62 @@ Test(checks_loader, no_stale_epoch_when_the_order_moves_or_nothing_set_it)
 	s_done(&r);
 	r = stream_epochs(0, 0, 1, false);
 	s_finish_only(&r, NULL);
+	s_done(&r);
+}
+
+/* --- resume-repeats-epoch --------------------------------------------------
+ */
+
+/* Rank 0 trains L0's epoch 0 (samples 0..39, sampler epoch 0, seed 1), then
+ * resumes a loader of the same dataset that skips 2 batches, its sampler at
+ * `epoch`, reading [begin, begin + 20). */
+static struct s_run resumed_at(int64_t epoch, uint32_t begin)
+{
+	struct s_loader_opts o = base;
+	o.dataset_len = 40;
+	o.shuffle = 1;
+	struct s_run r = s_run_of(1, &o);
+	o.site = "train.py:20";
+	s_loader(r.model, 100, 1, &o);
+	for (uint32_t l = 0; l < 2; l++) {
+		struct aw_event_sampler links[3] = {
+		    s_link("accelerate.data_loader.SkipBatchSampler"),
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("torch.utils.data.distributed.DistributedSampler")};
+		links[0].skip = 2;
+		links[1].batch_size = 10;
+		links[2].num_replicas = 1;
+		links[2].rank = 0;
+		links[2].shuffle = 1;
+		links[2].seed = 1;
+		s_chain(r.model, 100, l, l ? links : links + 1, l ? 3 : 2);
+	}
+	s_reads(r.model, 100, 0, 0, 0, 40, 10, true);
+	s_iter_begin_sampler(r.model, 100, 0, 0, 0, 1);
+	s_reads(r.model, 100, 1, 0, begin, begin + 20, 10, true);
+	s_iter_begin_sampler(r.model, 100, 1, 0, epoch, 1);
+	return r;
+}
+
+Test(checks_loader, a_resume_whose_sampler_epoch_was_reset_repeats_an_epoch)
+{
+	struct s_run r = resumed_at(0, 20);
+	const struct aw_finding *f = s_finish_only(&r, "resume-repeats-epoch");
+	cr_assert(f);
+	cr_expect_eq(s_number(f, "skip"), 2);
+	cr_expect(s_says(f, "epoch 0 of L0"), "%s", f->message);
+	cr_expect(s_has_rank(f, 0));
+	s_done(&r);
+}
+
+Test(checks_loader, a_resume_at_its_own_epoch_or_other_samples_repeats_none)
+{
+	struct s_run r = resumed_at(2, 20);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+	/* The same seed and epoch but samples L0 never read: not its order. */
+	r = resumed_at(0, 30);
+	s_finish(&r);
+	cr_expect_eq(s_count(&r.findings, "resume-repeats-epoch"), 0);
 	s_done(&r);
 }
