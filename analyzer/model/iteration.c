@@ -188,10 +188,18 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 	} else {
 		it->prefetched_samples +=
 		    batch->filled + batch->unrepresentable;
-		if (it->observer)
-			aw_iteration_tell(it, batch->ordinal,
-					  it->buffer + batch->start,
-					  batch->reserved, AW_READ_PREFETCHED);
+		if (it->observer) {
+			/* In dataset indices, as consumed batches are. */
+			const uint32_t *indices = it->buffer + batch->start;
+			size_t count = batch->reserved;
+			if (it->mapping && it->mapping->n_levels) {
+				uint64_t unmapped = it->unmapped; /* consumed */
+				indices = aw_iteration_map(it, indices, &count);
+				it->unmapped = unmapped;
+			}
+			aw_iteration_tell(it, batch->ordinal, indices, count,
+					  AW_READ_PREFETCHED);
+		}
 	}
 
 	it->n_pending--;

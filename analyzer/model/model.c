@@ -502,12 +502,48 @@ static bool aw_fetch_starts(const struct aw_process *p,
 	       p->last_fetch.ordinal != c->batch;
 }
 
-/* A worker's fetch chunk, to the observer. */
+/* The index maps of the loader a worker fetches for (its loader_pid's, else
+ * its parent's), NULL when it has none or they are not known yet. */
+static const struct aw_mapping *aw_worker_mapping(const struct aw_model *model,
+						  const struct aw_process *p,
+						  uint32_t loader_id)
+{
+	int32_t owner =
+	    p->worker_loader_pid > 0 ? p->worker_loader_pid : p->ppid;
+	if (owner < 0)
+		return NULL;
+	uint32_t process = aw_index_map_get(&model->process_index,
+					    aw_key2(p->space, (uint32_t)owner));
+	if (process == AW_NONE)
+		return NULL;
+	uint32_t loader =
+	    aw_index_map_get(&model->loader_index, aw_key2(process, loader_id));
+	if (loader == AW_NONE)
+		return NULL;
+	const struct aw_mapping *m = model->loaders[loader].mapping;
+	return m && m->n_levels ? m : NULL;
+}
+
+/* A worker's fetch chunk, to the observer: in dataset indices when its
+ * loader maps positions (what it draws) onto them. */
 static void aw_model_tell_fetch(struct aw_model *model, uint32_t process,
 				const struct aw_event *event)
 {
 	const struct aw_event_chunk *c = &event->u.chunk;
 	bool narrow = event->kind == AW_EVENT_WORKER_FETCH;
+	const struct aw_mapping *mapping =
+	    narrow ? aw_worker_mapping(model, &model->processes[process],
+				       c->loader)
+		   : NULL;
+	const uint32_t *indices = narrow ? event->values.u32 : NULL;
+	uint32_t *mapped = NULL;
+	if (mapping) {
+		mapped = aw_xcalloc(event->count ? event->count : 1,
+				    sizeof(*mapped));
+		for (uint32_t i = 0; i < event->count; i++)
+			mapped[i] = aw_mapping_apply(mapping, indices[i]);
+		indices = mapped;
+	}
 	struct aw_read read = {.kind = AW_READ_FETCHED,
 			       .process = process,
 			       .loader = AW_NONE,
@@ -518,10 +554,11 @@ static void aw_model_tell_fetch(struct aw_model *model, uint32_t process,
 			       .offset = c->offset,
 			       .worker_id = c->worker_id,
 			       .to_rank = -1,
-			       .indices = narrow ? event->values.u32 : NULL,
+			       .indices = indices,
 			       .wide = narrow ? NULL : event->values.i64,
 			       .count = event->count};
 	model->observer.on_read(model->observer.data, &read);
+	free(mapped);
 }
 
 /* worker_fetch and item_fetch: what the process read last, whether that

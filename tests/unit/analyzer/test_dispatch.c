@@ -541,3 +541,33 @@ Test(dispatch, a_stream_without_fingerprints_is_not_rebuilt)
 	aw_findings_fini(&f);
 	aw_model_destroy(m);
 }
+
+Test(query, sample_reads_of_a_mapped_loader_are_dataset_indices)
+{
+	/* Rank 0's loader over Subset(range(0, 200, 2)): position p is sample
+	 * 2p. Its worker fetches positions 3 and 4 (samples 6, 8), and the
+	 * rank consumes them: --sample 6 finds both reads, --sample 3 none. */
+	for (uint32_t sample = 3; sample <= 6; sample += 3) {
+		struct aw_query q = {.by_sample = true, .sample = sample};
+		struct s_loader_opts o = S_BASE_LOADER(1);
+		o.dataset_len = 100;
+		struct aw_model *m = asked(&q, 1, &o);
+		uint32_t to[100];
+		s_range(to, 0, 100, 2);
+		s_dataset_map(m, 100, 0, 0, 200, to, 100, 0, 100);
+		s_process(m, 300, 100, 0, 1, "worker");
+		s_worker(m, 300, 0, 0, 0);
+		const uint32_t positions[2] = {3, 4};
+		s_worker_fetch(m, 300, 0, 0, 0, 0, positions, 2);
+		s_reads_in_order(m, 0, 0, 0, positions, 2, 2);
+		aw_model_finish(m);
+		size_t n;
+		struct aw_answer_read *reads =
+		    aw_answers_sample_reads(m, &watch, &n);
+		cr_expect_eq(n, sample == 6 ? 2 : 0, "sample %u: %zu reads",
+			     sample, n);
+		free(reads);
+		aw_query_watch_fini(&watch);
+		aw_model_destroy(m);
+	}
+}
