@@ -193,6 +193,28 @@ static void aw_coverage_link(const struct aw_sampler_link *link, bool outermost,
 	}
 }
 
+/* Adds what one loader's chain leaves out of its dataset to c. */
+static void aw_chain_coverage(const struct aw_loader *d, uint64_t batch_size,
+			      struct aw_coverage *c)
+{
+	uint64_t per = d->dataset_len > 0 ? (uint64_t)d->dataset_len : 0;
+	uint64_t streams = 1;
+	for (uint32_t i = d->n_chain; i-- > 0;)
+		if (d->chain[i].seen)
+			aw_coverage_link(&d->chain[i], i == 0, batch_size, &per,
+					 &streams, c);
+}
+
+/* Whether a link of the chain splits the data among replicas. */
+static bool aw_chain_shards(const struct aw_loader *d)
+{
+	for (uint32_t i = 0; i < d->n_chain; i++)
+		if (d->chain[i].seen && d->chain[i].num_replicas >= 1 &&
+		    d->chain[i].rank >= 0)
+			return true;
+	return false;
+}
+
 struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 {
 	const struct aw_loader *d = in->desc;
@@ -206,12 +228,20 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 		c.left_out = c.by_drop_last;
 		return c;
 	}
-	uint64_t per = d->dataset_len > 0 ? (uint64_t)d->dataset_len : 0;
-	uint64_t streams = 1;
-	for (uint32_t i = d->n_chain; i-- > 0;)
-		if (d->chain[i].seen)
-			aw_coverage_link(&d->chain[i], i == 0, in->batch_size,
-					 &per, &streams, &c);
+	const struct aw_cell *a, *b;
+	if (!aw_chain_shards(d) && aw_epoch_maps_differ(in, &a, &b)) {
+		/* Each rank reads its own subset through its own chain: what
+		 * each leaves out adds up. */
+		for (size_t i = 0; i < in->epoch->n_cells; i++) {
+			const struct aw_iteration *it =
+			    &in->model
+				 ->iterations[in->epoch->cells[i].iteration];
+			aw_chain_coverage(&in->model->loaders[it->loader],
+					  in->batch_size, &c);
+		}
+	} else {
+		aw_chain_coverage(d, in->batch_size, &c);
+	}
 	c.left_out =
 	    c.by_subset + c.by_drop_last + c.by_skip + c.by_unknown_batches;
 	return c;

@@ -951,3 +951,33 @@ Test(checks_sharding, no_groups_over_one_replica_or_groups_of_unequal_size)
 	cr_expect(!r.model->loaders_global[0].epochs[0].by_group);
 	s_done(&r);
 }
+
+Test(checks_sharding, ranks_dropping_their_own_subsets_tails_miss_nothing)
+{
+	/* Hand sharding: rank r reads Subset(base of 50, range(r, 50, 2)),
+	 * 25 samples, through BatchSampler(10, drop_last=True): each drops
+	 * its own 5. 10 samples unread in all, what the two chains leave. */
+	struct s_loader_opts o = base0;
+	o.dataset_len = 25;
+	o.drop_last = 1;
+	o.sampler = "torch.utils.data.sampler.RandomSampler";
+	struct s_run r = s_run_of(2, &o);
+	for (int rank = 0; rank < 2; rank++) {
+		struct aw_event_sampler links[2] = {
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("torch.utils.data.sampler.RandomSampler")};
+		links[0].batch_size = 10;
+		links[0].drop_last = 1;
+		links[1].shuffle = 1;
+		links[1].replacement = 0;
+		links[1].num_samples = 25;
+		s_chain(r.model, 100 + rank, 0, links, 2);
+		uint32_t to[25];
+		s_range(to, (uint32_t)rank, 25, 2);
+		s_dataset_map(r.model, 100 + rank, 0, 0, 50, to, 25, 0, 25);
+		s_rank_reads(r.model, rank, 0, 0, 20, 10);
+	}
+	s_finish(&r);
+	s_expect_only(&r.findings, NULL);
+	s_done(&r);
+}
