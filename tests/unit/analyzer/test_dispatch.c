@@ -451,33 +451,6 @@ Test(query, loader_filter_keeps_its_findings_and_trace_ones)
 	aw_model_destroy(m);
 }
 
-Test(dispatch, an_iterable_dataset_is_not_rebuilt)
-{
-	/* Rank 0 iterates an IterableDataset for everyone: no indices to cut,
-	 * so its row stays as read and no sharding finding is claimed. */
-	struct aw_model *m = aw_model_create();
-	struct s_loader_opts o = {.dataset_len = -1,
-				  .batch_size = 8,
-				  .sampler_replicas = -1,
-				  .iterable = 1,
-				  .sampler = "_InfiniteConstantSampler"};
-	s_ranks(m, 2, &o);
-	for (int r = 0; r < 2; r++) {
-		s_loader(m, 100 + r, 1, &o);
-		s_loader_wrap(m, 100 + r, 1, 0, "dispatcher", 0, -1, 2, r);
-	}
-	s_iter_begin(m, 100, 0, 0);
-	s_iter_end(m, 100, 0, 0, 4, 4, 1);
-	struct aw_findings f;
-	s_analyze(m, &f);
-	cr_expect(m->loaders_global[0].dispatched);
-	cr_expect_not(m->loaders_global[0].rebuilt);
-	cr_expect_eq(m->loaders_global[0].epochs[0].n_cells, 1);
-	cr_expect_eq(f.n, 0);
-	aw_findings_fini(&f);
-	aw_model_destroy(m);
-}
-
 /* --- over an IterableDataset ---------------------------------------------- */
 
 /* Rank 0 of 2 reads a stream of 40 items (fingerprints 1000 + i) in 4
@@ -533,11 +506,14 @@ Test(dispatch, a_stream_read_by_rank_0_is_cut_into_shares)
 
 Test(dispatch, a_stream_without_fingerprints_is_not_rebuilt)
 {
+	/* Nothing to cut: rank 0's row stays as read, and no sharding
+	 * finding is claimed. */
 	struct aw_model *m = dispatched_stream(false);
 	struct aw_findings f;
 	s_analyze(m, &f);
 	cr_expect(m->loaders_global[0].dispatched);
 	cr_expect_not(m->loaders_global[0].rebuilt);
+	cr_expect_eq(f.n, 0);
 	aw_findings_fini(&f);
 	aw_model_destroy(m);
 }
