@@ -22,12 +22,27 @@ def _sampler_chain(loader):
         below = getattr(obj, "sampler", None)
         if below is None:
             below = getattr(obj, "batch_sampler", None)
+        if below is None:
+            below = _sampler_in_dataset(obj)
         obj = below
     if not chain:
         sampler = getattr(loader, "sampler", None)
         if sampler is not None:
             chain.append(sampler)
     return chain
+
+
+def _sampler_in_dataset(obj):
+    """The sampler a sampler draws through its dataset: Lightning's
+    DistributedSamplerWrapper shards a dataset that lists what the user's
+    sampler yields (its _sampler). None otherwise."""
+    sampler = getattr(_samplers, "Sampler", None)
+    dataset = _attr(obj, "dataset")
+    try:
+        held = vars(dataset).get("_sampler") if dataset is not None else None
+    except TypeError:
+        return None
+    return held if sampler is not None and isinstance(held, sampler) else None
 
 
 def _shuffle(chain):
