@@ -4,7 +4,10 @@ re-runs this script for ranks 1..N-1 (LOCAL_RANK in their environment) and
 injects a DistributedSampler into the loader train_dataloader() returns, by
 building a new DataLoader inside trainer.fit(). Each rank writes what its
 training_step got to TRUTH_DIR/rank-<r>.json (format in ranks.py). The
-scenario file (scenarios/<case>.py) says how many workers each rank has.
+scenario file (scenarios/<case>.py) says how many workers each rank has
+(WORKERS), and may build the loader (loader(dataset, workers) -> (site,
+loader)) and give the Trainer options (TRAINER; with
+use_distributed_sampler=False Lightning iterates the user's loader).
 
     .venv/bin/python tests/e2e/lightning_ranks.py --case lightning_ddp --nproc 4 --truth /tmp/t"""
 import argparse
@@ -20,18 +23,25 @@ from scenario_kit import IndexDataset, Truth, here, load_scenario
 class Model(L.LightningModule):
     """Records the batches of each epoch; learns nothing of interest."""
 
-    def __init__(self, truth, workers):
+    def __init__(self, truth, scenario, replaced):
         super().__init__()
         self.layer = torch.nn.Linear(1, 1)
-        self.truth, self.workers = truth, workers
+        self.truth, self.scenario, self.replaced = truth, scenario, replaced
         self.user = None  # truth entries: the loader train_dataloader() built,
-        self.fitted = None  # and the one Lightning built in fit()
+        self.fitted = None  # and the one Lightning built in fit() (or the user's)
 
     def train_dataloader(self):
         dataset = IndexDataset(402)  # not divisible by 4: DistributedSampler pads
-        site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=self.workers, persistent_workers=bool(self.workers))
+        workers = self.scenario.WORKERS
+        if hasattr(self.scenario, "loader"):
+            site, loader = self.scenario.loader(dataset, workers)
+        else:
+            site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=workers, persistent_workers=bool(workers))
         if self.user is None:
-            self.user = self.truth.loader(site)  # replaced by Lightning: never iterated
+            # Replaced by Lightning (never iterated) unless it keeps the user's.
+            self.user = self.truth.loader(site)
+            if not self.replaced:
+                self.fitted = self.user
         return loader
 
     def on_train_epoch_start(self):
@@ -55,13 +65,19 @@ def main():
     os.makedirs(opts.truth, exist_ok=True)
 
     truth = Truth()
+    scenario = load_scenario(opts.case)
+    options = getattr(scenario, "TRAINER", {})
     trainer = L.Trainer(accelerator="cpu", devices=opts.nproc, strategy="ddp", max_epochs=2, logger=False,
                         enable_checkpointing=False, enable_progress_bar=False, enable_model_summary=False,
-                        num_sanity_val_steps=0)
-    model = Model(truth, workers=load_scenario(opts.case).WORKERS)
+                        num_sanity_val_steps=0, **options)
+    replaced = options.get("use_distributed_sampler", True)
+    model = Model(truth, scenario, replaced)
     # The loader Lightning iterates is built inside fit(): its creation site
     # is the user's call, this line.
-    model.fitted = truth.loader(here()); trainer.fit(model)
+    if replaced:
+        model.fitted = truth.loader(here()); trainer.fit(model)
+    else:
+        trainer.fit(model)
     truth.write(opts.truth, trainer.global_rank, trainer.world_size)
 
 
