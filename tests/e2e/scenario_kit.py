@@ -84,6 +84,17 @@ class EpochStream(IterableDataset):
         return iter(torch.tensor(i) for i in mine)
 
 
+def epoch_stream_epochs(truth, rank, world, shared):
+    """EpochStream read by 2 persistent workers for 3 epochs, set_epoch
+    called in the main process before each."""
+    stream = EpochStream(160, rank, world, shared=shared)
+    site = here(); loader = DataLoader(stream, batch_size=8, num_workers=2, persistent_workers=True, worker_init_fn=note_worker_pid)
+    entry = truth.loader(site)
+    for epoch in range(3):
+        stream.set_epoch(epoch)
+        truth.read(entry, loader)
+
+
 class KillingDataset(IndexDataset):
     """Item i is the int i (no tensor: a tensor a worker sends travels as a
     file descriptor fetched from the worker afterwards, and a worker killed
@@ -403,14 +414,30 @@ def rank_killed(truth, rank, world):
 
 
 # accelerate's dispatcher: rank 0 reads, every rank gets a slice. ACCELERATE
-def dispatcher(truth, rank, world, workers=0):
+def accelerator_dispatching(dispatch):
+    """make_accelerator with dispatch_batches as given, in the spelling of
+    the accelerate installed."""
     acc = accelerate()
+    if hasattr(acc, "DataLoaderConfiguration"):  # accelerate >= 0.28
+        return make_accelerator(dataloader_config=acc.DataLoaderConfiguration(dispatch_batches=dispatch))
+    return make_accelerator(dispatch_batches=dispatch)
+
+
+def prepared_stream(truth, stream, dispatch):
+    """stream read by DataLoader(batch_size=8) through
+    accelerator.prepare() with dispatch_batches as given, 2 epochs; the
+    user's loader is in the truth, never iterated."""
+    site = here(); loader = DataLoader(stream, batch_size=8)
+    accelerator = accelerator_dispatching(dispatch)
+    psite = here(); prepared = accelerator.prepare(loader)
+    truth.loader(site)
+    truth.epochs(truth.loader(psite), prepared, 2)
+
+
+def dispatcher(truth, rank, world, workers=0):
     dataset = IndexDataset(402)
     site = here(); loader = DataLoader(dataset, batch_size=8, shuffle=True, num_workers=workers, persistent_workers=bool(workers), worker_init_fn=note_worker_pid if workers else None)
-    if hasattr(acc, "DataLoaderConfiguration"):  # accelerate >= 0.28
-        accelerator = make_accelerator(dataloader_config=acc.DataLoaderConfiguration(dispatch_batches=True))
-    else:
-        accelerator = make_accelerator(dispatch_batches=True)
+    accelerator = accelerator_dispatching(True)
     # Rank 0 draws all 51 batches of 8; each step concatenates 4 of them and
     # rank r keeps [8r, 8r+8): 13 steps, the last [0:5]..[15:20] of 18 samples
     # padded with the epoch's first 4 (rank 3: 101 samples, 2 also rank 0's).

@@ -8,7 +8,7 @@ len-mismatch, with each rank's share rebuilt (12 or 13 items of rank 0's
 
 from torch.utils.data import DataLoader
 
-from scenario_kit import IndexStream, accelerate, here, make_accelerator
+from scenario_kit import IndexStream, accelerator_dispatching, here
 
 # The exact set of error and warning ids (infos are free).
 EXPECT = ["len-mismatch"]
@@ -22,13 +22,9 @@ class SizedStream(IndexStream):
 
 
 def run(truth, rank, world):
-    acc = accelerate()
     stream = SizedStream(200, rank, world, by_worker=False)
     site = here(); loader = DataLoader(stream, batch_size=8)
-    if hasattr(acc, "DataLoaderConfiguration"):  # accelerate >= 0.28
-        accelerator = make_accelerator(dataloader_config=acc.DataLoaderConfiguration(dispatch_batches=True))
-    else:
-        accelerator = make_accelerator(dispatch_batches=True)
+    accelerator = accelerator_dispatching(True)
     psite = here(); prepared = accelerator.prepare(loader)
     truth.loader(site)
     steps = len(prepared)  # 7: the schedule's length (the report has it on the dispatcher)

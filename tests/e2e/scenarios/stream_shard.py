@@ -5,9 +5,7 @@ keep its 8: each reads 4 times what it yields. The ranks' items are
 disjoint and the reading is by design: read-amplification as info only, no
 error or warning."""
 
-from torch.utils.data import DataLoader
-
-from scenario_kit import IndexStream, accelerate, here, make_accelerator
+from scenario_kit import IndexStream, prepared_stream
 
 # The exact set of error and warning ids (infos are free).
 EXPECT = []
@@ -16,13 +14,4 @@ OPTIONS = ["--accelerate", "--mention", "read-amplification=each reads 4 times w
 
 
 def run(truth, rank, world):
-    acc = accelerate()
-    stream = IndexStream(192, 0, 1, by_worker=False)
-    site = here(); loader = DataLoader(stream, batch_size=8)
-    if hasattr(acc, "DataLoaderConfiguration"):  # accelerate >= 0.28
-        accelerator = make_accelerator(dataloader_config=acc.DataLoaderConfiguration(dispatch_batches=False))
-    else:
-        accelerator = make_accelerator(dispatch_batches=False)
-    psite = here(); prepared = accelerator.prepare(loader)
-    truth.loader(site)
-    truth.epochs(truth.loader(psite), prepared, 2)
+    prepared_stream(truth, IndexStream(192, 0, 1, by_worker=False), dispatch=False)
