@@ -88,3 +88,11 @@ uint32_t accwatch_env_run(accwatch_env_lookup_fn lookup, void *context)
 
 	return run < 0 ? 0 : (uint32_t)run;
 }
+
+uint32_t accwatch_env_stall_ms(accwatch_env_lookup_fn lookup, void *context)
+{
+	long long ms = accwatch_env_parse(
+	    lookup(ACCWATCH_ENV_STALL_MS, context), 0, 3600000);
+
+	return ms < 0 ? 0 : (uint32_t)ms;
+}

@@ -30,4 +30,7 @@ void accwatch_env_rank(accwatch_env_lookup_fn lookup, void *context,
 /* ACCWATCH_RUN as a uint32; 0 when absent or not a number. */
 uint32_t accwatch_env_run(accwatch_env_lookup_fn lookup, void *context);
 
+/* ACCWATCH_STALL_MS, at most an hour; 0 when absent or not a number. */
+uint32_t accwatch_env_stall_ms(accwatch_env_lookup_fn lookup, void *context);
+
 #endif

@@ -71,9 +71,34 @@ struct accwatch_recorder {
 	struct accwatch_fork_snapshot fork;
 	struct accwatch_indices_buffer indices;
 	struct accwatch_hot_objects hot;
+	/* The stall bound (accwatch_record_stall.c), 0 none; set once an event
+	 * waited that long: nothing is recorded any more. */
+	int64_t stall_ns;
+	_Atomic int stalled;
 };
 
 extern struct accwatch_recorder accwatch_recorder;
+
+/* The bounded stall (accwatch_record_stall.c). */
+void accwatch_stall_init(void);
+/* 0: recording stopped, emit nothing; else *start is the clock to give
+ * accwatch_stall_end after the event. */
+int accwatch_stall_begin(int64_t *start);
+/* After an event (what it was about, ACCWATCH_UNKNOWN where not a batch's):
+ * stops recording when it waited the whole bound. */
+void accwatch_stall_end(int64_t start, const char *event, uint32_t loader,
+			uint32_t iteration, uint32_t batch);
+/* Emits an event within the stall bound: statement is the tracepoint call,
+ * event its name, the numbers those of the batch it is about. */
+#define ACCWATCH_BOUNDED(event, loader, iteration, batch, statement)           \
+	do {                                                                   \
+		int64_t accwatch_emit_start_;                                  \
+		if (accwatch_stall_begin(&accwatch_emit_start_)) {             \
+			statement;                                             \
+			accwatch_stall_end(accwatch_emit_start_, event,        \
+					   loader, iteration, batch);          \
+		}                                                              \
+	} while (0)
 
 /* Puts what the bootstrap calls into module (the bootstrap's `_aw`): one
  * function per event without a sequence, called by keyword, named after it

@@ -34,7 +34,10 @@ int accwatch_record_safe_close(int fd, int (*close_cb)(int fd))
 	do {                                                                   \
 		if (lttng_ust_tracepoint_enabled(accwatch, event) &&           \
 		    accwatch_record_is_self())                                 \
-			lttng_ust_tracepoint(accwatch, event, info);           \
+			ACCWATCH_BOUNDED(                                      \
+			    #event, ACCWATCH_UNKNOWN, ACCWATCH_UNKNOWN,        \
+			    ACCWATCH_UNKNOWN,                                  \
+			    lttng_ust_tracepoint(accwatch, event, info));      \
 	} while (0)
 
 static void accwatch_record_exit(pid_t exited, int status, int signal)

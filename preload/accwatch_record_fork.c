@@ -320,17 +320,19 @@ void accwatch_record_after_fork_parent(sigset_t *sigset, pid_t child)
 	    !pthread_equal(snapshot->owner, pthread_self()))
 		goto end;
 	if (child > 0) {
-		lttng_ust_tracepoint(accwatch, fork,
-				     &(struct accwatch_fork_info){
-					 .run = accwatch_recorder.run,
-					 .pid = accwatch_recorder.pid,
-					 .child_pid = child,
-					 .threads = snapshot->threads,
-					 .thread_names = snapshot->thread_names,
-					 .cuda_mapped = snapshot->cuda_mapped,
-					 .py_stack = snapshot->py_stack,
-					 .native_stack = snapshot->native_stack,
-					 .py_threads = snapshot->py_threads});
+		struct accwatch_fork_info info = {
+		    .run = accwatch_recorder.run,
+		    .pid = accwatch_recorder.pid,
+		    .child_pid = child,
+		    .threads = snapshot->threads,
+		    .thread_names = snapshot->thread_names,
+		    .cuda_mapped = snapshot->cuda_mapped,
+		    .py_stack = snapshot->py_stack,
+		    .native_stack = snapshot->native_stack,
+		    .py_threads = snapshot->py_threads};
+		ACCWATCH_BOUNDED("fork", ACCWATCH_UNKNOWN, ACCWATCH_UNKNOWN,
+				 ACCWATCH_UNKNOWN,
+				 lttng_ust_tracepoint(accwatch, fork, &info));
 	}
 	atomic_store(&snapshot->busy, 0);
 end:

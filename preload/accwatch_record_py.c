@@ -46,7 +46,10 @@ struct accwatch_event_call {
 	ACCWATCH_IF_##sequence(                                                \
 	    static void accwatch_emit_##name(const void *info)                 \
 	    {                                                                  \
-		    lttng_ust_tracepoint(accwatch, name, info);                \
+		    ACCWATCH_BOUNDED(#name, ACCWATCH_UNKNOWN,                  \
+				     ACCWATCH_UNKNOWN, ACCWATCH_UNKNOWN,       \
+				     lttng_ust_tracepoint(accwatch, name,      \
+							  info));              \
 	    })
 ACCWATCH_EVENTS(ACCWATCH_EMIT)
 
@@ -114,19 +117,30 @@ static void accwatch_walk_indices(accwatch_pyobject *indices,
 
 /* The emitter of an event with indices: its narrow event, or the _wide one
  * when an index does not fit 32 bits (tracepoint names are literals). */
-#define ACCWATCH_INDICES_EMITTER(function, event)                              \
-	static void function(const void *info, const uint32_t *narrow,         \
-			     const int64_t *wide)                              \
+#define ACCWATCH_INDICES_EMITTER(function, event, type, iteration, batch)      \
+	static void function##_now(const void *info, const uint32_t *narrow,   \
+				   const int64_t *wide)                        \
 	{                                                                      \
 		if (narrow)                                                    \
 			lttng_ust_tracepoint(accwatch, event, info, narrow);   \
 		else                                                           \
 			lttng_ust_tracepoint(accwatch, event##_wide, info,     \
 					     wide);                            \
+	}                                                                      \
+	static void function(const void *info, const uint32_t *narrow,         \
+			     const int64_t *wide)                              \
+	{                                                                      \
+		const struct type *of = info;                                  \
+		ACCWATCH_BOUNDED(#event, of->loader, iteration, batch,         \
+				 function##_now(info, narrow, wide));          \
 	}
-ACCWATCH_INDICES_EMITTER(accwatch_emit_batch, batch)
-ACCWATCH_INDICES_EMITTER(accwatch_emit_fetch, worker_fetch)
-ACCWATCH_INDICES_EMITTER(accwatch_emit_dataset_map, dataset_map)
+ACCWATCH_INDICES_EMITTER(accwatch_emit_batch, batch, accwatch_batch_info,
+			 of->iteration, of->batch)
+ACCWATCH_INDICES_EMITTER(accwatch_emit_fetch, worker_fetch, accwatch_chunk_info,
+			 of->iteration, of->batch)
+ACCWATCH_INDICES_EMITTER(accwatch_emit_dataset_map, dataset_map,
+			 accwatch_dataset_map_info, ACCWATCH_UNKNOWN,
+			 ACCWATCH_UNKNOWN)
 
 void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
 			   accwatch_pyobject *indices)
@@ -264,7 +278,9 @@ static void accwatch_emit_items(struct accwatch_chunk_info *info,
 		}
 		info->offset = (uint32_t)offset;
 		info->count = used;
-		lttng_ust_tracepoint(accwatch, item_fetch, info, hashes);
+		ACCWATCH_BOUNDED(
+		    "item_fetch", info->loader, info->iteration, info->batch,
+		    lttng_ust_tracepoint(accwatch, item_fetch, info, hashes));
 		offset += used;
 	}
 }
@@ -307,7 +323,9 @@ static accwatch_pyobject *accwatch_py_item_fetch(accwatch_pyobject *self,
 		    accwatch_fingerprint(&accwatch_recorder.fingerprint, data);
 		info.offset = 0;
 		info.total = info.count = 1;
-		lttng_ust_tracepoint(accwatch, item_fetch, &info, &hash);
+		ACCWATCH_BOUNDED(
+		    "item_fetch", info.loader, info.iteration, info.batch,
+		    lttng_ust_tracepoint(accwatch, item_fetch, &info, &hash));
 	}
 	if (api->PyErr_Occurred())
 		api->PyErr_Clear();
@@ -357,7 +375,9 @@ static accwatch_pyobject *accwatch_py_call_around(accwatch_pyobject *self,
 	result = api->PyObject_Call(target, args, kwargs);
 	if (known) {
 		end.ok = result != NULL;
-		lttng_ust_tracepoint(accwatch, worker_fetch_end, &end);
+		ACCWATCH_BOUNDED(
+		    "worker_fetch_end", end.loader, end.iteration, end.batch,
+		    lttng_ust_tracepoint(accwatch, worker_fetch_end, &end));
 	}
 	return result;
 }

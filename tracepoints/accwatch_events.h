@@ -15,6 +15,16 @@
 #define ACCWATCH_ENV_DISABLE "ACCWATCH_DISABLE"
 /* Set to 1 for diagnostics of the preload on stderr. */
 #define ACCWATCH_ENV_DEBUG "ACCWATCH_DEBUG"
+/* The stall bound, in milliseconds, that accwatch-run gave its channel as
+ * the blocking timeout: an event that waited that long for buffer space was
+ * dropped (the consumer is stuck or gone), and the process stops recording.
+ * Absent or 0: no bound is known (a session of one's own). */
+#define ACCWATCH_ENV_STALL_MS "ACCWATCH_STALL_MS"
+/* Where a process that stopped recording leaves its note: the trace
+ * directory of accwatch-run. A note is one file, ACCWATCH_STALL_NOTE
+ * followed by the pid, of one line (see accwatch_record_stall.c). */
+#define ACCWATCH_ENV_STALL_DIR "ACCWATCH_STALL_DIR"
+#define ACCWATCH_STALL_NOTE "accwatch-stalled."
 
 /* A loader, iteration or batch number the recorder could not know. */
 #define ACCWATCH_UNKNOWN UINT32_MAX

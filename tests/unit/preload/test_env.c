@@ -140,3 +140,22 @@ Test(env, run_id)
 	cr_assert_eq(accwatch_env_run(env_lookup, (void *)big), 0);
 	cr_assert_eq(accwatch_env_run(env_lookup, (void *)bad), 0);
 }
+
+Test(env, stall_bound)
+{
+	const struct env_entry none[] = {{NULL, NULL}};
+	const struct env_entry set[] = {{ACCWATCH_ENV_STALL_MS, "10000"},
+					{NULL, NULL}};
+	const struct env_entry hour[] = {{ACCWATCH_ENV_STALL_MS, "3600000"},
+					 {NULL, NULL}};
+	const struct env_entry more[] = {{ACCWATCH_ENV_STALL_MS, "3600001"},
+					 {NULL, NULL}};
+	const struct env_entry bad[] = {{ACCWATCH_ENV_STALL_MS, "10s"},
+					{NULL, NULL}};
+
+	cr_assert_eq(accwatch_env_stall_ms(env_lookup, (void *)none), 0);
+	cr_assert_eq(accwatch_env_stall_ms(env_lookup, (void *)set), 10000);
+	cr_assert_eq(accwatch_env_stall_ms(env_lookup, (void *)hour), 3600000);
+	cr_assert_eq(accwatch_env_stall_ms(env_lookup, (void *)more), 0);
+	cr_assert_eq(accwatch_env_stall_ms(env_lookup, (void *)bad), 0);
+}
