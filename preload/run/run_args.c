@@ -13,6 +13,7 @@ enum accwatch_run_option_id {
 	ACCWATCH_RUN_OPT_DISCARD,
 	ACCWATCH_RUN_OPT_SUBBUF_SIZE,
 	ACCWATCH_RUN_OPT_NUM_SUBBUF,
+	ACCWATCH_RUN_OPT_STALL_TIMEOUT,
 	ACCWATCH_RUN_OPT_BUFFERS_UID,
 	ACCWATCH_RUN_OPT_BUFFERS_PID,
 	ACCWATCH_RUN_OPT_QUIET,
@@ -26,6 +27,7 @@ static const struct accwatch_option accwatch_run_option_table[] = {
     {"discard", 0, false, ACCWATCH_RUN_OPT_DISCARD},
     {"subbuf-size", 0, true, ACCWATCH_RUN_OPT_SUBBUF_SIZE},
     {"num-subbuf", 0, true, ACCWATCH_RUN_OPT_NUM_SUBBUF},
+    {"stall-timeout", 0, true, ACCWATCH_RUN_OPT_STALL_TIMEOUT},
     {"buffers-uid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_UID},
     {"buffers-pid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_PID},
     {"quiet", 'q', false, ACCWATCH_RUN_OPT_QUIET},
@@ -108,6 +110,25 @@ accwatch_run_args_size(const char *value, uint64_t min, uint64_t *size,
 	return bad;
 }
 
+/* --stall-timeout: whole seconds, 0 to ACCWATCH_RUN_MAX_STALL_SECONDS. */
+static enum accwatch_run_args_status
+accwatch_run_args_seconds(const char *value, uint32_t *seconds,
+			  struct accwatch_run_args_error *error)
+{
+	uint64_t parsed = 0;
+	size_t i = 0;
+
+	for (; value[i] >= '0' && value[i] <= '9' && i < 8; i++)
+		parsed = parsed * 10 + (uint64_t)(value[i] - '0');
+	if (i > 0 && value[i] == '\0' &&
+	    parsed <= ACCWATCH_RUN_MAX_STALL_SECONDS) {
+		*seconds = (uint32_t)parsed;
+		return ACCWATCH_RUN_ARGS_OK;
+	}
+	accwatch_run_args_set_culprit(error, value, strlen(value));
+	return ACCWATCH_RUN_ARGS_BAD_STALL;
+}
+
 /* Applies one recognised option; value is NULL for flags. */
 static enum accwatch_run_args_status
 accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
@@ -134,6 +155,9 @@ accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
 		return accwatch_run_args_size(
 		    value, ACCWATCH_RUN_MIN_NUM_SUBBUF, &options->num_subbuf,
 		    error, ACCWATCH_RUN_ARGS_BAD_COUNT);
+	case ACCWATCH_RUN_OPT_STALL_TIMEOUT:
+		return accwatch_run_args_seconds(value, &options->stall_seconds,
+						 error);
 	case ACCWATCH_RUN_OPT_BUFFERS_UID:
 		options->buffers = ACCWATCH_RUN_BUFFERS_PER_UID;
 		break;
@@ -182,6 +206,7 @@ accwatch_run_args_parse(int argc, char *const argv[],
 	    .buffers = ACCWATCH_RUN_BUFFERS_PER_UID,
 	    .subbuf_size = ACCWATCH_RUN_DEFAULT_SUBBUF_SIZE,
 	    .num_subbuf = ACCWATCH_RUN_DEFAULT_NUM_SUBBUF,
+	    .stall_seconds = ACCWATCH_RUN_DEFAULT_STALL_SECONDS,
 	};
 	*error = (struct accwatch_run_args_error){0};
 	accwatch_option_scan_init(&scan, argc, argv);
@@ -263,6 +288,12 @@ void accwatch_run_args_describe(enum accwatch_run_args_status status,
 			 "least 2, e.g. 4 or 8",
 			 culprit, accwatch_run_size_reason(error->size_status));
 		break;
+	case ACCWATCH_RUN_ARGS_BAD_STALL:
+		snprintf(line, line_len,
+			 "bad --stall-timeout '%s': give whole seconds from 0 "
+			 "(wait as long as it takes) to %u",
+			 culprit, ACCWATCH_RUN_MAX_STALL_SECONDS);
+		break;
 	case ACCWATCH_RUN_ARGS_EMPTY_OUTPUT:
 		snprintf(line, line_len,
 			 "the output directory (-o) must not be empty");
@@ -301,6 +332,16 @@ void accwatch_run_args_usage(FILE *out)
 	    "                       optional k/M/G suffix (default 1M)\n"
 	    "      --num-subbuf N   sub-buffers per buffer, a power of two "
 	    "(default 4)\n"
+	    "      --stall-timeout SECONDS\n"
+	    "                       when the buffers stay full this long (the "
+	    "trace's\n"
+	    "                       consumer stopped, its disk stalled or it "
+	    "died), a\n"
+	    "                       process stops recording and runs on at "
+	    "full speed;\n"
+	    "                       its counts are then lower bounds (default "
+	    "10, 0:\n"
+	    "                       wait as long as it takes)\n"
 	    "      --buffers-uid    one buffer set per user (default)\n"
 	    "      --buffers-pid    one buffer set per process\n"
 	    "  -q, --quiet          do not say where the trace was written\n"

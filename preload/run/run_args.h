@@ -13,6 +13,14 @@
 /* A sub-buffer holds at least one page (lttng-sessiond refuses less). */
 #define ACCWATCH_RUN_MIN_SUBBUF_SIZE UINT64_C(4096)
 #define ACCWATCH_RUN_MIN_NUM_SUBBUF UINT64_C(2)
+/* How long an event may wait for buffer space before its process stops
+ * recording (--stall-timeout): a consumer that takes nothing for 10 s is
+ * stuck (a stopped daemon, a stalled or full disk) or dead, while a healthy
+ * one drains a sub-buffer in milliseconds; 10 s once per process is nothing
+ * against a training job, and far below the timeouts of its collectives
+ * (minutes), so the other ranks do not give up waiting for it. */
+#define ACCWATCH_RUN_DEFAULT_STALL_SECONDS 10u
+#define ACCWATCH_RUN_MAX_STALL_SECONDS 3600u
 
 enum accwatch_run_args_status {
 	ACCWATCH_RUN_ARGS_OK = 0,         /* run options->command */
@@ -24,6 +32,7 @@ enum accwatch_run_args_status {
 					     */
 	ACCWATCH_RUN_ARGS_BAD_SIZE,  /* culprit: the value of --subbuf-size */
 	ACCWATCH_RUN_ARGS_BAD_COUNT, /* culprit: the value of --num-subbuf */
+	ACCWATCH_RUN_ARGS_BAD_STALL, /* culprit: the value of --stall-timeout */
 	ACCWATCH_RUN_ARGS_EMPTY_OUTPUT,    /* -o "" */
 	ACCWATCH_RUN_ARGS_MISSING_COMMAND, /* no command after the options */
 };
@@ -43,6 +52,8 @@ struct accwatch_run_options {
 	enum accwatch_run_buffers buffers;
 	uint64_t subbuf_size; /* bytes, power of two */
 	uint64_t num_subbuf;  /* power of two */
+	/* seconds an event may block; 0: as long as it takes */
+	uint32_t stall_seconds;
 	char *const *command; /* points into argv; NULL-terminated like argv */
 	int command_argc;
 };

@@ -86,16 +86,18 @@ accwatch_run_env_build(char *const *base,
 
 	while (base && base[base_count])
 		base_count++;
-	/* The caller's entries, three of ours, the defaults, the NULL. */
+	/* The caller's entries, five of ours, the defaults, the NULL. */
 	result =
-	    calloc(base_count + 4 + ACCWATCH_RUN_ENV_DEFAULTS, sizeof(*result));
+	    calloc(base_count + 6 + ACCWATCH_RUN_ENV_DEFAULTS, sizeof(*result));
 	if (!result)
 		goto end;
 	for (size_t i = 0; i < base_count; i++) {
 		if (accwatch_run_env_is(base[i], ACCWATCH_RUN_ENV_PRELOAD) ||
 		    accwatch_run_env_is(base[i], ACCWATCH_ENV_RUN) ||
 		    (settings->allow_blocking &&
-		     accwatch_run_env_is(base[i], ACCWATCH_RUN_ENV_BLOCKING)))
+		     accwatch_run_env_is(base[i], ACCWATCH_RUN_ENV_BLOCKING)) ||
+		    accwatch_run_env_is(base[i], ACCWATCH_ENV_STALL_MS) ||
+		    accwatch_run_env_is(base[i], ACCWATCH_ENV_STALL_DIR))
 			continue;
 		result[count] = strdup(base[i]);
 		if (!result[count])
@@ -119,6 +121,23 @@ accwatch_run_env_build(char *const *base,
 		if (!result[count])
 			goto end;
 		count++;
+	}
+	if (settings->allow_blocking && settings->stall_ms) {
+		if (asprintf(&result[count], ACCWATCH_ENV_STALL_MS "=%" PRIu32,
+			     settings->stall_ms) < 0) {
+			result[count] = NULL;
+			goto end;
+		}
+		count++;
+		if (settings->stall_dir) {
+			if (asprintf(&result[count],
+				     ACCWATCH_ENV_STALL_DIR "=%s",
+				     settings->stall_dir) < 0) {
+				result[count] = NULL;
+				goto end;
+			}
+			count++;
+		}
 	}
 	for (size_t i = 0; i < ACCWATCH_RUN_ENV_DEFAULTS; i++) {
 		const char *entry = accwatch_run_env_defaults[i];

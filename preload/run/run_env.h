@@ -15,6 +15,11 @@ struct accwatch_run_env_settings {
 	const char *preload_path; /* absolute path of libaccwatch.so */
 	uint32_t run_id;          /* ACCWATCH_RUN */
 	bool allow_blocking; /* LTTNG_UST_ALLOW_BLOCKING=1 (blocking channel) */
+	/* ACCWATCH_STALL_MS and ACCWATCH_STALL_DIR, when blocking is bounded
+	 * (stall_ms > 0): the recorder stops after a wait that long and notes
+	 * it in stall_dir. */
+	uint32_t stall_ms;
+	const char *stall_dir;
 };
 
 /* Builds a new NULL-terminated environment from base (not modified). The

@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "run_output.h"
 
+#include "accwatch_events.h"
+
 #include <sys/statvfs.h>
 
 #include <dirent.h>
@@ -12,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
+
+#include "accwatch_events.h"
 
 void accwatch_run_output_default_name(time_t now, char *name, size_t name_len)
 {
@@ -168,4 +173,37 @@ int64_t accwatch_run_output_free_bytes(const char *path)
 	if (path[0] == '\0' || statvfs(path, &fs) != 0)
 		return -1;
 	return (int64_t)fs.f_bavail * (int64_t)fs.f_frsize;
+}
+
+unsigned accwatch_run_output_stall_notes(const char *path, char *example,
+					 size_t example_len)
+{
+	DIR *dir = opendir(path);
+	struct dirent *entry;
+	unsigned count = 0;
+
+	if (example_len)
+		example[0] = '\0';
+	if (!dir)
+		return 0;
+	while ((entry = readdir(dir))) {
+		char note[PATH_MAX];
+		FILE *file;
+
+		if (strncmp(entry->d_name, ACCWATCH_STALL_NOTE,
+			    strlen(ACCWATCH_STALL_NOTE)) != 0)
+			continue;
+		if (count++ || !example_len ||
+		    snprintf(note, sizeof(note), "%s/%s", path,
+			     entry->d_name) >= (int)sizeof(note))
+			continue;
+		file = fopen(note, "re");
+		if (!file)
+			continue;
+		if (fgets(example, (int)example_len, file))
+			example[strcspn(example, "\n")] = '\0';
+		fclose(file);
+	}
+	closedir(dir);
+	return count;
 }

@@ -48,4 +48,10 @@ void accwatch_run_output_discard(const struct accwatch_run_output *output);
  * unknown. */
 int64_t accwatch_run_output_free_bytes(const char *path);
 
+/* The notes of processes that stopped recording (ACCWATCH_STALL_NOTE files
+ * directly in path): how many, and the first one's line (without its
+ * newline) in example. */
+unsigned accwatch_run_output_stall_notes(const char *path, char *example,
+					 size_t example_len);
+
 #endif

@@ -5,10 +5,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -282,26 +285,146 @@ accwatch_run_record_child_exit(char *const command[],
 	return ACCWATCH_RUN_EXIT_FAILURE;
 }
 
-/* Stop (waits for the data) and destroy. A failure here breaks the trace but
- * not the command: its failing status wins, a successful one becomes 125. */
-static int accwatch_run_record_teardown(struct accwatch_run_session *session,
-					int exit_code, uint64_t *discarded)
+/* How long the session daemon may take to stop and destroy the session
+ * once the command ended (it waits for the consumer to write out the
+ * buffers: well under a second when it is healthy), when the stall is
+ * bounded. */
+#define ACCWATCH_RUN_TEARDOWN_SECONDS 30u
+
+/* What the teardown helper tells accwatch-run. */
+struct accwatch_run_teardown {
+	bool stopped, destroyed;
+	bool daemon_gone; /* no session daemon answered */
+	uint64_t discarded;
+	char stop_error[160], destroy_error[160];
+};
+
+/* Stop (waits for the data) and destroy: in the helper process. */
+static void
+accwatch_run_record_teardown_now(struct accwatch_run_session *session,
+				 struct accwatch_run_teardown *out)
 {
-	if (accwatch_run_session_stop(session, discarded) !=
-	    ACCWATCH_RUN_SESSION_OK) {
+	memset(out, 0, sizeof(*out));
+	out->stopped = accwatch_run_session_stop(session, &out->discarded) ==
+		       ACCWATCH_RUN_SESSION_OK;
+	if (!out->stopped)
+		snprintf(out->stop_error, sizeof(out->stop_error), "%s",
+			 accwatch_run_session_strerror(session));
+	out->daemon_gone = accwatch_run_session_daemon_gone(session);
+	out->destroyed =
+	    accwatch_run_session_destroy(session) == ACCWATCH_RUN_SESSION_OK;
+	if (!out->destroyed)
+		snprintf(out->destroy_error, sizeof(out->destroy_error), "%s",
+			 accwatch_run_session_strerror(session));
+	out->daemon_gone |= accwatch_run_session_daemon_gone(session);
+}
+
+/* Runs the teardown in a helper process and waits for it at most
+ * wait_seconds (0: as long as it takes): a session daemon whose consumer is
+ * stopped (a stalled disk) never answers, and accwatch-run must still end
+ * with the command. False when the helper did not finish in time. */
+static bool
+accwatch_run_record_teardown_bounded(struct accwatch_run_session *session,
+				     unsigned wait_seconds,
+				     struct accwatch_run_teardown *out)
+{
+	int fds[2];
+	pid_t helper;
+	ssize_t got = 0;
+	struct timespec deadline;
+
+	if (wait_seconds == 0 || pipe(fds) != 0)
+		goto inline_teardown;
+	helper = fork();
+	if (helper < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		goto inline_teardown;
+	}
+	if (helper == 0) {
+		struct accwatch_run_teardown result;
+
+		close(fds[0]);
+		accwatch_run_record_teardown_now(session, &result);
+		if (write(fds[1], &result, sizeof(result)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += wait_seconds;
+	for (;;) {
+		struct timespec now;
+		struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
+		long left;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = (deadline.tv_sec - now.tv_sec) * 1000 +
+		       (deadline.tv_nsec - now.tv_nsec) / 1000000;
+		if (left <= 0)
+			break;
+		if (poll(&pfd, 1, (int)left) > 0) {
+			got = read(fds[0], out, sizeof(*out));
+			break;
+		}
+	}
+	close(fds[0]);
+	if (got != (ssize_t)sizeof(*out))
+		kill(helper, SIGKILL);
+	while (waitpid(helper, NULL, 0) < 0 && errno == EINTR)
+		;
+	accwatch_run_session_forget(session); /* the helper's now */
+	if (got == (ssize_t)sizeof(*out)) {
+		session->started = !out->stopped;
+		session->created = !out->destroyed;
+		return true;
+	}
+	return false;
+inline_teardown:
+	accwatch_run_record_teardown_now(session, out);
+	return true;
+}
+
+/* Stop and destroy, bounded when the stall is. A failure here breaks the
+ * trace but not the command: its status is returned in every case, and the
+ * warning says what is wrong with the trace. */
+static int accwatch_run_record_teardown(struct accwatch_run_session *session,
+					int exit_code, unsigned wait_seconds,
+					uint64_t *discarded)
+{
+	struct accwatch_run_teardown result;
+
+	*discarded = 0;
+	if (!session->created)
+		return exit_code;
+	if (!accwatch_run_record_teardown_bounded(session, wait_seconds,
+						  &result)) {
+		accwatch_run_log(
+		    "the session daemon did not answer within %u s (its "
+		    "consumer is stopped or stuck on its disk): session %s is "
+		    "left behind and its trace may be incomplete; the next "
+		    "accwatch-run removes the session",
+		    wait_seconds, session->name);
+		return exit_code;
+	}
+	*discarded = result.discarded;
+	if (result.daemon_gone) {
+		accwatch_run_log(
+		    "the session daemon is gone (killed, or it crashed) and "
+		    "session %s with it: what its consumer had not written of "
+		    "the trace is lost",
+		    session->name);
+		return exit_code;
+	}
+	if (!result.stopped)
 		accwatch_run_log(
 		    "cannot stop session %s: %s; the trace may be incomplete",
-		    session->name, accwatch_run_session_strerror(session));
-	}
-	if (accwatch_run_session_destroy(session) != ACCWATCH_RUN_SESSION_OK) {
+		    session->name, result.stop_error);
+	if (!result.destroyed)
 		accwatch_run_log("cannot destroy session %s: %s; remove it "
 				 "with 'lttng destroy %s'",
-				 session->name,
-				 accwatch_run_session_strerror(session),
+				 session->name, result.destroy_error,
 				 session->name);
-	}
-	/* The command's status, whatever became of the session (a dead
-	 * daemon): the warning says what is wrong with the trace. */
 	return exit_code;
 }
 
@@ -352,6 +475,8 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	    .preload_path = preload,
 	    .run_id = run_id,
 	    .allow_blocking = !options->discard,
+	    .stall_ms = options->stall_seconds * 1000u,
+	    .stall_dir = output.path,
 	};
 	if (accwatch_run_env_build(environ, &env_settings, &env) !=
 	    ACCWATCH_RUN_ENV_OK) {
@@ -369,6 +494,7 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	    .subbuf_size = options->subbuf_size,
 	    .num_subbuf = options->num_subbuf,
 	    .discard = options->discard,
+	    .stall_ms = options->stall_seconds * 1000u,
 	    .run_id = run_id,
 	};
 	accwatch_run_log_debug("session %s, run %" PRIu32 ", output %s",
@@ -381,8 +507,10 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 			  child.status == ACCWATCH_RUN_CHILD_SIGNALED;
 	exit_code = accwatch_run_record_child_exit(options->command, &child);
 end:
-	exit_code =
-	    accwatch_run_record_teardown(&session, exit_code, &discarded);
+	exit_code = accwatch_run_record_teardown(
+	    &session, exit_code,
+	    options->stall_seconds ? ACCWATCH_RUN_TEARDOWN_SECONDS : 0,
+	    &discarded);
 	accwatch_run_env_free(env);
 	if (command_started) {
 		summary.trace_path = output.path;
@@ -394,6 +522,10 @@ end:
 		summary.disk_full =
 		    summary.free_bytes >= 0 &&
 		    summary.free_bytes < ACCWATCH_RUN_FULL_BYTES;
+		summary.stalled = accwatch_run_output_stall_notes(
+		    output.path, summary.stalled_note,
+		    sizeof(summary.stalled_note));
+		summary.teardown_stuck = session.created;
 		summary.quiet = options->quiet;
 		accwatch_run_summary_print(stderr, &summary);
 	} else {

@@ -35,9 +35,12 @@ static enum accwatch_run_session_status accwatch_run_session_add_channel(
 	    0; /* blocking needs discard mode underneath */
 	channel->attr.subbuf_size = config->subbuf_size;
 	channel->attr.num_subbuf = config->num_subbuf;
-	/* Blocking: -1 waits as long as needed for space, 0 drops the event. */
-	ret = lttng_channel_set_blocking_timeout(channel,
-						 config->discard ? 0 : -1);
+	/* Blocking, in µs: -1 waits as long as needed for space, 0 drops the
+	 * event; the stall bound waits that long (the recorder then stops). */
+	ret = lttng_channel_set_blocking_timeout(
+	    channel, config->discard    ? 0
+		     : config->stall_ms ? (int64_t)config->stall_ms * 1000
+					: -1);
 	if (ret < 0) {
 		session->lttng_error = accwatch_run_session_code(ret);
 		goto end;
@@ -181,6 +184,20 @@ accwatch_run_session_stop(struct accwatch_run_session *session,
 	session->started = false;
 	*discarded = accwatch_run_session_discarded(session);
 	return ACCWATCH_RUN_SESSION_OK;
+}
+
+bool accwatch_run_session_daemon_gone(
+    const struct accwatch_run_session *session)
+{
+	return session->lttng_error == LTTNG_ERR_NO_SESSIOND;
+}
+
+void accwatch_run_session_forget(struct accwatch_run_session *session)
+{
+	if (session->handle) {
+		lttng_destroy_handle(session->handle);
+		session->handle = NULL;
+	}
 }
 
 enum accwatch_run_session_status

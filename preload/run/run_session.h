@@ -28,7 +28,8 @@ struct accwatch_run_session_config {
 	const char *output_path; /* absolute */
 	enum accwatch_run_buffers buffers;
 	uint64_t subbuf_size, num_subbuf;
-	bool discard; /* else block (infinite timeout) when buffers are full */
+	bool discard;      /* else block when buffers are full: */
+	uint32_t stall_ms; /* at most this long, 0 as long as it takes */
 	uint32_t run_id;
 };
 
@@ -55,6 +56,13 @@ accwatch_run_session_stop(struct accwatch_run_session *session,
 			  uint64_t *discarded);
 
 /* Destroys the session if created; safe to call more than once. */
+/* Whether the last liblttng-ctl error said no session daemon answers. */
+bool accwatch_run_session_daemon_gone(
+    const struct accwatch_run_session *session);
+/* Frees what this process holds of the session (its handle), leaving the
+ * session itself to whoever stops and destroys it. */
+void accwatch_run_session_forget(struct accwatch_run_session *session);
+
 enum accwatch_run_session_status
 accwatch_run_session_destroy(struct accwatch_run_session *session);
 

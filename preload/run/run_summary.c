@@ -50,6 +50,35 @@ too_small:
 	return false;
 }
 
+/* The processes that stopped recording, the first one's note in words. */
+static void
+accwatch_run_summary_stalled(FILE *out,
+			     const struct accwatch_run_summary *summary)
+{
+	long pid = -1, loader = -1, iteration = -1, batch = -1, ms = -1;
+	char event[32] = "?", where[160];
+
+	sscanf(summary->stalled_note,
+	       "pid=%ld run=%*u event=%31s loader=%ld iteration=%ld batch=%ld "
+	       "stall_ms=%ld",
+	       &pid, event, &loader, &iteration, &batch, &ms);
+	if (batch >= 0)
+		snprintf(where, sizeof(where),
+			 "pid %ld at batch %ld of its loader %ld, pass %ld",
+			 pid, batch, loader, iteration);
+	else
+		snprintf(where, sizeof(where), "pid %ld at a %s event", pid,
+			 event);
+	fprintf(out,
+		"%s: warning: %u process%s stopped recording after an event "
+		"waited %ld ms for buffer space (the trace's consumer took "
+		"nothing for that long) and ran on at full speed, %s%s; the "
+		"report's counts are lower bounds.\n",
+		ACCWATCH_RUN_PROGRAM, summary->stalled,
+		summary->stalled == 1 ? "" : "es", ms, where,
+		summary->stalled > 1 ? " the first" : "");
+}
+
 void accwatch_run_summary_print(FILE *out,
 				const struct accwatch_run_summary *summary)
 {
@@ -63,6 +92,15 @@ void accwatch_run_summary_print(FILE *out,
 			"--discard or "
 			"with a larger --subbuf-size/--num-subbuf.\n",
 			ACCWATCH_RUN_PROGRAM, summary->discarded);
+	if (summary->stalled > 0)
+		accwatch_run_summary_stalled(out, summary);
+	if (summary->teardown_stuck) {
+		fprintf(out,
+			"%s: warning: the trace in %s may be incomplete: the "
+			"session daemon did not finish writing it\n",
+			ACCWATCH_RUN_PROGRAM, summary->trace_path);
+		return;
+	}
 	if (summary->disk_full) {
 		/* LTTng's consumer drops what it cannot write and says so
 		 * only in its own log: the full filesystem is the evidence. */

@@ -17,6 +17,12 @@ struct accwatch_run_summary {
 	 * after the run (free_bytes of them). */
 	bool disk_full;
 	int64_t free_bytes;
+	/* Processes that stopped recording after the stall bound, and the
+	 * first one's note (accwatch_record_stall.c's words). */
+	unsigned stalled;
+	char stalled_note[256];
+	/* The session daemon never finished stopping the session. */
+	bool teardown_stuck;
 	bool quiet; /* only warnings */
 };
 

@@ -29,6 +29,7 @@ Test(run_args, defaults)
 	cr_assert_eq(options.buffers, ACCWATCH_RUN_BUFFERS_PER_UID);
 	cr_assert_eq(options.subbuf_size, 1024 * 1024);
 	cr_assert_eq(options.num_subbuf, 4);
+	cr_assert_eq(options.stall_seconds, 10);
 	cr_assert_eq(options.command_argc, 2);
 	cr_assert_str_eq(options.command[0], "python");
 	cr_assert_str_eq(options.command[1], "train.py");
@@ -197,6 +198,33 @@ Test(run_args, bad_sizes_are_refused_with_the_value)
 	cr_assert_eq(error.size_status, ACCWATCH_RUN_SIZE_TOO_SMALL);
 }
 
+Test(run_args, stall_timeouts_in_whole_seconds)
+{
+	char *zero[] = {"accwatch-run", "--stall-timeout", "0", "cmd", NULL};
+	char *two[] = {"accwatch-run", "--stall-timeout=2", "cmd", NULL};
+	struct accwatch_run_options options;
+	struct accwatch_run_args_error error;
+	char line[256];
+
+	cr_assert_eq(parse(ARGC(zero), zero, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(options.stall_seconds, 0);
+	cr_assert_eq(parse(ARGC(two), two, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
+	cr_assert_eq(options.stall_seconds, 2);
+	const char *bad[] = {"1.5", "-1", "", "3601", "10s", "99999999999"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = {"accwatch-run", "--stall-timeout",
+				(char *)bad[i], "cmd", NULL};
+		cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+			     ACCWATCH_RUN_ARGS_BAD_STALL, "%s", bad[i]);
+		cr_assert_str_eq(error.culprit, bad[i]);
+	}
+	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_BAD_STALL, &error, line,
+				   sizeof(line));
+	cr_assert(strstr(line, "--stall-timeout '99999999999'"), "%s", line);
+}
+
 Test(run_args, missing_command)
 {
 	char *nothing[] = {"accwatch-run", NULL};
@@ -359,10 +387,11 @@ Test(run_args, help_and_version)
 Test(run_args, usage_names_every_option)
 {
 	const char *expected[] = {
-	    "-o, --output",  "-f, --force",      "--discard",
-	    "--subbuf-size", "--num-subbuf",     "--buffers-uid",
-	    "--buffers-pid", "-q, --quiet",      "-h, --help",
-	    "-V, --version", "ACCWATCH_PRELOAD", "accwatch-report"};
+	    "-o, --output",   "-f, --force",   "--discard",
+	    "--subbuf-size",  "--num-subbuf",  "--stall-timeout",
+	    "--buffers-uid",  "--buffers-pid", "-q, --quiet",
+	    "-h, --help",     "-V, --version", "ACCWATCH_PRELOAD",
+	    "accwatch-report"};
 	char *text = NULL;
 	size_t size = 0;
 	FILE *out = open_memstream(&text, &size);

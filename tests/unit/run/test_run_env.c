@@ -19,7 +19,7 @@ static size_t count_entries(char **env, const char *prefix)
 Test(run_env, adds_preload_run_and_blocking)
 {
 	char *base[] = {"HOME=/root", "PATH=/usr/bin", NULL};
-	struct accwatch_run_env_settings settings = {LIB, 42, true};
+	struct accwatch_run_env_settings settings = {LIB, 42, true, 0, NULL};
 	char **env = NULL;
 
 	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
@@ -42,7 +42,7 @@ Test(run_env, adds_preload_run_and_blocking)
 Test(run_env, the_callers_statedump_choice_is_kept)
 {
 	char *base[] = {"LTTNG_UST_WITHOUT_BADDR_STATEDUMP=0", NULL};
-	struct accwatch_run_env_settings settings = {LIB, 42, true};
+	struct accwatch_run_env_settings settings = {LIB, 42, true, 0, NULL};
 	char **env = NULL;
 
 	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
@@ -59,7 +59,7 @@ Test(run_env, ours_goes_before_the_callers_preload)
 {
 	char *base[] = {"LD_PRELOAD=/usr/lib/libjemalloc.so /usr/lib/libfoo.so",
 			NULL};
-	struct accwatch_run_env_settings settings = {LIB, 7, true};
+	struct accwatch_run_env_settings settings = {LIB, 7, true, 0, NULL};
 	char **env = NULL;
 
 	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
@@ -74,7 +74,7 @@ Test(run_env, nested_run_does_not_preload_twice)
 {
 	char *base[] = {"LD_PRELOAD=/x/liba.so:" LIB "::", "ACCWATCH_RUN=99",
 			NULL};
-	struct accwatch_run_env_settings settings = {LIB, 5, true};
+	struct accwatch_run_env_settings settings = {LIB, 5, true, 0, NULL};
 	char **env = NULL;
 
 	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
@@ -90,7 +90,7 @@ Test(run_env, discard_mode_leaves_blocking_alone)
 {
 	char *without[] = {"A=1", NULL};
 	char *with[] = {"LTTNG_UST_ALLOW_BLOCKING=0", NULL};
-	struct accwatch_run_env_settings settings = {LIB, 3, false};
+	struct accwatch_run_env_settings settings = {LIB, 3, false, 0, NULL};
 	char **env = NULL;
 
 	cr_assert_eq(accwatch_run_env_build(without, &settings, &env),
@@ -107,7 +107,7 @@ Test(run_env, discard_mode_leaves_blocking_alone)
 Test(run_env, blocking_mode_overrides_the_callers_setting)
 {
 	char *base[] = {"LTTNG_UST_ALLOW_BLOCKING=0", NULL};
-	struct accwatch_run_env_settings settings = {LIB, 3, true};
+	struct accwatch_run_env_settings settings = {LIB, 3, true, 0, NULL};
 	char **env = NULL;
 
 	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
@@ -121,7 +121,8 @@ Test(run_env, blocking_mode_overrides_the_callers_setting)
 Test(run_env, similar_names_are_not_ours)
 {
 	char *base[] = {"LD_PRELOAD_X=keep", "ACCWATCH_RUNNER=keep", NULL};
-	struct accwatch_run_env_settings settings = {LIB, 4294967295u, true};
+	struct accwatch_run_env_settings settings = {LIB, 4294967295u, true, 0,
+						     NULL};
 	char **env = NULL;
 
 	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
@@ -136,7 +137,7 @@ Test(run_env, similar_names_are_not_ours)
 
 Test(run_env, empty_base)
 {
-	struct accwatch_run_env_settings settings = {LIB, 1, false};
+	struct accwatch_run_env_settings settings = {LIB, 1, false, 0, NULL};
 	char **env = NULL;
 
 	cr_assert_eq(accwatch_run_env_build(NULL, &settings, &env),
@@ -146,5 +147,29 @@ Test(run_env, empty_base)
 	cr_assert_str_eq(env[2], "LTTNG_UST_WITHOUT_BADDR_STATEDUMP=1");
 	cr_assert_str_eq(env[3], "LTTNG_UST_WITHOUT_PROCNAME_STATEDUMP=1");
 	cr_assert_null(env[4]);
+	accwatch_run_env_free(env);
+}
+
+Test(run_env, a_bounded_stall_tells_the_recorder_its_bound_and_directory)
+{
+	char *base[] = {"ACCWATCH_STALL_MS=1", "ACCWATCH_STALL_DIR=/old", NULL};
+	struct accwatch_run_env_settings settings = {LIB, 42, true, 10000,
+						     "/trace"};
+	char **env = NULL;
+
+	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
+	cr_assert_str_eq(accwatch_run_env_get(env, "ACCWATCH_STALL_MS"),
+			 "10000");
+	cr_assert_str_eq(accwatch_run_env_get(env, "ACCWATCH_STALL_DIR"),
+			 "/trace");
+	cr_assert_eq(count_entries(env, "ACCWATCH_STALL_MS="), 1);
+	accwatch_run_env_free(env);
+	/* Unbounded (or discarding): none of them, not even the caller's. */
+	settings.stall_ms = 0;
+	cr_assert_eq(accwatch_run_env_build(base, &settings, &env),
+		     ACCWATCH_RUN_ENV_OK);
+	cr_assert_null(accwatch_run_env_get(env, "ACCWATCH_STALL_MS"));
+	cr_assert_null(accwatch_run_env_get(env, "ACCWATCH_STALL_DIR"));
 	accwatch_run_env_free(env);
 }

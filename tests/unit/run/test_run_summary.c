@@ -104,3 +104,25 @@ Test(run_summary, full_disk_warns_even_when_quiet)
 	cr_assert(!strstr(text, "nothing was recorded"), "%s", text);
 	free(text);
 }
+
+Test(run_summary, a_process_that_stopped_recording_is_named_even_when_quiet)
+{
+	struct accwatch_run_summary summary = {
+	    .trace_path = "/t",
+	    .stalled = 2,
+	    .stalled_note = "pid=41 run=7 event=batch loader=3 iteration=1 "
+			    "batch=952 stall_ms=10000",
+	    .teardown_stuck = true,
+	    .quiet = true};
+	char *text = render(&summary);
+
+	cr_assert(strstr(text, "2 processes stopped recording after an event "
+			       "waited 10000 ms"),
+		  "%s", text);
+	cr_assert(strstr(text, "pid 41 at batch 952 of its loader 3, pass 1 "
+			       "the first"),
+		  "%s", text);
+	cr_assert(strstr(text, "the trace in /t may be incomplete"), "%s",
+		  text);
+	free(text);
+}
