@@ -187,7 +187,7 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	uint32_t vanished = 0;
 	for (size_t i = 0; i < model->n_iterations; i++)
 		vanished += aw_vanished(model, &model->iterations[i]);
-	if (!discards && !vanished && !s->read_error)
+	if (!discards && !vanished && !s->read_error && !s->n_stalls)
 		return;
 	struct aw_finding *f = aw_findings_add(
 	    out, "trace-incomplete", AW_SEVERITY_WARNING, AW_NONE, -1);
@@ -196,7 +196,8 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "discarded_packets",
 			       (int64_t)s->discarded_packets);
 	aw_finding_add_integer(f, "vanished_iterations", vanished);
-	char parts[3][512];
+	aw_finding_add_integer(f, "stalled_processes", (int64_t)s->n_stalls);
+	char parts[4][512];
 	size_t n_parts = 0;
 	if (discards)
 		snprintf(
@@ -216,15 +217,40 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 			 "(%s)",
 			 vanished, vanished == 1 ? "" : "es", which);
 	}
+	if (s->n_stalls)
+		snprintf(parts[n_parts++], sizeof(parts[0]),
+			 "%zu process%s stopped recording after an event "
+			 "waited %" PRId64 " ms for buffer space (the trace's "
+			 "consumer took nothing for that long)",
+			 s->n_stalls, s->n_stalls == 1 ? "" : "es",
+			 s->stalls[0].stall_ms);
 	if (s->read_error)
 		snprintf(parts[n_parts++], sizeof(parts[0]),
 			 "reading the trace stopped early");
 	aw_finding_set_message(
 	    f,
-	    "%s%s%s%s%s: the counts of this report are "
+	    "%s%s%s%s%s%s%s: the counts of this report are "
 	    "lower bounds",
 	    parts[0], n_parts > 1 ? "; " : "", n_parts > 1 ? parts[1] : "",
-	    n_parts > 2 ? "; " : "", n_parts > 2 ? parts[2] : "");
+	    n_parts > 2 ? "; " : "", n_parts > 2 ? parts[2] : "",
+	    n_parts > 3 ? "; " : "", n_parts > 3 ? parts[3] : "");
+	for (size_t i = 0; i < s->n_stalls && i < AW_EVIDENCE_RANKS; i++) {
+		const struct aw_stall_note *n = &s->stalls[i];
+		if (n->batch >= 0)
+			aw_finding_add_evidence(
+			    f,
+			    "pid %" PRId64
+			    ": stopped recording at batch %" PRId64
+			    " of its loader %" PRId64 ", pass %" PRId64
+			    "; nothing after it is in the trace",
+			    n->pid, n->batch, n->loader, n->iteration);
+		else
+			aw_finding_add_evidence(
+			    f,
+			    "pid %" PRId64 ": stopped recording at a %s event; "
+			    "nothing after it is in the trace",
+			    n->pid, n->event);
+	}
 	for (size_t i = 0; i < s->n_discards && i < 16; i++)
 		aw_finding_add_evidence(
 		    f, "stream %s: at least %" PRIu64 " events discarded",

@@ -135,6 +135,7 @@ void aw_model_destroy(struct aw_model *model)
 	for (size_t i = 0; i < model->stats.n_discards; i++)
 		free(model->stats.discards[i].stream);
 	free(model->stats.discards);
+	free(model->stats.stalls);
 	for (size_t i = 0; i < model->stats.n_trace_runs; i++)
 		free(model->stats.trace_runs[i].dir);
 	free(model->stats.trace_runs);

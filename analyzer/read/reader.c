@@ -346,6 +346,23 @@ static enum aw_reader_status aw_read_in_child(const struct aw_trace_dirs *dirs,
 	return status;
 }
 
+/* What the stall notes add to an error about a trace that cannot be read:
+ * its consumer stopped taking events, which is why. */
+static void aw_stalled_hint(const struct aw_trace_stats *stats, char *error,
+			    size_t error_size)
+{
+	size_t used = strlen(error);
+	if (!stats->n_stalls || used + 1 >= error_size)
+		return;
+	snprintf(error + used, error_size - used,
+		 " (%zu process%s stopped recording after an event waited "
+		 "%" PRId64 " ms for buffer space: the trace's consumer was "
+		 "stopped, stuck on its disk or gone, and wrote what it had "
+		 "only in part or not at all)",
+		 stats->n_stalls, stats->n_stalls == 1 ? "" : "es",
+		 stats->stalls[0].stall_ms);
+}
+
 /* Finds the trace directories under paths and checks their metadata. */
 static enum aw_reader_status aw_find_traces(const char *const *paths,
 					    size_t n_paths,
@@ -382,9 +399,13 @@ enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 	enum aw_reader_status status = AW_READER_BAD_SETTING;
 	if (!aw_check_settings(error, error_size))
 		goto end;
+	for (size_t i = 0; i < n_paths; i++)
+		aw_stall_notes_read(paths[i], &model->stats);
 	status = aw_find_traces(paths, n_paths, &dirs, error, error_size);
-	if (status != AW_READER_OK)
+	if (status != AW_READER_OK) {
+		aw_stalled_hint(&model->stats, error, error_size);
 		goto end;
+	}
 	model->stats.trace_dirs = dirs.n;
 	char cut[768] = "";
 	for (size_t i = 0; i < dirs.n && !*cut; i++) {

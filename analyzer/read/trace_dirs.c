@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "accwatch_events.h"
+#include "trace_stats.h"
 #include "util.h"
 
 #define AW_MAX_DEPTH 32
@@ -391,4 +393,50 @@ enum aw_streams_status aw_streams_check(const char *dir, char *error,
 		closedir(d);
 	free(index_dir);
 	return status;
+}
+
+static int aw_compare_stalls(const void *a, const void *b)
+{
+	const struct aw_stall_note *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+void aw_stall_notes_read(const char *dir, struct aw_trace_stats *stats)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	size_t before = stats->n_stalls;
+	struct dirent *entry;
+	while ((entry = readdir(d))) {
+		if (strncmp(entry->d_name, ACCWATCH_STALL_NOTE,
+			    strlen(ACCWATCH_STALL_NOTE)) != 0)
+			continue;
+		char *path = aw_xasprintf("%s/%s", dir, entry->d_name);
+		FILE *file = fopen(path, "re");
+		free(path);
+		if (!file)
+			continue;
+		long long pid, loader, iteration, batch, ms;
+		char line[256], event[32];
+		if (fgets(line, sizeof(line), file) &&
+		    sscanf(line,
+			   "pid=%lld run=%*u event=%31s loader=%lld "
+			   "iteration=%lld batch=%lld stall_ms=%lld",
+			   &pid, event, &loader, &iteration, &batch,
+			   &ms) == 6 &&
+		    pid > 0) {
+			AW_GROW(stats->stalls, stats->stalls_cap,
+				stats->n_stalls + 1);
+			struct aw_stall_note *note =
+			    &stats->stalls[stats->n_stalls++];
+			*note = (struct aw_stall_note){pid,   loader, iteration,
+						       batch, ms,     ""};
+			snprintf(note->event, sizeof(note->event), "%s", event);
+		}
+		fclose(file);
+	}
+	closedir(d);
+	qsort(stats->stalls + before, stats->n_stalls - before,
+	      sizeof(*stats->stalls), aw_compare_stalls);
 }

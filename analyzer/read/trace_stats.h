@@ -15,6 +15,14 @@ struct aw_stream_discards {
 	uint64_t events, messages;
 };
 
+/* A process that stopped recording after an event waited the stall bound
+ * for buffer space (its note, left by the recorder in accwatch-run's trace
+ * directory); -1: not told. */
+struct aw_stall_note {
+	int64_t pid, loader, iteration, batch, stall_ms;
+	char event[32];
+};
+
 /* One run whose events a trace directory holds. */
 struct aw_trace_run {
 	char *dir; /* the trace directory, "" when unknown */
@@ -43,6 +51,9 @@ struct aw_trace_stats {
 	struct aw_trace_run *trace_runs;
 	size_t n_trace_runs, trace_runs_cap;
 	uint64_t other_run_events; /* of runs --run did not select */
+	/* Processes that stopped recording (stall notes), by pid. */
+	struct aw_stall_note *stalls;
+	size_t n_stalls, stalls_cap;
 };
 
 #endif
