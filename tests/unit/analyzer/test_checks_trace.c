@@ -144,3 +144,27 @@ Test(checks_trace, no_trace_incomplete_when_the_end_is_known)
 	cr_expect(s_says(f, "packet 3 is cut short"), "%s", f->evidence);
 	s_done(&r);
 }
+
+Test(checks_trace, a_process_that_stopped_recording_makes_counts_lower_bounds)
+{
+	struct s_run r = s_run_of(1, &base);
+	s_rank_reads(r.model, 0, 0, 0, 100, 10);
+	struct aw_trace_stats *s = &r.model->stats;
+	s->stalls = calloc(1, sizeof(*s->stalls));
+	s->stalls[0] = (struct aw_stall_note){.pid = 100,
+					      .loader = 0,
+					      .iteration = 0,
+					      .batch = 7,
+					      .stall_ms = 10000,
+					      .event = "batch"};
+	s->n_stalls = s->stalls_cap = 1;
+	const struct aw_finding *f = s_finish_only(&r, "trace-incomplete");
+	cr_assert(f);
+	cr_expect_eq(s_number(f, "stalled_processes"), 1);
+	cr_expect(s_says(f, "1 process stopped recording after an event "
+			    "waited 10000 ms"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "pid 100: stopped recording at batch 7"), "%s",
+		  f->evidence);
+	s_done(&r);
+}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "trace_dirs.h"
+#include "trace_stats.h"
 
 static char root[64];
 
@@ -254,4 +255,41 @@ Test(trace_dirs, streams_against_their_index)
 	snprintf(dir, sizeof(dir), "%s", root);
 	cr_expect_eq(aw_streams_check(dir, error, sizeof(error)), AW_STREAMS_OK,
 		     "%s", error);
+}
+
+/* A file of root holding text. */
+static void write_file(const char *name, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	FILE *f = fopen(path, "w");
+	cr_assert(f, "cannot create %s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+Test(trace_dirs, stall_notes_are_read_by_pid_and_junk_passed_over)
+{
+	write_file("accwatch-stalled.41",
+		   "pid=41 run=7 event=batch loader=3 iteration=1 batch=952 "
+		   "stall_ms=10000\n");
+	write_file("accwatch-stalled.9",
+		   "pid=9 run=7 event=fork loader=-1 iteration=-1 batch=-1 "
+		   "stall_ms=10000\n");
+	write_file("accwatch-stalled.x", "not a note\n");
+	write_file("other", "pid=5 run=1 event=batch\n");
+	struct aw_trace_stats stats = {0};
+	aw_stall_notes_read(root, &stats);
+	cr_assert_eq(stats.n_stalls, 2);
+	cr_expect_eq(stats.stalls[0].pid, 9);
+	cr_expect_str_eq(stats.stalls[0].event, "fork");
+	cr_expect_eq(stats.stalls[0].batch, -1);
+	cr_expect_eq(stats.stalls[1].pid, 41);
+	cr_expect_eq(stats.stalls[1].batch, 952);
+	cr_expect_eq(stats.stalls[1].loader, 3);
+	cr_expect_eq(stats.stalls[1].stall_ms, 10000);
+	/* A directory that is not there adds nothing. */
+	aw_stall_notes_read("/nonexistent/accwatch", &stats);
+	cr_expect_eq(stats.n_stalls, 2);
+	free(stats.stalls);
 }
