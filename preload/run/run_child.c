@@ -54,6 +54,8 @@ static void accwatch_run_child_wait(pid_t pid,
 }
 
 void accwatch_run_child_run(char *const argv[], char *const env[],
+			    void (*started)(pid_t pid, void *context),
+			    void *context,
 			    struct accwatch_run_child_result *result)
 {
 	int pipe_fds[2] = {-1, -1};
@@ -90,6 +92,8 @@ void accwatch_run_child_run(char *const argv[], char *const env[],
 	do {
 		got = read(pipe_fds[0], &exec_errno, sizeof(exec_errno));
 	} while (got < 0 && errno == EINTR);
+	if (got == 0 && started)
+		started(pid, context);
 	accwatch_run_child_wait(pid, result);
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		result->status = ACCWATCH_RUN_CHILD_EXEC_FAILED;

@@ -3,6 +3,8 @@
 #ifndef ACCWATCH_RUN_CHILD_H
 #define ACCWATCH_RUN_CHILD_H
 
+#include <sys/types.h>
+
 enum accwatch_run_child_status {
 	ACCWATCH_RUN_CHILD_EXITED = 0,  /* exit_status is valid */
 	ACCWATCH_RUN_CHILD_SIGNALED,    /* signal is valid */
@@ -21,8 +23,11 @@ struct accwatch_run_child_result {
 };
 
 /* Runs argv[0] (searched on PATH) with env; returns once it has ended. The
- * forwarded signals must be installed (run_signals.h). */
+ * forwarded signals must be installed (run_signals.h). started (when not
+ * NULL) is called with the command's pid once it runs. */
 void accwatch_run_child_run(char *const argv[], char *const env[],
+			    void (*started)(pid_t pid, void *context),
+			    void *context,
 			    struct accwatch_run_child_result *result);
 
 #endif

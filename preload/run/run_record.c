@@ -18,6 +18,7 @@
 #include "run_child.h"
 #include "run_daemon.h"
 #include "run_env.h"
+#include "run_guard.h"
 #include "run_log.h"
 #include "run_output.h"
 #include "run_preload.h"
@@ -428,6 +429,18 @@ static int accwatch_run_record_teardown(struct accwatch_run_session *session,
 	return exit_code;
 }
 
+/* The guardian and the session it keeps, for the command's start. */
+struct accwatch_run_guarded {
+	struct accwatch_run_guard *guard;
+	const char *session;
+};
+
+static void accwatch_run_record_guarded(pid_t command, void *context)
+{
+	struct accwatch_run_guarded *guarded = context;
+	accwatch_run_guard_watch(guarded->guard, guarded->session, command);
+}
+
 static void accwatch_run_record_reaped(const char *name, const char *path)
 {
 	accwatch_run_log("destroyed session %s, left by an accwatch-run that "
@@ -446,6 +459,8 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	struct accwatch_run_summary summary = {0};
 	char preload[PATH_MAX];
 	char session_name[64];
+	struct accwatch_run_guard guard = {.pid = -1, .fd = -1};
+	struct accwatch_run_guarded guarded = {&guard, session_name};
 	char **env = NULL;
 	bool command_started = false;
 	uint32_t run_id = 0, name_salt = 0;
@@ -467,8 +482,10 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 			goto end;
 		}
 	}
+	/* The session bears its guardian's pid: see run_guard.h. */
+	accwatch_run_guard_start(&guard);
 	snprintf(session_name, sizeof(session_name), "accwatch-%ld-%08" PRIx32,
-		 (long)getpid(), name_salt);
+		 (long)(guard.pid > 0 ? guard.pid : getpid()), name_salt);
 	if (!accwatch_run_record_prepare_output(options, &output))
 		goto end;
 	env_settings = (struct accwatch_run_env_settings){
@@ -502,7 +519,8 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	if (!accwatch_run_record_session(&session, &config))
 		goto end;
 
-	accwatch_run_child_run(options->command, env, &child);
+	accwatch_run_child_run(options->command, env,
+			       accwatch_run_record_guarded, &guarded, &child);
 	command_started = child.status == ACCWATCH_RUN_CHILD_EXITED ||
 			  child.status == ACCWATCH_RUN_CHILD_SIGNALED;
 	exit_code = accwatch_run_record_child_exit(options->command, &child);
@@ -512,6 +530,11 @@ end:
 	    options->stall_seconds ? ACCWATCH_RUN_TEARDOWN_SECONDS : 0,
 	    &discarded);
 	accwatch_run_env_free(env);
+	if (guard.pid > 0) {
+		accwatch_run_guard_release(&guard);
+		while (waitpid(guard.pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
 	if (command_started) {
 		summary.trace_path = output.path;
 		summary.trace_empty =
