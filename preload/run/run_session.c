@@ -230,20 +230,27 @@ accwatch_run_session_strerror(const struct accwatch_run_session *session)
 	return lttng_strerror(-session->lttng_error);
 }
 
-/* Whether process pid is an accwatch-run: its comm says so (a pid reused by
- * something else is not the owner). */
+/* Whether process pid is an accwatch-run (or its guardian, whose name
+ * begins the same) that still runs: its comm says so and it is no zombie (a
+ * pid reused by something else is not the owner; a dead guardian whose new
+ * parent has not reaped it yet owns nothing). */
 static bool accwatch_run_session_owner_alive(long pid)
 {
-	char path[64], comm[32] = "";
+	char path[64], line[512], state = 'X';
 	FILE *file;
 	bool alive = false;
+	char *open_paren, *close_paren;
 
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 	file = fopen(path, "re");
 	if (!file)
 		goto end;
-	if (fgets(comm, sizeof(comm), file))
-		alive = strncmp(comm, "accwatch-run", 12) == 0;
+	if (fgets(line, sizeof(line), file) &&
+	    (open_paren = strchr(line, '(')) &&
+	    (close_paren = strrchr(line, ')')) &&
+	    sscanf(close_paren + 1, " %c", &state) == 1)
+		alive = strncmp(open_paren + 1, "accwatch-run", 12) == 0 &&
+			state != 'Z' && state != 'X';
 	fclose(file);
 end:
 	return alive;
