@@ -96,28 +96,60 @@ else
 	failures=$((failures + 1))
 fi
 
-# kill -9 of accwatch-run (the OOM killer): its session stays behind until
-# the next accwatch-run destroys it, saying where the trace is.
+# kill -9 of accwatch-run (the OOM killer): its guardian waits for the
+# command to end, then stops and destroys the session (the trace is written
+# out); nothing is left once the command ended.
 rm -rf "$work/trace" "$work/next"
 ACCWATCH_DEBUG=1 "$RUN" -o "$work/trace" -- sleep 3 2>"$work/err" &
 pid=$!
 sleep 1
+session=$(grep -o 'session accwatch-[0-9]*-[0-9a-f]*' "$work/err" | cut -d' ' -f2)
+guardian=$(echo "$session" | cut -d- -f2)
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-session=$(grep -o 'session accwatch-[0-9]*-[0-9a-f]*' "$work/err" | cut -d' ' -f2)
 if [ -z "$session" ] || ! lttng list 2>/dev/null | grep -q "$session"; then
-	echo "FAIL kill -9: no session '$session' to clean up"
+	echo "FAIL kill -9: session '$session' gone while the command still runs"
+	failures=$((failures + 1))
+fi
+# A process that runs (a zombie whose new parent has not reaped it does not).
+running() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) [ZX]' "/proc/$1/stat"; }
+for _ in $(seq 1 50); do
+	lttng list 2>/dev/null | grep -q "$session" || running "$guardian" || break
+	sleep 0.2
+done
+if lttng list 2>/dev/null | grep -q "$session"; then
+	echo "FAIL kill -9: session $session left 10 s after the command ended"
+	failures=$((failures + 1))
+elif running "$guardian"; then
+	echo "FAIL kill -9: the guardian $guardian is still there"
+	failures=$((failures + 1))
+else
+	echo "ok   kill -9: the guardian destroyed $session once the command ended"
+fi
+
+# kill -9 of accwatch-run and of its guardian: the session stays behind
+# until the next accwatch-run destroys it, saying where the trace is.
+rm -rf "$work/trace" "$work/next"
+ACCWATCH_DEBUG=1 "$RUN" -o "$work/trace" -- sleep 3 2>"$work/err" &
+pid=$!
+sleep 1
+session=$(grep -o 'session accwatch-[0-9]*-[0-9a-f]*' "$work/err" | cut -d' ' -f2)
+guardian=$(echo "$session" | cut -d- -f2)
+kill -9 "$pid" "$guardian"
+wait "$pid" 2>/dev/null
+if [ -z "$session" ] || ! lttng list 2>/dev/null | grep -q "$session"; then
+	echo "FAIL kill -9 of both: no session '$session' to clean up"
 	failures=$((failures + 1))
 fi
 "$RUN" -o "$work/next" -- true 2>"$work/err2"
 if lttng list 2>/dev/null | grep -q "$session"; then
-	echo "FAIL kill -9: session $session still there after the next run"
+	echo "FAIL kill -9 of both: session $session still there after the next run"
 	failures=$((failures + 1))
 elif ! grep -q "destroyed session $session.*$work/trace" "$work/err2"; then
-	echo "FAIL kill -9: the next run did not say it destroyed $session: $(cat "$work/err2")"
+	echo "FAIL kill -9 of both: the next run did not say it destroyed $session: $(cat "$work/err2")"
 	failures=$((failures + 1))
 else
-	echo "ok   kill -9: the next run destroyed $session"
+	echo "ok   kill -9 of both: the next run destroyed $session"
 fi
 
 # Usage errors and the output directory guard.
