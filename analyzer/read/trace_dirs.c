@@ -437,6 +437,7 @@ void aw_stall_notes_read(const char *dir, struct aw_trace_stats *stats)
 		fclose(file);
 	}
 	closedir(d);
-	qsort(stats->stalls + before, stats->n_stalls - before,
-	      sizeof(*stats->stalls), aw_compare_stalls);
+	if (stats->n_stalls > before)
+		qsort(stats->stalls + before, stats->n_stalls - before,
+		      sizeof(*stats->stalls), aw_compare_stalls);
 }
