@@ -96,15 +96,21 @@ else
 	failures=$((failures + 1))
 fi
 
+# accwatch-run -- sleep 3 in the background, 1 s in: its pid, its session
+# and the session's guardian (whose pid the name bears).
+start_sleeper() {
+	rm -rf "$work/trace" "$work/next"
+	ACCWATCH_DEBUG=1 "$RUN" -o "$work/trace" -- sleep 3 2>"$work/err" &
+	pid=$!
+	sleep 1
+	session=$(grep -o 'session accwatch-[0-9]*-[0-9a-f]*' "$work/err" | cut -d' ' -f2)
+	guardian=$(echo "$session" | cut -d- -f2)
+}
+
 # kill -9 of accwatch-run (the OOM killer): its guardian waits for the
 # command to end, then stops and destroys the session (the trace is written
 # out); nothing is left once the command ended.
-rm -rf "$work/trace" "$work/next"
-ACCWATCH_DEBUG=1 "$RUN" -o "$work/trace" -- sleep 3 2>"$work/err" &
-pid=$!
-sleep 1
-session=$(grep -o 'session accwatch-[0-9]*-[0-9a-f]*' "$work/err" | cut -d' ' -f2)
-guardian=$(echo "$session" | cut -d- -f2)
+start_sleeper
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 if [ -z "$session" ] || ! lttng list 2>/dev/null | grep -q "$session"; then
@@ -129,12 +135,7 @@ fi
 
 # kill -9 of accwatch-run and of its guardian: the session stays behind
 # until the next accwatch-run destroys it, saying where the trace is.
-rm -rf "$work/trace" "$work/next"
-ACCWATCH_DEBUG=1 "$RUN" -o "$work/trace" -- sleep 3 2>"$work/err" &
-pid=$!
-sleep 1
-session=$(grep -o 'session accwatch-[0-9]*-[0-9a-f]*' "$work/err" | cut -d' ' -f2)
-guardian=$(echo "$session" | cut -d- -f2)
+start_sleeper
 kill -9 "$pid" "$guardian"
 wait "$pid" 2>/dev/null
 # Any accwatch-run reaps it, so one of a test running beside this one may
