@@ -189,7 +189,9 @@ accwatch_run_session_stop(struct accwatch_run_session *session,
 bool accwatch_run_session_daemon_gone(
     const struct accwatch_run_session *session)
 {
-	return session->lttng_error == LTTNG_ERR_NO_SESSIOND;
+	if (session->lttng_error == LTTNG_ERR_NO_SESSIOND)
+		return true;
+	return session->lttng_error != 0 && lttng_session_daemon_alive() == 0;
 }
 
 void accwatch_run_session_forget(struct accwatch_run_session *session)

@@ -55,14 +55,16 @@ enum accwatch_run_session_status
 accwatch_run_session_stop(struct accwatch_run_session *session,
 			  uint64_t *discarded);
 
-/* Destroys the session if created; safe to call more than once. */
-/* Whether the last liblttng-ctl error said no session daemon answers. */
+/* Whether no session daemon answers: the last liblttng-ctl error said so,
+ * or, after a failed call, a fresh connection finds none (a daemon that
+ * answered an error and was killed just after). */
 bool accwatch_run_session_daemon_gone(
     const struct accwatch_run_session *session);
 /* Frees what this process holds of the session (its handle), leaving the
  * session itself to whoever stops and destroys it. */
 void accwatch_run_session_forget(struct accwatch_run_session *session);
 
+/* Destroys the session if created; safe to call more than once. */
 enum accwatch_run_session_status
 accwatch_run_session_destroy(struct accwatch_run_session *session);
 

@@ -76,7 +76,10 @@ case_run() {
 	stop-kill)
 		kill -STOP $cons
 		sleep 3
-		kill -9 $cons "$sessiond"
+		# the session daemon first: killed after its consumers, it
+		# could still answer a destroy waiting on them, and the run
+		# would rightly say the destroy failed, not that it is gone
+		kill -9 "$sessiond" $cons
 		;;
 	kill) kill -9 "$sessiond" ;;
 	esac
