@@ -6,17 +6,37 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "run_signals.h"
 
+/* Without a controlling terminal (a batch job, CI, a scheduler, a
+ * container) the command gets a process group of its own, so a signal sent
+ * to accwatch-run's group (`kill -- -PGID`, `timeout`, a script's `kill 0`)
+ * reaches it once, through us, as it would reach it run alone. With a
+ * terminal it stays in ours: the terminal's job control (Ctrl-C, Ctrl-Z,
+ * reading stdin) must find it in the group the shell made foreground. */
+static bool accwatch_run_child_wants_group(void)
+{
+	int tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (tty < 0)
+		return true;
+	close(tty);
+	return false;
+}
+
 static void accwatch_run_child_exec(char *const argv[], char *const env[],
-				    const sigset_t *old_mask, int error_pipe)
+				    const sigset_t *old_mask, bool own_group,
+				    int error_pipe)
 {
 	int err;
 
+	if (own_group)
+		setpgid(0, 0);
 	accwatch_run_signals_reset_in_child(old_mask);
 	execvpe(argv[0], argv, env);
 	err = errno;
@@ -41,7 +61,7 @@ static void accwatch_run_child_wait(pid_t pid,
 		if (errno != EINTR)
 			break;
 	}
-	accwatch_run_signals_set_target(0);
+	accwatch_run_signals_set_target(0, false);
 	while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
 	}
 	if (WIFSIGNALED(wait_status)) {
@@ -61,6 +81,7 @@ void accwatch_run_child_run(char *const argv[], char *const env[],
 	int pipe_fds[2] = {-1, -1};
 	int exec_errno = 0;
 	sigset_t old_mask;
+	bool own_group = accwatch_run_child_wants_group();
 	ssize_t got;
 	pid_t pid;
 
@@ -83,8 +104,11 @@ void accwatch_run_child_run(char *const argv[], char *const env[],
 		goto end;
 	}
 	if (pid == 0)
-		accwatch_run_child_exec(argv, env, &old_mask, pipe_fds[1]);
-	accwatch_run_signals_set_target(pid);
+		accwatch_run_child_exec(argv, env, &old_mask, own_group,
+					pipe_fds[1]);
+	if (own_group)
+		setpgid(pid, pid); /* as the child does: whichever runs first */
+	accwatch_run_signals_set_target(pid, own_group);
 	accwatch_run_signals_restore_mask(&old_mask);
 	close(pipe_fds[1]);
 	pipe_fds[1] = -1;

@@ -21,6 +21,8 @@ static const int accwatch_run_forwarded_signals[] = {
 	 sizeof(accwatch_run_forwarded_signals[0]))
 
 static volatile sig_atomic_t accwatch_run_signal_target;
+/* Whether the target leads a process group of its own (see run_child.c). */
+static volatile sig_atomic_t accwatch_run_signal_own_group;
 /* SIGPIPE as accwatch-run found it: the command gets it back. accwatch-run
  * itself ignores it (a closed pipe on its own messages is no reason to die
  * and leave the session behind). */
@@ -30,6 +32,35 @@ static volatile sig_atomic_t accwatch_run_signal_pending;
  * in us and in the command: we only take over the others. */
 static bool accwatch_run_signal_installed[ACCWATCH_RUN_FORWARDED_COUNT];
 
+/* Whether the signal accwatch-run got reached the command as well, so that
+ * passing it on would deliver it twice (and interrupt the command's own
+ * handling of the first, a second KeyboardInterrupt in its cleanup):
+ * - a terminal's Ctrl-C, Ctrl-\ or resize (si_code SI_KERNEL) goes to the
+ *   whole foreground process group, the command's too while it shares ours
+ *   (but a hangup goes to the session's leader alone: when that is
+ *   accwatch-run, the command has not seen it);
+ * - a signal the command itself (or, when it leads a group of its own, a
+ *   process of that group) sent to accwatch-run: `kill 0` reached the
+ *   command, and a kill of its parent was never meant for itself.
+ * Group-directed signals from elsewhere reach only accwatch-run when the
+ * command has a group of its own; when it shares ours (a terminal is in
+ * play) `kill -- -PGID` from outside reaches the command twice, as nothing
+ * tells it apart from a kill of accwatch-run alone. */
+static bool accwatch_run_signals_reached(int signo, const siginfo_t *info,
+					 pid_t target)
+{
+	if (info->si_code == SI_KERNEL)
+		return !accwatch_run_signal_own_group &&
+		       !(signo == SIGHUP && getsid(0) == getpid());
+	if (info->si_code != SI_USER && info->si_code != SI_QUEUE &&
+	    info->si_code != SI_TKILL)
+		return false;
+	if (info->si_pid == target)
+		return true;
+	return accwatch_run_signal_own_group && info->si_pid > 0 &&
+	       getpgid(info->si_pid) == target;
+}
+
 static void accwatch_run_signals_handle(int signo, siginfo_t *info,
 					void *context)
 {
@@ -38,11 +69,9 @@ static void accwatch_run_signals_handle(int signo, siginfo_t *info,
 
 	(void)context;
 	if (target > 0) {
-		/* A terminal's Ctrl-C or hangup (si_code SI_KERNEL) went to the
-		 * whole foreground process group: the child already has it
-		 * unless it left our group. Sending it again would interrupt
-		 * its own cleanup. */
-		if (info->si_code != SI_KERNEL || getpgid(target) != getpgrp())
+		if (accwatch_run_signals_reached(signo, info, target))
+			; /* the command has it already */
+		else
 			kill(target, signo);
 	} else if (accwatch_run_signal_pending == 0) {
 		accwatch_run_signal_pending = signo;
@@ -99,8 +128,9 @@ void accwatch_run_signals_restore_mask(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
-void accwatch_run_signals_set_target(pid_t pid)
+void accwatch_run_signals_set_target(pid_t pid, bool own_group)
 {
+	accwatch_run_signal_own_group = own_group;
 	accwatch_run_signal_target = pid;
 }
 
