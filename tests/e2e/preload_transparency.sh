@@ -76,6 +76,10 @@ torch_python=${ACCWATCH_PYTHON:-/usr/bin/python3}
 loop='import torch.utils.data as d; print([b.tolist() for b in d.DataLoader(list(range(10)), batch_size=4)])'
 same "$torch_python torch PYTHONMALLOC=debug" env PYTHONMALLOC=debug "$torch_python" -c "$loop"
 same "$torch_python torch -X dev" "$torch_python" -X dev -c "$loop"
+# Workers forked from a recorded process, every warning an exception (as
+# pytest's filterwarnings = error makes them).
+workers='import torch.utils.data as d; print(sorted(b.tolist() for b in d.DataLoader(list(range(10)), batch_size=4, num_workers=2)))'
+same "$torch_python torch -W error workers" "$torch_python" -W error -c "$workers"
 # Disabled: dormant even where torch would be recorded.
 same "ACCWATCH_DISABLE=1 torch" env ACCWATCH_DISABLE=1 /usr/bin/python3 -c \
 	'import torch, threading; print(threading.active_count(), len(__import__("os").listdir("/proc/self/task")) > 0)'
