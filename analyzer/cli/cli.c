@@ -33,9 +33,12 @@ static bool aw_apply_format(struct aw_options *opts, const char *value,
 		opts->format = AW_FORMAT_TEXT;
 	else if (strcmp(value, "json") == 0)
 		opts->format = AW_FORMAT_JSON;
+	else if (strcmp(value, "sarif") == 0)
+		opts->format = AW_FORMAT_SARIF;
 	else
 		return aw_cli_fail(error, error_size,
-				   "--format takes text or json, not '%s'",
+				   "--format takes text, json or sarif, not "
+				   "'%s'",
 				   value);
 	return true;
 }
@@ -209,7 +212,7 @@ static const aw_cli_apply_fn aw_cli_apply[] = {
 void aw_cli_usage(FILE *out)
 {
 	fputs(
-	    "usage: accwatch-report [--format text|json] [--fail-on "
+	    "usage: accwatch-report [--format text|json|sarif] [--fail-on "
 	    "error|warning] [-o FILE]\n"
 	    "                       [--run ID|all] [--loader ID] [--sample N] "
 	    "[--rank R --epoch E]\n"
@@ -231,8 +234,12 @@ void aw_cli_usage(FILE *out)
 	    "IterableDatasets,\n"
 	    "indices out of range, holes in the trace.\n"
 	    "\n"
-	    "  --format text|json      text for people (default), JSON "
-	    "(accwatch-report/1)\n"
+	    "  --format FORMAT         text for people (default), json "
+	    "(accwatch-report/1),\n"
+	    "                          sarif (SARIF 2.1.0 for code "
+	    "scanning: a result per\n"
+	    "                          finding at the line that built its "
+	    "loader)\n"
 	    "  --fail-on error|warning exit 1 on errors (default), or on "
 	    "warnings too\n"
 	    "  -o, --output FILE       write the report to FILE instead of "

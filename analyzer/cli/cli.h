@@ -11,6 +11,7 @@
 enum aw_format {
 	AW_FORMAT_TEXT,
 	AW_FORMAT_JSON,
+	AW_FORMAT_SARIF,
 };
 
 enum aw_fail_on {

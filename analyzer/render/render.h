@@ -1,4 +1,5 @@
-/* Report renderers: text for people, JSON (schema accwatch-report/1) for CI. */
+/* Report renderers: text for people, JSON (schema accwatch-report/1) for
+ * scripts, SARIF for code scanning. */
 #ifndef AW_RENDER_H
 #define AW_RENDER_H
 
@@ -31,5 +32,19 @@ enum aw_render_status {
 enum aw_render_status aw_render_json(FILE *out, const struct aw_model *model,
 				     const struct aw_findings *findings,
 				     const struct aw_query_watch *watch);
+
+/* SARIF 2.1.0 (code scanning): a result per finding at its loader's
+ * creation site, relative to the git repository that holds it. */
+enum aw_render_status aw_render_sarif(FILE *out, const struct aw_model *model,
+				      const struct aw_findings *findings,
+				      const struct aw_query_watch *watch,
+				      const char *version);
+/* The SARIF log of a JSON report (new reference); root: the repository
+ * directory, ending in '/', that sites are made relative to, or NULL. */
+json_t *aw_render_sarif_from_report(const json_t *report, const char *version,
+				    const char *root);
+/* The nearest directory above file holding a .git, ending in '/'; NULL
+ * when there is none (free it). */
+char *aw_sarif_repository_of(const char *file);
 
 #endif

@@ -57,6 +57,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
@@ -331,6 +332,48 @@ def quoted_batches(finding):
             for m in QUOTED_BATCH.finditer(finding_text(finding))]
 
 
+SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def check_sarif(opts, trace, work, doc, truths, problems):
+    """--format sarif: valid SARIF 2.1.0 (sarif_validate.py, Debian's
+    jsonschema), a result per finding with its id and level, each finding
+    of a loader at the line the scenario says built a loader, relative to
+    the repository that holds it."""
+    path = os.path.join(work, "report.sarif")
+    cmd = [os.path.join(opts.build, "bin", "accwatch-report"), "--format", "sarif", "-o", path, trace]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if not problems.expect(run.returncode in (0, 1), f"--format sarif exited {run.returncode}: {run.stderr}"):
+        return
+    valid = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "sarif_validate.py"), path],
+                           capture_output=True, text=True)
+    problems.expect(valid.returncode == 0, f"the SARIF log is not valid SARIF 2.1.0:\n{valid.stdout}{valid.stderr}")
+    log = json.load(open(path))
+    sarif_run = log["runs"][0]
+    results = sarif_run["results"]
+    findings = doc["findings"]
+    if not problems.expect(len(results) == len(findings),
+                           f"{len(results)} SARIF results for {len(findings)} findings"):
+        return
+    sites = {known["site"] for truth in truths for known in truth["loaders"]}
+    root = sarif_run.get("originalUriBaseIds", {}).get("SRCROOT", {}).get("uri")
+    for finding, result in zip(findings, results):
+        name = f"SARIF result of {finding['id']} ({finding.get('loader')})"
+        problems.expect((result["ruleId"], result["level"]) == (finding["id"], SARIF_LEVELS[finding["severity"]]),
+                        f"{name}: ruleId {result['ruleId']}, level {result['level']}")
+        if finding.get("loader") is None:
+            continue
+        where = result.get("locations", [{}])[0].get("physicalLocation", {})
+        uri = where.get("artifactLocation", {}).get("uri", "")
+        at = f"{os.path.basename(urllib.parse.unquote(uri))}:{where.get('region', {}).get('startLine')}"
+        problems.expect(at in sites, f"{name}: at {at}, not at a line that built a loader ({sorted(sites)})")
+        if where.get("artifactLocation", {}).get("uriBaseId") == "SRCROOT":
+            file = urllib.parse.unquote(urllib.parse.urlparse(root).path + uri)
+            problems.expect(os.path.isfile(file), f"{name}: {uri} is not a file under {root}")
+        else:
+            problems.expect(False, f"{name}: {uri} is not relative to the repository of the scenario")
+
+
 def check_died_workers(doc, truths, problems):
     died = [f for f in doc["findings"] if f["id"] == "worker-died"]
     for truth in truths:
@@ -460,6 +503,7 @@ def main():
             check_died_workers(doc, truths, problems)
             check_stuck_workers(doc, truths, problems)
             check_killed_rank(doc, truths, problems)
+            check_sarif(opts, trace, work, doc, truths, problems)
             if opts.workers:
                 check_worker_pids(trace, truth_dir, truths, problems)
             problems.fatal()

@@ -1,10 +1,12 @@
 /* The renderers: the JSON report against schema accwatch-report/1 (every
- * required key, with its type), and the text report's order and content. */
+ * required key, with its type), the text report's order and content, and
+ * the SARIF log made of the JSON report. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "render.h"
 #include "stream.h"
@@ -489,4 +491,115 @@ Test(render_text, a_world_larger_than_the_ranks_traced_is_said)
 	free(text);
 	aw_findings_fini(&findings);
 	aw_model_destroy(m);
+}
+
+/* SARIF: a rule per id (its level and help from the first finding), a
+ * result per finding with the id's rule index, sites relative to the root
+ * given, others as file URIs, percent-encoded; no location without a line. */
+Test(render_sarif, results_rules_and_locations)
+{
+	json_t *report = json_pack(
+	    "{s:[{s:s,s:s,s:s,s:i,s:[i,i],s:s,s:s,s:s,s:[s],s:{s:i}},"
+	    "{s:s,s:s,s:s,s:n,s:[],s:s,s:s,s:s,s:[],s:{}},"
+	    "{s:s,s:s,s:s,s:i,s:[],s:s,s:s,s:s,s:[],s:{}},"
+	    "{s:s,s:s,s:n,s:n,s:[],s:s,s:n,s:n,s:[],s:{}}]}",
+	    "findings", "id", "unsharded", "severity", "error", "loader", "L0",
+	    "epoch", 0, "ranks", 0, 1, "message", "all ranks read it all",
+	    "site", "/repo/train.py:14", "fix", "shard it", "evidence",
+	    "rank 0: 10", "numbers", "world", 2, "id", "same-order", "severity",
+	    "warning", "loader", "L1", "epoch", "ranks", "message",
+	    "same order", "site", "/elsewhere/my data.py:7", "fix", "set_epoch",
+	    "evidence", "numbers", "id", "unsharded", "severity", "error",
+	    "loader", "L2", "epoch", 1, "ranks", "message", "again", "site",
+	    "/repo/train.py:30", "fix", "shard that one too", "evidence",
+	    "numbers", "id", "trace-incomplete", "severity", "info", "loader",
+	    "epoch", "ranks", "message", "events lost", "site", "fix",
+	    "evidence", "numbers");
+	cr_assert_not_null(report);
+	json_t *sarif = aw_render_sarif_from_report(report, "1.2.3", "/repo/");
+	json_t *run = json_array_get(json_object_get(sarif, "runs"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(sarif, "version")),
+			 "2.1.0");
+	json_t *rules = json_object_get(
+	    json_object_get(json_object_get(run, "tool"), "driver"), "rules");
+	cr_assert_eq(json_array_size(rules), 3);
+	json_t *rule = json_array_get(rules, 0);
+	cr_assert_str_eq(json_string_value(json_object_get(rule, "id")),
+			 "unsharded");
+	cr_assert_str_eq(json_string_value(json_object_get(
+			     json_object_get(rule, "help"), "text")),
+			 "shard it");
+	cr_assert_str_eq(json_string_value(json_object_get(
+			     json_object_get(json_array_get(rules, 2),
+					     "defaultConfiguration"),
+			     "level")),
+			 "note");
+	json_t *results = json_object_get(run, "results");
+	cr_assert_eq(json_array_size(results), 4);
+	const int rule_index[] = {0, 1, 0, 2};
+	const char *level[] = {"error", "warning", "error", "note"};
+	const char *uri[] = {"train.py", "file:///elsewhere/my%20data.py",
+			     "train.py", NULL};
+	const int line[] = {14, 7, 30, 0};
+	for (size_t i = 0; i < 4; i++) {
+		json_t *result = json_array_get(results, i);
+		cr_assert_eq(
+		    json_integer_value(json_object_get(result, "ruleIndex")),
+		    rule_index[i], "result %zu", i);
+		cr_assert_str_eq(
+		    json_string_value(json_object_get(result, "level")),
+		    level[i]);
+		json_t *locations = json_object_get(result, "locations");
+		if (!uri[i]) {
+			cr_assert_null(locations, "result %zu", i);
+			continue;
+		}
+		json_t *physical = json_object_get(json_array_get(locations, 0),
+						   "physicalLocation");
+		json_t *artifact =
+		    json_object_get(physical, "artifactLocation");
+		cr_assert_str_eq(
+		    json_string_value(json_object_get(artifact, "uri")),
+		    uri[i]);
+		cr_assert_eq(json_object_get(artifact, "uriBaseId") != NULL,
+			     uri[i][0] != 'f', "result %zu", i);
+		cr_assert_eq(
+		    json_integer_value(json_object_get(
+			json_object_get(physical, "region"), "startLine")),
+		    line[i]);
+	}
+	json_t *first =
+	    json_object_get(json_array_get(results, 0), "properties");
+	cr_assert_str_eq(json_string_value(json_object_get(first, "fix")),
+			 "shard it");
+	cr_assert_eq(json_array_size(json_object_get(first, "ranks")), 2);
+	cr_assert_str_eq(
+	    json_string_value(json_object_get(
+		json_object_get(json_object_get(run, "originalUriBaseIds"),
+				"SRCROOT"),
+		"uri")),
+	    "file:///repo/");
+	json_decref(sarif);
+	json_decref(report);
+}
+
+/* The repository of a file is the nearest directory above it with a .git. */
+Test(render_sarif, repository_of_a_file)
+{
+	char dir[] = "/tmp/aw-sarif-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char path[256];
+	snprintf(path, sizeof(path), "%s/.git", dir);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/src", dir);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/src/train.py", dir);
+	char *root = aw_sarif_repository_of(path);
+	char want[256];
+	snprintf(want, sizeof(want), "%s/", dir);
+	cr_assert_str_eq(root, want);
+	free(root);
+	cr_assert_null(aw_sarif_repository_of("relative/train.py"));
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	cr_assert_eq(system(path), 0);
 }
