@@ -71,6 +71,10 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 		if (aw_render_json(out, model, &findings, &watch) !=
 		    AW_RENDER_OK)
 			goto write_error;
+	} else if (opts->format == AW_FORMAT_HTML) {
+		if (aw_render_html(out, model, &findings, &watch,
+				   ACCWATCH_VERSION) != AW_RENDER_OK)
+			goto write_error;
 	} else if (opts->format == AW_FORMAT_SARIF) {
 		if (aw_render_sarif(out, model, &findings, &watch,
 				    ACCWATCH_VERSION) != AW_RENDER_OK)

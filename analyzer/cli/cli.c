@@ -35,10 +35,12 @@ static bool aw_apply_format(struct aw_options *opts, const char *value,
 		opts->format = AW_FORMAT_JSON;
 	else if (strcmp(value, "sarif") == 0)
 		opts->format = AW_FORMAT_SARIF;
+	else if (strcmp(value, "html") == 0)
+		opts->format = AW_FORMAT_HTML;
 	else
 		return aw_cli_fail(error, error_size,
-				   "--format takes text, json or sarif, not "
-				   "'%s'",
+				   "--format takes text, json, sarif or html, "
+				   "not '%s'",
 				   value);
 	return true;
 }
@@ -212,7 +214,7 @@ static const aw_cli_apply_fn aw_cli_apply[] = {
 void aw_cli_usage(FILE *out)
 {
 	fputs(
-	    "usage: accwatch-report [--format text|json|sarif] [--fail-on "
+	    "usage: accwatch-report [--format text|json|sarif|html] [--fail-on "
 	    "error|warning] [-o FILE]\n"
 	    "                       [--run ID|all] [--loader ID] [--sample N] "
 	    "[--rank R --epoch E]\n"
@@ -239,7 +241,9 @@ void aw_cli_usage(FILE *out)
 	    "                          sarif (SARIF 2.1.0 for code "
 	    "scanning: a result per\n"
 	    "                          finding at the line that built its "
-	    "loader)\n"
+	    "loader), html (one\n"
+	    "                          page with plots, for -o "
+	    "report.html)\n"
 	    "  --fail-on error|warning exit 1 on errors (default), or on "
 	    "warnings too\n"
 	    "  -o, --output FILE       write the report to FILE instead of "

@@ -12,6 +12,7 @@ enum aw_format {
 	AW_FORMAT_TEXT,
 	AW_FORMAT_JSON,
 	AW_FORMAT_SARIF,
+	AW_FORMAT_HTML,
 };
 
 enum aw_fail_on {

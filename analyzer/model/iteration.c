@@ -44,6 +44,7 @@ void aw_iteration_fini(struct aw_iteration *it)
 	aw_iteration_release_buffers(it);
 	aw_sample_set_fini(&it->consumed);
 	free(it->item_batch);
+	free(it->batch_ns);
 	if (it->dispatch) {
 		aw_dispatch_fini(it->dispatch);
 		free(it->dispatch);

@@ -54,6 +54,11 @@ struct aw_iteration {
 	 * about to read (without workers) or had queued last (with them). */
 	struct aw_index_head last_drawn;
 
+	/* Trace clock (ns from origin) when each batch was first drawn, in
+	 * the order drawn: the HTML report's timeline. */
+	int64_t *batch_ns;
+	size_t n_batch_ns, batch_ns_cap;
+
 	/* xxh64 of the consumed indices in the order consumed. */
 	XXH64_state_t order;
 	/* accelerate's dispatcher on rank 0: consumed batches go to the ranks'

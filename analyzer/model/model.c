@@ -482,12 +482,17 @@ static void aw_model_on_chunk(struct aw_model *model, uint32_t process,
 	uint32_t loader = aw_model_loader(model, process, c->loader);
 	uint32_t iteration = aw_model_iteration(model, loader, c->iteration);
 	struct aw_iteration *it = &model->iterations[iteration];
+	uint32_t seen = it->batches_seen;
 	if (event->kind == AW_EVENT_BATCH)
 		aw_iteration_add_chunk(it, c, event->values.u32, NULL,
 				       event->count);
 	else
 		aw_iteration_add_chunk(it, c, NULL, event->values.i64,
 				       event->count);
+	if (it->batches_seen > seen && model->clock_ns >= 0) {
+		AW_GROW(it->batch_ns, it->batch_ns_cap, it->n_batch_ns + 1);
+		it->batch_ns[it->n_batch_ns++] = model->clock_ns;
+	}
 }
 
 /* Whether a fetch chunk starts a new fetch rather than continuing the one

@@ -1,5 +1,5 @@
 /* Report renderers: text for people, JSON (schema accwatch-report/1) for
- * scripts, SARIF for code scanning. */
+ * scripts, SARIF for code scanning, HTML with plots. */
 #ifndef AW_RENDER_H
 #define AW_RENDER_H
 
@@ -32,6 +32,14 @@ enum aw_render_status {
 enum aw_render_status aw_render_json(FILE *out, const struct aw_model *model,
 				     const struct aw_findings *findings,
 				     const struct aw_query_watch *watch);
+
+/* One self-contained HTML page: the findings, and per loader and epoch the
+ * samples ranks share, batches and samples per rank, how many ranks read
+ * each sample, when each rank drew its batches; the process tree. */
+enum aw_render_status aw_render_html(FILE *out, const struct aw_model *model,
+				     const struct aw_findings *findings,
+				     const struct aw_query_watch *watch,
+				     const char *version);
 
 /* SARIF 2.1.0 (code scanning): a result per finding at its loader's
  * creation site, relative to the git repository that holds it. */

@@ -61,6 +61,13 @@ Test(cli, all_options_and_spellings)
 	cr_expect_str_eq(o.output, "x.txt");
 	aw_options_fini(&o);
 
+	PARSE_OK(&o, "--format=sarif", "a");
+	cr_expect_eq(o.format, AW_FORMAT_SARIF);
+	aw_options_fini(&o);
+	PARSE_OK(&o, "--format", "html", "-o", "r.html", "a");
+	cr_expect_eq(o.format, AW_FORMAT_HTML);
+	aw_options_fini(&o);
+
 	PARSE_OK(&o, "--", "-weird-dir", "--format");
 	cr_expect_eq(o.n_paths, 2);
 	cr_expect_str_eq(o.paths[0], "-weird-dir");
@@ -149,7 +156,7 @@ Test(cli, usage_errors)
 		const char *says;
 	} cases[] = {
 	    {NO_ARGS, "no trace given"},
-	    {ARGS("--format", "xml", "t"), "text or json"},
+	    {ARGS("--format", "xml", "t"), "text, json, sarif or html"},
 	    {ARGS("--fail-on", "info", "t"), "error or warning"},
 	    {ARGS("t", "--format"), "needs a value"},
 	    {ARGS("--bogus", "t"), "unknown option '--bogus'"},
