@@ -25,6 +25,9 @@ struct aw_ingest {
 	enum aw_read_end end;
 	uint32_t end_dir;
 	char message[1024];
+	/* Bytes of the trace's packets decoded, as the last progress record
+	 * said. */
+	uint64_t decoded_bytes;
 };
 
 enum aw_ingest_status {

@@ -25,6 +25,7 @@
 
 #include "accwatch_events.h"
 #include "ingest.h"
+#include "progress.h"
 #include "reader_bt.h"
 #include "trace_dirs.h"
 #include "util.h"
@@ -129,7 +130,8 @@ struct aw_child_outcome {
 /* Reads the child's records into ingest until it closes the pipe, falls
  * silent past the timeout or writes garbage. */
 static void aw_collect(int fd, struct aw_ingest *ingest,
-		       struct aw_child_outcome *outcome)
+		       struct aw_child_outcome *outcome,
+		       struct aw_progress *progress)
 {
 	unsigned char *buffer = NULL;
 	size_t cap = 0, head = 0, len = 0;
@@ -182,6 +184,7 @@ static void aw_collect(int fd, struct aw_ingest *ingest,
 		/* After the model took the bytes: its time is not the
 		 * child's silence. */
 		last = aw_now();
+		aw_progress_update(progress, ingest->decoded_bytes, last);
 	}
 	free(buffer);
 }
@@ -333,8 +336,11 @@ static enum aw_reader_status aw_read_in_child(const struct aw_trace_dirs *dirs,
 	struct aw_ingest ingest;
 	struct aw_child_outcome outcome = {
 	    .timeout = aw_env_number(AW_ENV_READ_TIMEOUT, AW_READ_TIMEOUT_S)};
+	struct aw_progress progress;
 	aw_ingest_init(&ingest, model, dirs);
-	aw_collect(fds[0], &ingest, &outcome);
+	aw_progress_start(&progress, stderr, aw_progress_total(dirs), aw_now());
+	aw_collect(fds[0], &ingest, &outcome, &progress);
+	aw_progress_end(&progress);
 	close(fds[0]);
 	if (outcome.stalled || outcome.malformed)
 		kill(child, SIGKILL);
