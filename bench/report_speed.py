@@ -1,7 +1,8 @@
 """Report speed and trace size on a large real trace: 8 ranks each reading
 1,000,000 samples for 3 epochs from a fast loop, recorded by accwatch-run.
-Compares accwatch-report with babeltrace2's dummy sink (the decoding floor):
-wall time and peak memory, medians of interleaved runs; bytes per index."""
+Compares accwatch-report (text, JSON, HTML) with babeltrace2's dummy sink
+(the decoding floor): wall time and peak memory, medians of interleaved
+runs; bytes per index, and the HTML report's size."""
 import argparse
 import os
 import shutil
@@ -60,7 +61,9 @@ def main():
 
         tools = {"babeltrace2 dummy": ["babeltrace2", trace, "-c", "sink.utils.dummy"],
                  "accwatch-report text": [os.path.join(opts.build, "bin", "accwatch-report"), trace],
-                 "accwatch-report json": [os.path.join(opts.build, "bin", "accwatch-report"), "--format", "json", trace]}
+                 "accwatch-report json": [os.path.join(opts.build, "bin", "accwatch-report"), "--format", "json", trace],
+                 "accwatch-report html": [os.path.join(opts.build, "bin", "accwatch-report"), "--format", "html",
+                                          "-o", os.path.join(work, "report.html"), trace]}
         results = {name: [] for name in tools}
         for _ in range(opts.rounds):
             for name, cmd in tools.items():
@@ -72,6 +75,7 @@ def main():
             ratio = statistics.median([s / f for s, f in zip(seconds, floor)])
             print(f"{name:<22} {statistics.median(seconds):>8.2f} {min(seconds):>6.2f}-{max(seconds):<6.2f}"
                   f" {max(m for _, m in rows):>9.1f} {ratio:>8.2f}")
+        print(f"# HTML report: {os.path.getsize(os.path.join(work, 'report.html')) / 2**10:.0f} KiB")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -374,6 +374,48 @@ def check_sarif(opts, trace, work, doc, truths, problems):
             problems.expect(False, f"{name}: {uri} is not relative to the repository of the scenario")
 
 
+def check_html(opts, trace, work, doc, truths, problems):
+    """--format html, opened in headless Chromium by html_check.py (with
+    --browser-python, which has Playwright): the page against what the
+    ranks read. The screenshot is kept in the work directory."""
+    path = os.path.join(work, "report.html")
+    cmd = [os.path.join(opts.build, "bin", "accwatch-report"), "--format", "html", "-o", path, trace]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if not problems.expect(run.returncode in (0, 1), f"--format html exited {run.returncode}: {run.stderr}"):
+        return
+    epochs = {}
+    for truth in merge_claims(truths):
+        for known in truth["loaders"]:
+            loader = report_loader(doc, known, truth["rank"], Problems())
+            if loader is None or not known.get("iterated", True):
+                continue
+            for read in known["epochs"]:
+                samples = [i for b in read["batches"] for i in b]
+                epochs.setdefault((loader["id"], read["epoch"]), {})[truth["rank"]] = (len(read["batches"]), samples)
+    want = {"findings": [[f["id"], f.get("loader")] for f in doc["findings"]],
+            "loaders": [l["id"] for l in doc["loaders"]], "epochs": []}
+    for (loader, epoch), by_rank in sorted(epochs.items()):
+        ranks = sorted(by_rank)
+        sets = [set(by_rank[r][1]) for r in ranks]
+        read_by = {}
+        for index in set().union(*sets):
+            k = sum(index in s for s in sets)
+            read_by[str(k)] = read_by.get(str(k), 0) + 1
+        want["epochs"].append({
+            "loader": loader, "epoch": epoch, "ranks": ranks,
+            "batches": [by_rank[r][0] for r in ranks], "samples": [len(by_rank[r][1]) for r in ranks],
+            "unique": [len(s) for s in sets], "shared": [[len(a & b) for b in sets] for a in sets],
+            "read_by": read_by})
+    expect_path = os.path.join(work, "html-expect.json")
+    with open(expect_path, "w") as f:
+        json.dump(want, f)
+    check = subprocess.run([opts.browser_python, os.path.join(HERE, "html_check.py"), "--html", path,
+                            "--expect", expect_path, "--screenshot", os.path.join(work, "report.png")],
+                           capture_output=True, text=True, timeout=300)
+    problems.expect(check.returncode == 0, f"the HTML report in Chromium (html_check.py):\n"
+                    f"{check.stdout}{check.stderr[-2000:]}")
+
+
 def check_died_workers(doc, truths, problems):
     died = [f for f in doc["findings"] if f["id"] == "worker-died"]
     for truth in truths:
@@ -481,6 +523,10 @@ def main():
     parser.add_argument("--timeout", type=int, default=300, help="seconds the run may take")
     parser.add_argument("--status", type=int, default=0,
                         help="the run's exit status (the launcher's: 128 + signal when a rank was killed)")
+    parser.add_argument("--html", action="store_true",
+                        help="also open the HTML report in headless Chromium and check its plots")
+    parser.add_argument("--browser-python", default=sys.executable,
+                        help="a Python with Playwright, for --html (default: this one)")
     parser.add_argument("--plain", action="store_true", help="run the rank program without accwatch, check its truth only")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     given = parser.parse_args()
@@ -504,6 +550,8 @@ def main():
             check_stuck_workers(doc, truths, problems)
             check_killed_rank(doc, truths, problems)
             check_sarif(opts, trace, work, doc, truths, problems)
+            if opts.html:
+                check_html(opts, trace, work, doc, truths, problems)
             if opts.workers:
                 check_worker_pids(trace, truth_dir, truths, problems)
             problems.fatal()

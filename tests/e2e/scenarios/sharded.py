@@ -7,6 +7,9 @@ from scenario_kit import IndexDataset, here, note_worker_pid
 
 # The exact set of error and warning ids (infos are free).
 EXPECT = []
+# The HTML report too (padding: two samples read by two ranks), in headless
+# Chromium (check.py --html).
+OPTIONS = ["--html"]
 
 
 def run(truth, rank, world, workers=0):

@@ -7,6 +7,8 @@ from scenario_kit import IndexDataset, here
 
 # The exact set of error and warning ids (infos are free).
 EXPECT = ["unsharded"]
+# The HTML report too, in headless Chromium (check.py --html).
+OPTIONS = ["--html"]
 
 
 def run(truth, rank, world):

@@ -14,7 +14,7 @@ from scenario_kit import KillingDataset, TRUTH_ENV, collate_list, here, note_wor
 # The exact set of error and warning ids (infos are free).
 EXPECT = ["worker-died"]
 # check.py options beside --expect.
-OPTIONS = ["--finding-ranks", "worker-died=1"]
+OPTIONS = ["--finding-ranks", "worker-died=1", "--html"]
 
 
 # A worker SIGKILLed mid-epoch.
