@@ -16,3 +16,8 @@ status=0
 "$build/bin/accwatch-report" "$trace" || status=$?
 # 1 means the report found errors, which is what this example is for.
 [ "$status" -le 1 ] || exit "$status"
+html=$(dirname "$trace")/report.html
+status=0
+"$build/bin/accwatch-report" --format html -o "$html" "$trace" || status=$?
+[ "$status" -le 1 ] || exit "$status"
+echo "The same report as a page with plots: $html"

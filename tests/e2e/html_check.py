@@ -8,7 +8,7 @@ samples each pair of ranks shares, how many ranks read each sample, and a
 timeline row per rank holding at least the batches it consumed. Writes a
 screenshot of the whole page.
 
-usage: html_check.py --html FILE --expect FILE.json --screenshot FILE.png
+usage: html_check.py --html FILE --expect FILE.json --screenshot FILE.png [--top N]
 EXPECT: {"findings": [[id, loader], ...], "loaders": [id, ...],
          "epochs": [{"loader", "epoch", "ranks": [r, ...], "batches",
                      "samples", "unique": [per rank], "shared": [[n]],
@@ -55,6 +55,7 @@ def main():
     parser.add_argument("--html", required=True)
     parser.add_argument("--expect", required=True)
     parser.add_argument("--screenshot", required=True)
+    parser.add_argument("--top", type=int, help="only the top TOP pixels in the screenshot (a README picture)")
     opts = parser.parse_args()
     want = json.load(open(opts.expect))
     problems = []
@@ -70,7 +71,10 @@ def main():
         page.goto(pathlib.Path(opts.html).resolve().as_uri())
         page.wait_for_selector("body[data-drawn]", timeout=30000)
         got = page.evaluate(READ_BACK)
-        page.screenshot(path=opts.screenshot, full_page=True)
+        if opts.top:
+            page.screenshot(path=opts.screenshot, clip={"x": 0, "y": 0, "width": 1280, "height": opts.top})
+        else:
+            page.screenshot(path=opts.screenshot, full_page=True)
         browser.close()
     problems += messages
     if got["findings"] != want["findings"]:
