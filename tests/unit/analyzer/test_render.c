@@ -603,3 +603,90 @@ Test(render_sarif, repository_of_a_file)
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	cr_assert_eq(system(path), 0);
 }
+
+/* The JSON block called id in an HTML page (a new reference). */
+static json_t *html_block(const char *page, const char *id)
+{
+	char open[64];
+	snprintf(open, sizeof(open), "id=\"%s\">", id);
+	const char *start = strstr(page, open);
+	cr_assert_not_null(start, "no block %s", id);
+	start += strlen(open);
+	const char *end = strstr(start, "</script>");
+	cr_assert_not_null(end);
+	json_error_t error;
+	json_t *value = json_loadb(start, (size_t)(end - start), 0, &error);
+	cr_assert_not_null(value, "block %s: %s", id, error.text);
+	return value;
+}
+
+/* 130 ranks: the matrix and the timeline in blocks of 3 ranks (44 rows),
+ * the bars in blocks of 2 (least and most); the read-count histogram over
+ * every rank; a site holding "</script>" cannot end the page's data. */
+Test(render_html, blocks_of_ranks_histogram_and_escaping)
+{
+	struct s_loader_opts o = base;
+	o.site = "x</script><b>.py:3";
+	o.dataset_len = 1300;
+	o.batch_size = 5;
+	struct aw_model *m = aw_model_create();
+	struct aw_findings findings;
+	s_ranks(m, 130, &o);
+	for (int r = 0; r < 130; r++) {
+		s_clock(m, 1.0 + r * 0.01);
+		/* rank 7 reads rank 0's share, nobody reads 70..79 */
+		uint32_t first = r == 7 ? 0 : 10u * (uint32_t)r;
+		s_rank_reads(m, r, 0, first, first + 10, 5);
+	}
+	s_analyze(m, &findings);
+	char *page = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&page, &size);
+	cr_assert_eq(aw_render_html(out, m, &findings, NULL, "t"),
+		     AW_RENDER_OK);
+	fclose(out);
+	cr_assert_null(strstr(page, "<b>"),
+		       "a site's markup got into the page");
+	json_t *report = html_block(page, "accwatch-report");
+	json_t *plots = html_block(page, "accwatch-plots");
+	cr_assert_str_eq(
+	    json_string_value(json_object_get(
+		json_array_get(json_object_get(report, "loaders"), 0), "site")),
+	    "x</script><b>.py:3");
+	json_t *epoch = json_array_get(json_object_get(plots, "L0"), 0);
+	json_t *matrix = json_object_get(epoch, "matrix");
+	cr_assert_eq(json_array_size(json_object_get(matrix, "labels")), 44);
+	cr_assert(json_is_true(json_object_get(matrix, "blocks")));
+	cr_assert_str_eq(json_string_value(json_array_get(
+			     json_object_get(matrix, "labels"), 0)),
+			 "0-2");
+	/* block 0-2 holds 0..29 and block 6-8 (rank 7) 0..9 again */
+	json_t *row0 = json_array_get(json_object_get(matrix, "cells"), 0);
+	cr_assert_eq(json_integer_value(json_array_get(row0, 0)), 30);
+	cr_assert_eq(json_integer_value(json_array_get(row0, 2)), 10);
+	cr_assert_eq(json_integer_value(json_array_get(row0, 1)), 0);
+	json_t *bars = json_object_get(epoch, "bars");
+	cr_assert_eq(json_array_size(json_object_get(bars, "labels")), 65);
+	json_t *pair = json_array_get(json_object_get(bars, "batches"), 0);
+	cr_assert_eq(json_array_size(pair), 2);
+	cr_assert_eq(json_integer_value(json_array_get(pair, 1)), 2);
+	json_t *counts =
+	    json_object_get(json_object_get(epoch, "histogram"), "counts");
+	cr_assert_eq(json_array_size(counts), 131);
+	cr_assert_eq(json_integer_value(json_array_get(counts, 0)), 10);
+	cr_assert_eq(json_integer_value(json_array_get(counts, 1)), 1280);
+	cr_assert_eq(json_integer_value(json_array_get(counts, 2)), 10);
+	json_t *timeline = json_object_get(epoch, "timeline");
+	cr_assert_eq(json_array_size(json_object_get(timeline, "labels")), 44);
+	json_int_t drawn = 0;
+	size_t i;
+	json_t *point;
+	json_array_foreach(json_object_get(timeline, "points"), i, point)
+	    drawn += json_integer_value(json_array_get(point, 2));
+	cr_assert_eq(drawn, 130 * 2, "every batch on the timeline");
+	json_decref(report);
+	json_decref(plots);
+	free(page);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
