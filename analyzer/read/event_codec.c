@@ -181,10 +181,10 @@ void aw_encode_trace_run(struct aw_encoder *enc, uint32_t dir, uint32_t run)
 	aw_put_uvarint(enc, run);
 }
 
-void aw_encode_progress(struct aw_encoder *enc, uint64_t bytes)
+void aw_encode_progress(struct aw_encoder *enc, uint64_t packets)
 {
 	aw_put_byte(enc, AW_RECORD_PROGRESS);
-	aw_put_uvarint(enc, bytes);
+	aw_put_uvarint(enc, packets);
 }
 
 void aw_decoder_init(struct aw_decoder *dec)
@@ -440,7 +440,7 @@ enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
 		record->run = (uint32_t)run;
 	} else if (tag == AW_RECORD_PROGRESS) {
 		record->type = AW_RECORD_TYPE_PROGRESS;
-		record->bytes = aw_get_uvarint(&c);
+		record->packets = aw_get_uvarint(&c);
 	} else {
 		return AW_DECODE_MALFORMED;
 	}

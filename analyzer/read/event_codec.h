@@ -16,8 +16,8 @@
  *           declares (a bit per kind): what its recorder could emit
  *   run     AW_RECORD_TRACE_RUN, a trace directory holds events of a run
  *           (sent once per directory and run)
- *   progress AW_RECORD_PROGRESS, the bytes of the trace's packets decoded
- *           so far (for the progress line)
+ *   progress AW_RECORD_PROGRESS, the packets begun so far (for the
+ *           progress line)
  *
  * Integers are LEB128 varints (signed ones zigzag-encoded), strings and
  * arrays are prefixed with their length. Nothing in a record is trusted:
@@ -94,7 +94,7 @@ struct aw_record {
 	int64_t clock_ns;  /* CLOCK */
 	uint32_t declared; /* DECLARED: bit k for event kind k */
 	uint32_t run;      /* TRACE_RUN */
-	uint64_t bytes;    /* PROGRESS */
+	uint64_t packets;  /* PROGRESS */
 };
 
 /* A growing byte buffer that records are appended to. */
@@ -117,7 +117,7 @@ void aw_encode_discards(struct aw_encoder *enc, const char *stream,
 void aw_encode_clock(struct aw_encoder *enc, int64_t ns);
 void aw_encode_declared(struct aw_encoder *enc, uint32_t kinds);
 void aw_encode_trace_run(struct aw_encoder *enc, uint32_t dir, uint32_t run);
-void aw_encode_progress(struct aw_encoder *enc, uint64_t bytes);
+void aw_encode_progress(struct aw_encoder *enc, uint64_t packets);
 
 /* Owns the memory decoded records borrow: valid until the next decode. */
 struct aw_decoder {

@@ -90,7 +90,7 @@ enum aw_ingest_status aw_ingest_feed(struct aw_ingest *ingest,
 			ingest->model->stats.declared_kinds |= record.declared;
 			break;
 		case AW_RECORD_TYPE_PROGRESS:
-			ingest->decoded_bytes = record.bytes;
+			ingest->decoded_packets = record.packets;
 			break;
 		case AW_RECORD_TYPE_TRACE_RUN:
 			aw_model_note_trace_run(

@@ -25,9 +25,8 @@ struct aw_ingest {
 	enum aw_read_end end;
 	uint32_t end_dir;
 	char message[1024];
-	/* Bytes of the trace's packets decoded, as the last progress record
-	 * said. */
-	uint64_t decoded_bytes;
+	/* Packets begun, as the last progress record said. */
+	uint64_t decoded_packets;
 };
 
 enum aw_ingest_status {

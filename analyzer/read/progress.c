@@ -7,43 +7,89 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-uint64_t aw_progress_total(const struct aw_trace_dirs *dirs)
+#include "util.h"
+
+/* CTF's packet index file: a header (magic, major and minor version, the
+ * length of an entry), then one entry per packet, big-endian. */
+#define AW_CTF_INDEX_MAGIC 0xC1F1DCC1u
+#define AW_CTF_INDEX_HEADER 16
+
+static uint32_t aw_be32(const unsigned char *b)
 {
-	uint64_t total = 0;
-
-	for (size_t i = 0; i < dirs->n; i++) {
-		DIR *dir = opendir(dirs->dirs[i]);
-		struct dirent *entry;
-
-		if (!dir)
-			continue;
-		while ((entry = readdir(dir))) {
-			char path[PATH_MAX];
-			struct stat st;
-
-			if (entry->d_name[0] == '.' ||
-			    strcmp(entry->d_name, "metadata") == 0)
-				continue;
-			if ((size_t)snprintf(path, sizeof(path), "%s/%s",
-					     dirs->dirs[i],
-					     entry->d_name) >= sizeof(path))
-				continue;
-			if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-				total += (uint64_t)st.st_size;
-		}
-		closedir(dir);
-	}
-	return total;
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+	       (uint32_t)b[2] << 8 | (uint32_t)b[3];
 }
 
-void aw_progress_start(struct aw_progress *p, FILE *out, uint64_t total,
-		       double now)
+/* The packets an index file lists; 0 when it is no index file. */
+static uint64_t aw_index_packets(const char *path)
+{
+	unsigned char header[AW_CTF_INDEX_HEADER];
+	struct stat st;
+	uint64_t packets = 0;
+	FILE *file = fopen(path, "rb");
+
+	if (!file)
+		return 0;
+	if (fstat(fileno(file), &st) == 0 &&
+	    fread(header, 1, sizeof(header), file) == sizeof(header) &&
+	    aw_be32(header) == AW_CTF_INDEX_MAGIC && aw_be32(header + 12) > 0 &&
+	    (uint64_t)st.st_size >= AW_CTF_INDEX_HEADER)
+		packets = ((uint64_t)st.st_size - AW_CTF_INDEX_HEADER) /
+			  aw_be32(header + 12);
+	fclose(file);
+	return packets;
+}
+
+/* Adds up the regular files of dir: their bytes, or (index) the packets
+ * they list; the metadata file and hidden ones are left out. */
+static void aw_progress_dir(const char *dir, bool index, uint64_t *sum)
+{
+	DIR *d = opendir(dir);
+	struct dirent *entry;
+
+	if (!d)
+		return;
+	while ((entry = readdir(d))) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (entry->d_name[0] == '.' ||
+		    strcmp(entry->d_name, "metadata") == 0)
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     entry->d_name) >= sizeof(path))
+			continue;
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		*sum += index ? aw_index_packets(path) : (uint64_t)st.st_size;
+	}
+	closedir(d);
+}
+
+void aw_progress_measure(const struct aw_trace_dirs *dirs, uint64_t *bytes,
+			 uint64_t *packets)
+{
+	*bytes = *packets = 0;
+	for (size_t i = 0; i < dirs->n; i++) {
+		char index[PATH_MAX];
+
+		aw_progress_dir(dirs->dirs[i], false, bytes);
+		if ((size_t)snprintf(index, sizeof(index), "%s/index",
+				     dirs->dirs[i]) < sizeof(index))
+			aw_progress_dir(index, true, packets);
+	}
+}
+
+void aw_progress_start(struct aw_progress *p, FILE *out,
+		       const struct aw_trace_dirs *dirs, double now)
 {
 	memset(p, 0, sizeof(*p));
-	if (out && total > 0 && isatty(fileno(out)))
-		p->out = out;
-	p->total = total;
 	p->start = now;
+	if (!out || !isatty(fileno(out)))
+		return;
+	aw_progress_measure(dirs, &p->bytes, &p->packets);
+	if (p->bytes > 0 && p->packets > 0)
+		p->out = out;
 }
 
 void aw_progress_line(char *out, size_t size, uint64_t done, uint64_t total,
@@ -65,14 +111,18 @@ void aw_progress_line(char *out, size_t size, uint64_t done, uint64_t total,
 		 rate / mib, (double)(total - done) / rate);
 }
 
-void aw_progress_update(struct aw_progress *p, uint64_t done, double now)
+void aw_progress_update(struct aw_progress *p, uint64_t packets, double now)
 {
 	char line[128];
+	double share;
 
 	if (!p->out || now - p->start < AW_PROGRESS_AFTER_S ||
 	    now - p->last_draw < AW_PROGRESS_EVERY_S)
 		return;
-	aw_progress_line(line, sizeof(line), done, p->total, now - p->start);
+	share = (double)AW_MIN(packets, p->packets) / (double)p->packets;
+	aw_progress_line(line, sizeof(line),
+			 (uint64_t)(share * (double)p->bytes), p->bytes,
+			 now - p->start);
 	fprintf(p->out, "\raccwatch-report: %s\033[K", line);
 	fflush(p->out);
 	p->last_draw = now;

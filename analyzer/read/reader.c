@@ -184,7 +184,7 @@ static void aw_collect(int fd, struct aw_ingest *ingest,
 		/* After the model took the bytes: its time is not the
 		 * child's silence. */
 		last = aw_now();
-		aw_progress_update(progress, ingest->decoded_bytes, last);
+		aw_progress_update(progress, ingest->decoded_packets, last);
 	}
 	free(buffer);
 }
@@ -338,7 +338,7 @@ static enum aw_reader_status aw_read_in_child(const struct aw_trace_dirs *dirs,
 	    .timeout = aw_env_number(AW_ENV_READ_TIMEOUT, AW_READ_TIMEOUT_S)};
 	struct aw_progress progress;
 	aw_ingest_init(&ingest, model, dirs);
-	aw_progress_start(&progress, stderr, aw_progress_total(dirs), aw_now());
+	aw_progress_start(&progress, stderr, dirs, aw_now());
 	aw_collect(fds[0], &ingest, &outcome, &progress);
 	aw_progress_end(&progress);
 	close(fds[0]);

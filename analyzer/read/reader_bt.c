@@ -64,8 +64,8 @@ struct aw_bt_reader {
 	struct timespec last_flush;
 	uint32_t since_clock_check;
 	struct aw_read_counts counts;
-	/* Bytes of the packets begun, and as last sent (progress records). */
-	uint64_t packet_bytes, packet_bytes_sent;
+	/* Packets begun as the last progress record said. */
+	uint64_t packets_sent;
 	const struct aw_trace_dirs *dirs;
 	struct aw_index_map class_index; /* event class pointer -> entry */
 	struct aw_class_entry *classes;
@@ -449,26 +449,6 @@ static void aw_reader_stream_discards(struct aw_bt_reader *reader,
 	aw_encode_discards(&reader->enc, name, count, known);
 }
 
-/* The size of a packet in its file: CTF's packet_size context field
- * (bits), 0 when the packet has none. */
-static uint64_t aw_packet_bytes(const bt_message *message)
-{
-	const bt_packet *packet =
-	    bt_message_packet_beginning_borrow_packet_const(message);
-	const bt_field *context = bt_packet_borrow_context_field_const(packet);
-	const bt_field *size;
-
-	if (!context ||
-	    bt_field_get_class_type(context) != BT_FIELD_CLASS_TYPE_STRUCTURE)
-		return 0;
-	size = bt_field_structure_borrow_member_field_by_name_const(
-	    context, "packet_size");
-	if (!size || bt_field_get_class_type(size) !=
-			 BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER)
-		return 0;
-	return bt_field_integer_unsigned_get_value(size) / 8;
-}
-
 static void aw_reader_on_message(struct aw_bt_reader *reader,
 				 const bt_message *message)
 {
@@ -500,7 +480,6 @@ static void aw_reader_on_message(struct aw_bt_reader *reader,
 		break;
 	case BT_MESSAGE_TYPE_PACKET_BEGINNING:
 		stats->packets++;
-		reader->packet_bytes += aw_packet_bytes(message);
 		break;
 	case BT_MESSAGE_TYPE_STREAM_BEGINNING:
 		stats->streams++;
@@ -511,14 +490,14 @@ static void aw_reader_on_message(struct aw_bt_reader *reader,
 	}
 }
 
-/* Writes the buffered records to the analyzer, after the bytes decoded
- * when they grew. */
+/* Writes the buffered records to the analyzer, after the packets begun
+ * when there are more. */
 static void aw_reader_flush(struct aw_bt_reader *reader)
 {
 	size_t done = 0;
-	if (reader->packet_bytes != reader->packet_bytes_sent) {
-		aw_encode_progress(&reader->enc, reader->packet_bytes);
-		reader->packet_bytes_sent = reader->packet_bytes;
+	if (reader->counts.packets != reader->packets_sent) {
+		aw_encode_progress(&reader->enc, reader->counts.packets);
+		reader->packets_sent = reader->counts.packets;
 	}
 	while (done < reader->enc.len && !reader->write_failed) {
 		ssize_t n = write(reader->fd, reader->enc.data + done,

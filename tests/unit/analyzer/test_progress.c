@@ -2,7 +2,9 @@
  * is no terminal, and the progress record through the event stream. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "event_codec.h"
 #include "ingest.h"
@@ -22,11 +24,55 @@ Test(progress, line_says_bytes_share_rate_and_time_left)
 	cr_assert_str_eq(line, "reading 0.0 of 200.0 MiB (0%)");
 }
 
+/* Bytes of the stream files, packets of the index files. */
+Test(progress, measures_streams_and_index_files)
+{
+	char dir[] = "/tmp/aw-progress-XXXXXX";
+	char path[256];
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/index", dir);
+	cr_assert_eq(mkdir(path, 0700), 0);
+	const struct {
+		const char *name;
+		size_t size;
+	} files[] = {{"metadata", 5000}, {"chan_0", 3000}, {"chan_1", 1000}};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i].name);
+		FILE *f = fopen(path, "wb");
+		for (size_t b = 0; b < files[i].size; b++)
+			fputc(0, f);
+		fclose(f);
+	}
+	/* chan_0.idx: 3 entries of 72 bytes; junk.idx: no index file */
+	static const unsigned char header[16] = {
+	    0xc1, 0xf1, 0xdc, 0xc1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 72};
+	snprintf(path, sizeof(path), "%s/index/chan_0.idx", dir);
+	FILE *f = fopen(path, "wb");
+	fwrite(header, 1, sizeof(header), f);
+	for (size_t b = 0; b < 3 * 72; b++)
+		fputc(0, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/index/junk.idx", dir);
+	f = fopen(path, "wb");
+	fputs("not an index at all", f);
+	fclose(f);
+	char *names[] = {dir};
+	struct aw_trace_dirs dirs = {.dirs = names, .n = 1};
+	uint64_t bytes, packets;
+	aw_progress_measure(&dirs, &bytes, &packets);
+	cr_assert_eq(bytes, 4000);
+	cr_assert_eq(packets, 3);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	cr_assert_eq(system(path), 0);
+}
+
 Test(progress, nothing_when_the_stream_is_no_terminal)
 {
 	FILE *file = tmpfile();
 	struct aw_progress p;
-	aw_progress_start(&p, file, 1000, 0.0);
+	char *names[] = {"/nonexistent"};
+	struct aw_trace_dirs dirs = {.dirs = names, .n = 1};
+	aw_progress_start(&p, file, &dirs, 0.0);
 	aw_progress_update(&p, 10, 5.0);
 	aw_progress_end(&p);
 	cr_assert_eq(ftell(file), 0);
@@ -45,7 +91,7 @@ Test(progress, the_record_reaches_the_ingest)
 	cr_assert_eq(aw_ingest_feed(&ingest, enc.data, enc.len, &used),
 		     AW_INGEST_OK);
 	cr_assert_eq(used, enc.len);
-	cr_assert_eq(ingest.decoded_bytes, 123456789);
+	cr_assert_eq(ingest.decoded_packets, 123456789);
 	aw_ingest_fini(&ingest);
 	aw_encoder_fini(&enc);
 	aw_model_destroy(model);
