@@ -60,7 +60,8 @@ def main():
     want = json.load(open(opts.expect))
     problems = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        # as root, and in containers whose /dev/shm is small
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         messages = []
         page.on("console", lambda m: messages.append(f"console {m.type}: {m.text}")

@@ -1,6 +1,7 @@
 #!/bin/bash
 # A signal reaches the command under accwatch-run as it reaches the command
-# run alone: once, with the same lines written and the same status. Each
+# run alone: once, with the same lines written, the same status and about
+# the same time. Each
 # signal is sent to accwatch-run alone and to its whole process group (no
 # terminal: a batch job, CI, a scheduler), and a terminal's Ctrl-C, Ctrl-\
 # and hangup are sent through a pseudo-terminal whose foreground group
@@ -32,9 +33,10 @@ exit 4
 SCRIPT
 
 # run_case NAME HOW SIGNAL [accwatch-run -o DIR --]: HOW is pid, group or a
-# run_pty.py key; prints the status, the lines are in $work/NAME.log.
+# run_pty.py key; prints the status and the seconds it took, the lines are
+# in $work/NAME.log.
 run_case() {
-	local name=$1 how=$2 signal=$3 pid status
+	local name=$1 how=$2 signal=$3 pid status start=$SECONDS
 	shift 3
 	rm -f "$work/$name.log" "$work/$name.ready"
 	export LOG=$work/$name.log READY=$work/$name.ready
@@ -60,14 +62,14 @@ os.execvp(sys.argv[1], sys.argv[1:])' "$@" bash "$work/command.sh" >/dev/null 2>
 		status=$?
 		;;
 	esac
-	echo "$status"
+	echo "$status $((SECONDS - start))"
 }
 
 # check NAME HOW SIGNAL: the plain run, then under accwatch-run.
 check() {
-	local name=$1 how=$2 signal=$3 plain traced
-	plain=$(run_case "$name.plain" "$how" "$signal")
-	traced=$(run_case "$name.run" "$how" "$signal" "$RUN" -o "$work/trace-$name" --)
+	local name=$1 how=$2 signal=$3 plain traced plain_s traced_s
+	read -r plain plain_s < <(run_case "$name.plain" "$how" "$signal")
+	read -r traced traced_s < <(run_case "$name.run" "$how" "$signal" "$RUN" -o "$work/trace-$name" --)
 	if [ "$(cat "$work/$name.plain.log")" != "caught $signal
 signals 1" ]; then
 		echo "FAIL $name: the plain run did not catch SIG$signal once: $(cat "$work/$name.plain.log")"
@@ -77,6 +79,10 @@ signals 1" ]; then
 		failures=$((failures + 1))
 	elif [ "$plain" != "$traced" ]; then
 		echo "FAIL $name: status $traced, the plain run's $plain"
+		failures=$((failures + 1))
+	elif [ "$traced_s" -gt $((plain_s + 10)) ]; then
+		# the session's set-up and teardown, beside the command's time
+		echo "FAIL $name: took $traced_s s, the plain run $plain_s s"
 		failures=$((failures + 1))
 	else
 		echo "ok   $name: SIG$signal caught once, status $traced"
