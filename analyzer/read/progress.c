@@ -7,8 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
-
 /* CTF's packet index file: a header (magic, major and minor version, the
  * length of an entry), then one entry per packet, big-endian. */
 #define AW_CTF_INDEX_MAGIC 0xC1F1DCC1u
@@ -20,22 +18,19 @@ static uint32_t aw_be32(const unsigned char *b)
 	       (uint32_t)b[2] << 8 | (uint32_t)b[3];
 }
 
-/* The packets an index file lists; 0 when it is no index file. */
-static uint64_t aw_index_packets(const char *path)
+/* The packets an index file of size bytes lists; 0 when it is no index
+ * file. */
+static uint64_t aw_index_packets(const char *path, uint64_t size)
 {
 	unsigned char header[AW_CTF_INDEX_HEADER];
-	struct stat st;
 	uint64_t packets = 0;
 	FILE *file = fopen(path, "rb");
 
 	if (!file)
 		return 0;
-	if (fstat(fileno(file), &st) == 0 &&
-	    fread(header, 1, sizeof(header), file) == sizeof(header) &&
-	    aw_be32(header) == AW_CTF_INDEX_MAGIC && aw_be32(header + 12) > 0 &&
-	    (uint64_t)st.st_size >= AW_CTF_INDEX_HEADER)
-		packets = ((uint64_t)st.st_size - AW_CTF_INDEX_HEADER) /
-			  aw_be32(header + 12);
+	if (fread(header, 1, sizeof(header), file) == sizeof(header) &&
+	    aw_be32(header) == AW_CTF_INDEX_MAGIC && aw_be32(header + 12) > 0)
+		packets = (size - AW_CTF_INDEX_HEADER) / aw_be32(header + 12);
 	fclose(file);
 	return packets;
 }
@@ -61,7 +56,8 @@ static void aw_progress_dir(const char *dir, bool index, uint64_t *sum)
 			continue;
 		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
-		*sum += index ? aw_index_packets(path) : (uint64_t)st.st_size;
+		*sum += index ? aw_index_packets(path, (uint64_t)st.st_size)
+			      : (uint64_t)st.st_size;
 	}
 	closedir(d);
 }
@@ -100,7 +96,7 @@ void aw_progress_line(char *out, size_t size, uint64_t done, uint64_t total,
 	int len;
 
 	if (done > total)
-		done = total; /* packets of a file still being written */
+		done = total; /* more packets than the index files listed */
 	rate = elapsed > 0 ? (double)done / elapsed : 0;
 	len = snprintf(out, size, "reading %.1f of %.1f MiB (%.0f%%)",
 		       (double)done / mib, (double)total / mib,
@@ -119,7 +115,7 @@ void aw_progress_update(struct aw_progress *p, uint64_t packets, double now)
 	if (!p->out || now - p->start < AW_PROGRESS_AFTER_S ||
 	    now - p->last_draw < AW_PROGRESS_EVERY_S)
 		return;
-	share = (double)AW_MIN(packets, p->packets) / (double)p->packets;
+	share = (double)packets / (double)p->packets;
 	aw_progress_line(line, sizeof(line),
 			 (uint64_t)(share * (double)p->bytes), p->bytes,
 			 now - p->start);
