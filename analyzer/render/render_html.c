@@ -86,19 +86,22 @@ static json_t *aw_html_matrix(const struct aw_epoch *e,
 		json_array_append_new(labels,
 				      aw_html_block_label(e, &blocks[i]));
 	}
+	/* Symmetric: each pair is intersected once. */
+	uint64_t *shared = aw_xcalloc(n * n, sizeof(*shared));
+	for (size_t i = 0; i < n; i++) {
+		shared[i * n + i] = roaring_bitmap_get_cardinality(sets[i]);
+		for (size_t j = i + 1; j < n; j++)
+			shared[i * n + j] = shared[j * n + i] =
+			    roaring_bitmap_and_cardinality(sets[i], sets[j]);
+	}
 	for (size_t i = 0; i < n; i++) {
 		json_t *row = json_array();
 		for (size_t j = 0; j < n; j++)
 			json_array_append_new(
-			    row,
-			    json_integer((
-				json_int_t)(i == j
-						? roaring_bitmap_get_cardinality(
-						      sets[i])
-						: roaring_bitmap_and_cardinality(
-						      sets[i], sets[j]))));
+			    row, json_integer((json_int_t)shared[i * n + j]));
 		json_array_append_new(rows, row);
 	}
+	free(shared);
 	for (size_t i = 0; i < n; i++)
 		roaring_bitmap_free(sets[i]);
 	free(sets);
