@@ -335,15 +335,21 @@ def quoted_batches(finding):
 SARIF_LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
+def write_report(opts, trace, form, path, problems):
+    """accwatch-report --format form -o path; False (a problem noted) when
+    it fails."""
+    cmd = [os.path.join(opts.build, "bin", "accwatch-report"), "--format", form, "-o", path, trace]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return problems.expect(run.returncode in (0, 1), f"--format {form} exited {run.returncode}: {run.stderr}")
+
+
 def check_sarif(opts, trace, work, doc, truths, problems):
     """--format sarif: valid SARIF 2.1.0 (sarif_validate.py, Debian's
     jsonschema), a result per finding with its id and level, each finding
     of a loader at the line the scenario says built a loader, relative to
     the repository that holds it."""
     path = os.path.join(work, "report.sarif")
-    cmd = [os.path.join(opts.build, "bin", "accwatch-report"), "--format", "sarif", "-o", path, trace]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    if not problems.expect(run.returncode in (0, 1), f"--format sarif exited {run.returncode}: {run.stderr}"):
+    if not write_report(opts, trace, "sarif", path, problems):
         return
     valid = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "sarif_validate.py"), path],
                            capture_output=True, text=True)
@@ -379,9 +385,7 @@ def check_html(opts, trace, work, doc, truths, problems):
     --browser-python, which has Playwright): the page against what the
     ranks read. The screenshot is kept in the work directory."""
     path = os.path.join(work, "report.html")
-    cmd = [os.path.join(opts.build, "bin", "accwatch-report"), "--format", "html", "-o", path, trace]
-    run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    if not problems.expect(run.returncode in (0, 1), f"--format html exited {run.returncode}: {run.stderr}"):
+    if not write_report(opts, trace, "html", path, problems):
         return
     epochs = {}
     for truth in merge_claims(truths):
