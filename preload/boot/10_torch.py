@@ -365,6 +365,7 @@ def _loader_new(loader, frame):
         start_method=_start_method(loader), sampler_replicas=replicas,
         sampler_rank=rank, site=site, stack=stack)
     _emit_sampler_chain(entry.ordinal, chain)
+    _emit_dist_groups()
     _emit_index_maps(entry.ordinal, dataset)
     if _is_iterable(loader):
         _emit_stream_shards(entry.ordinal, dataset)
@@ -434,6 +435,7 @@ def _begin(loader):
         except Exception:
             _debug("multiprocessing config")
     chain = _sampler_chain(loader)
+    _emit_dist_groups()
     _aw.iter_begin(loader=rec.loader, iteration=rec.iteration,
                    sampler_epoch=_first_int(chain, ("epoch",)),
                    seed=_first_int(chain, ("seed", "initial_seed")),
@@ -680,6 +682,29 @@ def _add_per_batch_methods(iterator):
 
 
 # --- torch.distributed -------------------------------------------------------
+
+_groups_told = set()  # the member lists of the process groups told
+
+
+def _emit_dist_groups():
+    """The process groups this process is a member of, each told once
+    (torch keeps them in _pg_group_ranks: global rank -> group rank): the
+    evidence that ranks of one group read the same data on purpose."""
+    c10d = sys.modules.get("torch.distributed.distributed_c10d")
+    groups = getattr(c10d, "_pg_group_ranks", None)
+    if not groups or len(_groups_told) >= len(groups):
+        return
+    try:
+        members = [sorted(int(r) for r in ranks) for ranks in list(groups.values())]
+        rank = _int(sys.modules["torch.distributed"].get_rank())
+    except Exception:
+        _debug("process groups")
+        return
+    for ranks in members:
+        text = ",".join(str(r) for r in ranks)
+        if text not in _groups_told:
+            _groups_told.add(text)
+            _aw.dist_group(rank=rank, ranks=text)
 
 def _wrap_init_process_group(original):
     @functools.wraps(original)
