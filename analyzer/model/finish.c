@@ -183,12 +183,6 @@ static int aw_compare_pid(const void *a, const void *b)
 	return (p->pid > q->pid) - (p->pid < q->pid);
 }
 
-static int aw_compare_int32(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* The rank the samplers of a process's loaders say it is (a
  * DistributedSampler given rank=r), -1 when they say none or disagree. */
 static int32_t aw_sampler_rank(const struct aw_model *model, uint32_t process)

@@ -20,8 +20,90 @@ int32_t aw_loader_replicas(const struct aw_loader *l, int32_t *replica)
 		   : -1;
 }
 
+static uint32_t aw_root(uint32_t *parent, uint32_t c)
+{
+	while (parent[c] != c)
+		c = parent[c] = parent[parent[c]];
+	return c;
+}
+
+/* The cell of `rank` (cells are sorted by rank), AW_NONE. */
+static uint32_t aw_cell_of_rank(const struct aw_epoch *e, int32_t rank)
+{
+	size_t lo = 0, hi = e->n_cells;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e->cells[mid].rank < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->n_cells && e->cells[lo].rank == rank ? (uint32_t)lo
+							    : AW_NONE;
+}
+
+/* Joins, in parent, the cells of the epoch that one process group of cell
+ * c's process holds, unless it holds all of them (the world's group says
+ * nothing of who reads alike). */
+static void aw_join_group(const struct aw_epoch *e,
+			  const struct aw_rank_group *g, uint32_t *parent,
+			  uint32_t *members)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint32_t cell = aw_cell_of_rank(e, g->ranks[i]);
+		if (cell != AW_NONE)
+			members[n++] = cell;
+	}
+	if (n < 2 || n >= e->n_cells)
+		return;
+	for (uint32_t i = 1; i < n; i++)
+		parent[aw_root(parent, members[i])] =
+		    aw_root(parent, members[0]);
+}
+
+/* Whether the ranks that share each replica are bound by process groups the
+ * program built (a DeviceMesh's tensor or context parallel groups,
+ * new_group): the evidence that they read alike on purpose. Without it,
+ * ranks sharing a replica are an error of the sampler's arguments
+ * (rank=rank % R), judged as any overlap. */
+static bool aw_replicas_grouped(const struct aw_model *model,
+				const struct aw_epoch *e,
+				const uint32_t *group_of)
+{
+	uint32_t *parent = aw_xcalloc(e->n_cells, sizeof(*parent));
+	uint32_t *members = aw_xcalloc(e->n_cells, sizeof(*members));
+	uint32_t *first = aw_xcalloc(e->n_cells, sizeof(*first));
+	bool grouped = true;
+	for (size_t c = 0; c < e->n_cells; c++)
+		parent[c] = (uint32_t)c;
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_iteration *it =
+		    &model->iterations[e->cells[c].iteration];
+		const struct aw_process *p =
+		    &model->processes[model->loaders[it->loader].process];
+		for (uint32_t g = 0; g < p->n_groups; g++)
+			aw_join_group(e, &p->groups[g], parent, members);
+	}
+	for (size_t c = 0; c < e->n_cells; c++)
+		first[c] = AW_NONE;
+	for (size_t c = 0; c < e->n_cells && grouped; c++) {
+		uint32_t *seen = &first[group_of[c]];
+		if (*seen == AW_NONE)
+			*seen = (uint32_t)c;
+		else
+			grouped = aw_root(parent, *seen) ==
+				  aw_root(parent, (uint32_t)c);
+	}
+	free(first);
+	free(members);
+	free(parent);
+	return grouped;
+}
+
 /* Each cell's replica index when the chains of all agree on R replicas,
- * 2 <= R < cells, and every replica has as many ranks; else false. */
+ * 2 <= R < cells, and every replica has as many ranks, bound by process
+ * groups of the program's; else false. */
 static bool aw_epoch_replicas(const struct aw_model *model,
 			      const struct aw_epoch *e, uint32_t *group_of,
 			      uint32_t *replicas)
@@ -47,7 +129,7 @@ static bool aw_epoch_replicas(const struct aw_model *model,
 		if (members[g] != members[0])
 			return false;
 	*replicas = (uint32_t)r;
-	return true;
+	return aw_replicas_grouped(model, e, group_of);
 }
 
 static void aw_epoch_group(struct aw_model *model, const struct aw_loader *desc,

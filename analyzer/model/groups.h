@@ -2,10 +2,13 @@
  * model-parallel group read the same batches on purpose: their samplers
  * shard over fewer replicas than there are ranks (accelerate passes the
  * data-parallel size and rank when given a DeviceMesh; users of DeviceMesh
- * pass mesh["dp"]'s). When every rank's chain says so, and the groups are
- * equal in size, an epoch is also seen one cell per group (its lowest
- * rank's), which is what sharding is judged on; the ranks of a group are
- * compared with each other (group-diverged). */
+ * pass mesh["dp"]'s). When every rank's chain says so, the groups are
+ * equal in size, and the process groups the ranks are members of (a
+ * DeviceMesh's, new_group's: dist_group events) bind the ranks of each
+ * replica, an epoch is also seen one cell per group (its lowest rank's),
+ * which is what sharding is judged on; the ranks of a group are compared
+ * with each other (group-diverged). A chain alone is no evidence: a
+ * sampler given rank=rank % R is a mistake as often as a design. */
 #ifndef AW_GROUPS_H
 #define AW_GROUPS_H
 

@@ -122,6 +122,9 @@ void aw_model_destroy(struct aw_model *model)
 		free(p->host);
 		free(p->role);
 		free(p->argv);
+		for (uint32_t g = 0; g < p->n_groups; g++)
+			free(p->groups[g].ranks);
+		free(p->groups);
 	}
 	free(model->processes);
 	for (size_t i = 0; i < model->n_forks; i++) {
@@ -343,6 +346,34 @@ static void aw_model_on_process(struct aw_model *model, struct aw_process *p,
 		aw_set_string(&p->role, e->role);
 	if (e->argv && *e->argv)
 		aw_set_string(&p->argv, e->argv);
+}
+
+/* A process group of p: its comma-separated member ranks, parsed; a list
+ * that is not one (an absurd or damaged value) is left out. */
+static void aw_model_on_dist_group(struct aw_process *p,
+				   const struct aw_event_dist_group *e)
+{
+	const char *s = e->ranks ? e->ranks : "";
+	uint32_t n = *s ? 1 : 0;
+	for (const char *c = s; *c; c++)
+		n += *c == ',';
+	if (n == 0 || n > AW_RANK_GROUP_MAX)
+		return;
+	int32_t *ranks = aw_xcalloc(n, sizeof(*ranks));
+	for (uint32_t i = 0; i < n; i++) {
+		char *end;
+		long r = strtol(s, &end, 10);
+		if (end == s || r < 0 || r > INT32_MAX ||
+		    (*end != ',' && *end != '\0')) {
+			free(ranks);
+			return;
+		}
+		ranks[i] = (int32_t)r;
+		s = *end ? end + 1 : end;
+	}
+	aw_sort(ranks, n, sizeof(*ranks), aw_compare_int32);
+	AW_GROW(p->groups, p->groups_cap, p->n_groups + 1);
+	p->groups[p->n_groups++] = (struct aw_rank_group){ranks, n};
 }
 
 static void aw_model_on_fork(struct aw_model *model, uint32_t process,
@@ -662,6 +693,9 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		break;
 	case AW_EVENT_FORK:
 		aw_model_on_fork(model, process, &event->u.fork);
+		break;
+	case AW_EVENT_DIST_GROUP:
+		aw_model_on_dist_group(p, &event->u.dist_group);
 		break;
 	case AW_EVENT_EXEC:
 		p->execed = true;

@@ -18,6 +18,14 @@
 #include "sample_set.h"
 #include "trace_stats.h"
 
+/* A torch.distributed process group a process said it is a member of:
+ * its members' global ranks, ascending. Longer lists are left out. */
+#define AW_RANK_GROUP_MAX (1u << 20)
+struct aw_rank_group {
+	int32_t *ranks;
+	uint32_t n;
+};
+
 struct aw_process {
 	/* (source, run) pid namespace, see aw_model.space_index. */
 	uint32_t space;
@@ -36,6 +44,10 @@ struct aw_process {
 	/* Trace clock at its first and newest event, -1 unknown. */
 	int64_t first_ns, last_ns;
 	bool execed; /* it called exec: a fork+exec child, not a worker */
+	/* The process groups it is a member of (dist_group events). */
+	struct aw_rank_group *groups;
+	uint32_t n_groups;
+	size_t groups_cap;
 	uint64_t events, fetch_events, fetched_indices, item_events;
 	/* worker_start: the parent's loader and iteration at the fork
 	 * (ACCWATCH_UNKNOWN in spawn/forkserver workers). */

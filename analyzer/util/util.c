@@ -92,6 +92,12 @@ void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size)
 	*cap = new_cap;
 }
 
+int aw_compare_int32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
 void aw_sort(void *base, size_t n, size_t size,
 	     int (*compare)(const void *, const void *))
 {

@@ -41,6 +41,9 @@ void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size);
 void aw_sort(void *base, size_t n, size_t size,
 	     int (*compare)(const void *, const void *));
 
+/* qsort's order of int32_t values. */
+int aw_compare_int32(const void *a, const void *b);
+
 /* Makes text (len bytes) valid UTF-8 without control characters other
  * than tab and newline, in place: each byte of an invalid sequence, and
  * each such control character, becomes '?'. Strings from a trace end up in

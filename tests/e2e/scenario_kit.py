@@ -176,6 +176,15 @@ def here():
     return f"{os.path.basename(frame.filename)}:{frame.lineno}"
 
 
+def tensor_parallel_groups(world, size):
+    """The tensor-parallel groups of consecutive ranks, built the way
+    Megatron builds them (dist.new_group for each, on every rank); returns
+    this rank's tensor-parallel rank."""
+    for start in range(0, world, size):
+        dist.new_group(list(range(start, start + size)))
+    return dist.get_rank() % size
+
+
 def make_accelerator(**options):
     """accelerate's Accelerator for these CPU ranks. cpu=True as a CPU job
     writes it: without it, accelerate 0.2x takes LOCAL_RANK for a GPU job

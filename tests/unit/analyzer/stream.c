@@ -46,6 +46,13 @@ void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world)
 	      .world_size = world, .backend = "gloo");
 }
 
+void s_dist_group(struct aw_model *m, int32_t pid, int32_t rank,
+		  const char *ranks)
+{
+	S_ADD(m, AW_EVENT_DIST_GROUP, pid, dist_group, .rank = rank,
+	      .ranks = ranks);
+}
+
 void s_worker_start(struct aw_model *m, int32_t pid, int32_t worker_id)
 {
 	s_worker(m, pid, worker_id, 0, 0);

@@ -45,6 +45,9 @@ struct aw_event s_event(enum aw_event_kind kind, int32_t pid);
 void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
 	       int32_t world, const char *role);
 void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world);
+/* pid (rank) said it is a member of the process group of `ranks` ("0,1"). */
+void s_dist_group(struct aw_model *m, int32_t pid, int32_t rank,
+		  const char *ranks);
 void s_worker_start(struct aw_model *m, int32_t pid, int32_t worker_id);
 void s_loader(struct aw_model *m, int32_t pid, uint32_t loader,
 	      const struct s_loader_opts *o);

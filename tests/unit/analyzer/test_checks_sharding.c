@@ -866,11 +866,44 @@ Test(checks_sharding, ranks_holding_different_subsets_are_split_diverged)
 /* --- data-parallel groups ----------------------------------------------------
  */
 
+/* How the ranks of grouped() said which process groups they are in. */
+enum s_groups {
+	S_NO_GROUPS,    /* none: no evidence of model parallelism */
+	S_WORLD_GROUP,  /* the world's group only */
+	S_REPLICA_GROUP /* and each its replica's ranks (new_group) */
+};
+
+/* The process groups of rank (of world) whose replica's ranks are the
+ * ranks r' with the same r' / per (r' % replicas when strided). */
+static void s_groups_of(struct aw_model *m, int world, int replicas,
+			bool strided, int rank, enum s_groups groups)
+{
+	char list[256] = "", *at = list;
+	if (groups == S_NO_GROUPS)
+		return;
+	for (int r = 0; r < world; r++)
+		at += sprintf(at, "%s%d", r ? "," : "", r);
+	s_dist_group(m, 100 + rank, rank, list);
+	if (groups != S_REPLICA_GROUP)
+		return;
+	at = list;
+	int per = world / replicas;
+	for (int r = 0; r < world; r++) {
+		bool same = strided ? r % replicas == rank % replicas
+				    : r / per == rank / per;
+		if (same)
+			at += sprintf(at, "%s%d", at == list ? "" : ",", r);
+	}
+	s_dist_group(m, 100 + rank, rank, list);
+}
+
 /* world ranks over a dataset of 40 whose DistributedSamplers shard over
  * `replicas`: rank r gets replica r / (world / replicas) (r % replicas when
- * strided), and reads [begin[r], begin[r] + length[r]). */
-static struct s_run grouped(int world, int replicas, bool strided,
-			    const uint32_t *begin, const uint32_t *length)
+ * strided), and reads [begin[r], begin[r] + length[r]); each rank tells the
+ * process groups `groups` says. */
+static struct s_run grouped_by(int world, int replicas, bool strided,
+			       enum s_groups groups, const uint32_t *begin,
+			       const uint32_t *length)
 {
 	struct s_loader_opts o = base;
 	o.dataset_len = 40;
@@ -887,10 +920,60 @@ static struct s_run grouped(int world, int replicas, bool strided,
 		links[1].drop_last = 0;
 		links[1].num_samples = (40 + replicas - 1) / replicas;
 		s_chain(r.model, 100 + rank, 0, links, 2);
+		s_groups_of(r.model, world, replicas, strided, rank, groups);
 		s_rank_reads(r.model, rank, 0, begin[rank],
 			     begin[rank] + length[rank], 10);
 	}
 	return r;
+}
+
+/* grouped_by with the ranks of each replica in a process group. */
+static struct s_run grouped(int world, int replicas, bool strided,
+			    const uint32_t *begin, const uint32_t *length)
+{
+	return grouped_by(world, replicas, strided, S_REPLICA_GROUP, begin,
+			  length);
+}
+
+Test(checks_sharding, ranks_sharing_a_replica_without_groups_overlap)
+{
+	/* DistributedSampler(num_replicas=2, rank=rank % 2) on 4 ranks and no
+	 * process group but the world's: ranks 0 and 2 read [0, 20), 1 and 3
+	 * [20, 40): no data-parallel groups, each sample read twice. */
+	for (int g = S_NO_GROUPS; g <= S_WORLD_GROUP; g++) {
+		struct s_run r = grouped_by(4, 2, true, (enum s_groups)g,
+					    (uint32_t[]){0, 20, 0, 20},
+					    (uint32_t[]){20, 20, 20, 20});
+		const struct aw_finding *f = s_finish_only(&r, "overlap");
+		cr_assert(f);
+		cr_expect_eq(s_number(f, "world"), 4);
+		cr_expect_eq(s_number(f, "cross_rank_duplicates"), 40);
+		cr_expect(!r.model->loaders_global[0].epochs[0].by_group);
+		s_done(&r);
+	}
+	/* The same sampler with each pair in a group of its own: grouped. */
+	struct s_run r = grouped(4, 2, true, (uint32_t[]){0, 20, 0, 20},
+				 (uint32_t[]){20, 20, 20, 20});
+	s_finish(&r);
+	s_expect_exactly(&r.findings, NULL);
+	cr_expect(r.model->loaders_global[0].epochs[0].by_group);
+	s_done(&r);
+}
+
+Test(checks_sharding, groups_that_bind_other_ranks_are_no_evidence)
+{
+	/* Ranks 0,1 and 2,3 are in groups, but the sampler pairs 0 with 2
+	 * (rank % 2): the groups do not hold the ranks that read alike. */
+	struct s_run r =
+	    grouped_by(4, 2, true, S_WORLD_GROUP, (uint32_t[]){0, 20, 0, 20},
+		       (uint32_t[]){20, 20, 20, 20});
+	s_dist_group(r.model, 100, 0, "0,1");
+	s_dist_group(r.model, 101, 1, "0,1");
+	s_dist_group(r.model, 102, 2, "2,3");
+	s_dist_group(r.model, 103, 3, "2,3");
+	s_finish_only(&r, "overlap");
+	cr_expect(!r.model->loaders_global[0].epochs[0].by_group);
+	s_done(&r);
 }
 
 Test(checks_sharding, groups_that_read_their_shares_are_sharded)
