@@ -32,11 +32,20 @@ uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world,
 
 /* The padding a sharding sampler adds: DistributedSampler(drop_last=False)
  * draws num_samples = ceil(N/W) per rank, the W*num_samples - N extra ones
- * from the head of its order; with drop_last it cuts the tail instead. */
+ * from the head of its order; with drop_last it cuts the tail instead. A
+ * link that states its total_size (DistributedSampler and its subclasses,
+ * e.g. one padding each length bucket with the bucket's own samples) draws
+ * that many: what it draws beyond N is padding, whatever its rule. */
 static uint64_t aw_sampler_padding(const struct aw_sampler_link *link,
 				   int64_t n)
 {
-	if (link->drop_last == 1 || n < 0)
+	if (n < 0)
+		return 0;
+	if (link->total_size >= 0)
+		return (uint64_t)link->total_size > (uint64_t)n
+			   ? (uint64_t)link->total_size - (uint64_t)n
+			   : 0;
+	if (link->drop_last == 1)
 		return 0;
 	uint64_t w = (uint64_t)link->num_replicas;
 	uint64_t per_rank = link->num_samples >= 0 ? (uint64_t)link->num_samples
@@ -107,7 +116,17 @@ struct aw_padding aw_epoch_padding(const struct aw_check_input *in)
 		if (!link->seen || link->num_replicas < 1 || link->rank < 0)
 			continue;
 		p.shards = true;
-		if (link->batch_size < 0) {
+		if (link->total_size >= 0) {
+			uint64_t pad = aw_sampler_padding(link, n);
+			uint64_t w = (uint64_t)link->num_replicas;
+			p.samples += pad;
+			p.sampler += pad;
+			if (n < 0 || link->drop_last == 1 ||
+			    (uint64_t)link->total_size !=
+				((uint64_t)n + w - 1) / w * w)
+				p.stated = link;
+			n = link->total_size / link->num_replicas;
+		} else if (link->batch_size < 0) {
 			uint64_t pad = aw_sampler_padding(link, n);
 			p.samples += pad;
 			p.sampler += pad;
@@ -142,6 +161,21 @@ static void aw_coverage_link(const struct aw_sampler_link *link, bool outermost,
 		    AW_MIN((uint64_t)link->skip * AW_MAX(batch_size, 1), *per);
 		c->by_skip += skipped * *streams;
 		*per -= skipped;
+		return;
+	}
+	if (link->total_size >= 0 && link->num_replicas >= 1 &&
+	    link->rank >= 0) {
+		/* A sharding link that states its draws: what it leaves out
+		 * of what flows in is what its total_size does not reach. */
+		uint64_t w = (uint64_t)link->num_replicas,
+			 total = (uint64_t)link->total_size;
+		if (total < *per) {
+			uint64_t *by = link->drop_last == 1 ? &c->by_drop_last
+							    : &c->by_subset;
+			*by += (*per - total) * *streams;
+		}
+		*per = total / w;
+		*streams *= w;
 		return;
 	}
 	if (link->batch_size < 0 && link->num_replicas >= 1 &&

@@ -132,6 +132,9 @@ uint64_t aw_drop_allowance(const struct aw_loader *desc, uint64_t world,
 struct aw_padding {
 	uint64_t samples;               /* all of it */
 	uint64_t sampler, even_batches; /* its parts, when derived */
+	/* The sharding link whose stated total_size the sampler part comes
+	 * from when its rule is not DistributedSampler's ceil(N/W), NULL. */
+	const struct aw_sampler_link *stated;
 	bool shards; /* the chain has a sharding link (padding or not) */
 	bool dispatcher;
 	bool derived;

@@ -232,7 +232,18 @@ static void aw_padding_source(const struct aw_check_input *in,
 		return;
 	}
 	const char *and = "";
-	if (pad->sampler) {
+	if (pad->sampler && pad->stated) {
+		const char *name = pad->stated->class_name;
+		const char *dot = strrchr(name, '.');
+		aw_text_add(
+		    out,
+		    "%s states total_size=%" PRId64 " draws for N=%" PRId64
+		    " samples (num_samples=%" PRId64 " per rank): %" PRIu64
+		    " samples are drawn again",
+		    dot ? dot + 1 : name, pad->stated->total_size,
+		    d->dataset_len, pad->stated->num_samples, pad->sampler);
+		and = "; and ";
+	} else if (pad->sampler) {
 		aw_text_add(
 		    out,
 		    "DistributedSampler(drop_last=False) repeats %" PRIu64

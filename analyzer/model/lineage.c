@@ -124,6 +124,7 @@ void aw_sampler_chain_text(const struct aw_loader *loader, struct aw_text *out)
 		aw_chain_number(out, "seed", s->seed, &first);
 		aw_chain_flag(out, "replacement", s->replacement, &first);
 		aw_chain_number(out, "num_samples", s->num_samples, &first);
+		aw_chain_number(out, "total_size", s->total_size, &first);
 		aw_chain_number(out, "batch_size", s->batch_size, &first);
 		aw_chain_flag(out, "drop_last", s->drop_last, &first);
 		aw_chain_number(out, "skip", s->skip, &first);

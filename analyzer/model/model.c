@@ -454,7 +454,8 @@ static void aw_model_on_sampler(struct aw_loader *l,
 	    .epoch = e->epoch,
 	    .num_samples = e->num_samples,
 	    .batch_size = e->batch_size,
-	    .skip = e->skip};
+	    .skip = e->skip,
+	    .total_size = e->total_size};
 	l->n_chain = AW_MAX(l->n_chain, e->depth + 1);
 }
 

@@ -94,6 +94,7 @@ struct aw_sampler_link {
 	int32_t num_replicas, rank;
 	int8_t shuffle, drop_last, replacement;
 	int64_t length, seed, epoch, num_samples, batch_size, skip;
+	int64_t total_size;
 };
 
 /* One link of an IterableDataset's own split among replicas (a

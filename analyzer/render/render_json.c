@@ -215,6 +215,7 @@ static json_t *aw_json_sampler_chain(const struct aw_loader *d)
 		aw_json_set_tristate(link, "drop_last", s->drop_last);
 		aw_json_set_tristate(link, "replacement", s->replacement);
 		aw_json_set_known_int(link, "num_samples", s->num_samples);
+		aw_json_set_known_int(link, "total_size", s->total_size);
 		aw_json_set_known_int(link, "batch_size", s->batch_size);
 		aw_json_set_known_int(link, "skip", s->skip);
 		json_array_append_new(chain, link);

@@ -123,7 +123,8 @@ def _emit_sampler_chain(ordinal, chain):
             replacement=_flag(_attr(obj, "replacement")),
             num_samples=_link_int(obj, ("num_samples",)),
             batch_size=_link_int(obj, ("batch_size",)),
-            skip=_link_int(obj, ("skip_batches",)))
+            skip=_link_int(obj, ("skip_batches",)),
+            total_size=_link_int(obj, ("total_size",)))
 
 
 def _first_int(chain, names):

@@ -219,6 +219,9 @@ def check_findings(opts, status, doc, problems):
         texts = [finding_text(f) for f in findings if f["id"] == fid]
         problems.expect(any(text in t for t in texts),
                         f"{fid}: no finding mentions {text!r}" + "".join(f"\n  {fid}: {t!r}" for t in texts))
+    for text in opts.absent:
+        said = [f"{f['id']}: {finding_text(f)!r}" for f in findings if text.lower() in finding_text(f).lower()]
+        problems.expect(not said, f"findings mention {text!r}:" + "".join(f"\n  {t}" for t in said))
 
 
 def report_loader(doc, known, rank, problems):
@@ -524,6 +527,8 @@ def main():
                         help="the ranks findings with this id name, all together")
     parser.add_argument("--mention", action="append", default=[], metavar="ID=TEXT",
                         help="some finding with this id has TEXT in its message, evidence or fix")
+    parser.add_argument("--absent", action="append", default=[], metavar="TEXT",
+                        help="no finding, infos included, has TEXT (any case) in its message, evidence or fix")
     parser.add_argument("--timeout", type=int, default=300, help="seconds the run may take")
     parser.add_argument("--status", type=int, default=0,
                         help="the run's exit status (the launcher's: 128 + signal when a rank was killed)")

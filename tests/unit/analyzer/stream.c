@@ -509,7 +509,8 @@ struct aw_event_sampler s_link(const char *class_name)
 					 .replacement = -1,
 					 .num_samples = -1,
 					 .batch_size = -1,
-					 .skip = -1};
+					 .skip = -1,
+					 .total_size = -1};
 }
 
 void s_chain(struct aw_model *m, int32_t pid, uint32_t loader,

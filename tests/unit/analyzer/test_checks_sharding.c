@@ -455,6 +455,83 @@ Test(checks_sharding, padding_of_even_batches_is_explained)
 	s_done(&r);
 }
 
+/* 2 ranks over 40 samples through one sharding link that batches itself
+ * (B = 4) and states total_size (a DistributedSampler subclass padding its
+ * length buckets): rank r reads [20 r, 20 r + 20) and then `extra` samples
+ * of the other rank's head again. */
+static struct s_run stated_total(int64_t total_size, uint32_t extra,
+				 uint32_t from)
+{
+	struct s_loader_opts o = base;
+	o.batch_size = -1;
+	o.dataset_len = 40;
+	o.batch_sampler = "data_utils.DistributedBucketSampler";
+	struct s_run r = s_run_of(2, &o);
+	uint32_t idx[64];
+	for (int rank = 0; rank < 2; rank++) {
+		struct aw_event_sampler link =
+		    s_link("data_utils.DistributedBucketSampler");
+		link.num_replicas = 2;
+		link.rank = rank;
+		link.shuffle = 1;
+		link.drop_last = 0;
+		link.batch_size = 4;
+		link.num_samples = total_size / 2;
+		link.total_size = total_size;
+		s_chain(r.model, 100 + rank, 0, &link, 1);
+		s_range(idx, 20 * (uint32_t)rank, 20, 1);
+		s_range(idx + 20, from + 20 * (uint32_t)(1 - rank), extra, 1);
+		s_reads_in_order(r.model, rank, 0, 0, idx, 20 + extra, 4);
+	}
+	s_finish(&r);
+	return r;
+}
+
+Test(checks_sharding, padding_a_sampler_states_in_its_total_size)
+{
+	/* total_size 48 for 40 samples: 8 drawn again, 4 by each rank. */
+	struct s_run r = stated_total(48, 4, 0);
+	s_expect_only(&r.findings, NULL);
+	const struct aw_finding *f = s_get(&r, "padding");
+	cr_expect_eq(s_number(f, "padding"), 8);
+	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 8);
+	cr_expect(s_says(f, "DistributedBucketSampler states total_size=48"),
+		  "%s", f->message);
+	cr_expect(!s_says(f, "accelerate") && !s_says(f, "even_batches"), "%s",
+		  f->message);
+	s_done(&r);
+	/* One more shared than the sampler states: overlap. */
+	r = stated_total(46, 4, 0);
+	const struct aw_finding *o = s_get(&r, "overlap");
+	cr_assert(o);
+	cr_expect_eq(s_number(o, "padding"), 6);
+	s_done(&r);
+}
+
+Test(checks_sharding, samples_a_sampler_states_it_leaves_out_are_not_missing)
+{
+	/* total_size 32 of 40: 8 samples left out on purpose (4 per rank's
+	 * share unread); 16 read by each rank. */
+	struct s_loader_opts o = base;
+	o.batch_size = -1;
+	o.dataset_len = 40;
+	struct s_run r = s_run_of(2, &o);
+	for (int rank = 0; rank < 2; rank++) {
+		struct aw_event_sampler link = s_link("mine.BucketSampler");
+		link.num_replicas = 2;
+		link.rank = rank;
+		link.batch_size = 4;
+		link.num_samples = 16;
+		link.total_size = 32;
+		s_chain(r.model, 100 + rank, 0, &link, 1);
+		s_rank_reads(r.model, rank, 0, 20 * (uint32_t)rank,
+			     20 * (uint32_t)rank + 16, 4);
+	}
+	s_finish(&r);
+	s_expect_exactly(&r.findings, NULL);
+	s_done(&r);
+}
+
 Test(checks_sharding, uneven_batches_when_samplers_ran_out_differently)
 {
 	/* 5 and 4 batches. */

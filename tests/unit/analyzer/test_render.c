@@ -423,7 +423,8 @@ static void chain_of_two(struct aw_model *m)
 	    .replacement = -1,
 	    .num_samples = 50,
 	    .batch_size = -1,
-	    .skip = -1};
+	    .skip = -1,
+	    .total_size = -1};
 	aw_model_add_event(m, &e); /* a link may come before the one above */
 	e.u.sampler = (struct aw_event_sampler){
 	    .loader = 0,
@@ -439,7 +440,8 @@ static void chain_of_two(struct aw_model *m)
 	    .replacement = -1,
 	    .num_samples = -1,
 	    .batch_size = 10,
-	    .skip = -1};
+	    .skip = -1,
+	    .total_size = -1};
 	aw_model_add_event(m, &e);
 }
 
