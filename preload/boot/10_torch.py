@@ -415,6 +415,20 @@ def _bind(iterator, rec):
         weakref.finalize(iterator, _iterator_gone, key)
 
 
+def _resumed_batches(loader):
+    """The batches a pass starting now skips because it resumes from a
+    state_dict: torchdata's StatefulDataLoader keeps the state given to
+    load_state_dict in next_iter_state until its next iterator restores it
+    (the sampler fast-forwarded by the batches it had yielded). -1 none."""
+    try:
+        state = vars(loader).get("next_iter_state")
+    except TypeError:
+        return -1
+    if not isinstance(state, dict):
+        return -1
+    return _int(state.get("_sampler_iter_yielded"))
+
+
 def _begin(loader):
     entry = _loader_of(loader)
     if entry is None:
@@ -440,7 +454,8 @@ def _begin(loader):
     _aw.iter_begin(loader=rec.loader, iteration=rec.iteration,
                    sampler_epoch=_first_int(chain, ("epoch",)),
                    seed=_first_int(chain, ("seed", "initial_seed")),
-                   dataset_epoch=_dataset_epoch(getattr(loader, "dataset", None)))
+                   dataset_epoch=_dataset_epoch(getattr(loader, "dataset", None)),
+                   resumed=_resumed_batches(loader))
     # Persistent workers: the same iterator is _reset inside the original
     # __iter__ and draws this iteration's first batches there. (torchdata
     # keeps its last iterator in _iterator without persistent workers too:
