@@ -249,6 +249,22 @@ static bool aw_chain_shards(const struct aw_loader *d)
 	return false;
 }
 
+/* A pass that resumed from a state_dict (a StatefulDataLoader after
+ * load_state_dict) skips the batches its sampler had yielded before: left
+ * out of this pass on purpose, read by the pass it resumes (an earlier
+ * attempt's, or the same process's before the checkpoint). */
+static void aw_resumed_coverage(const struct aw_check_input *in,
+				struct aw_coverage *c)
+{
+	for (size_t i = 0; i < in->epoch->n_cells; i++) {
+		const struct aw_iteration *it =
+		    &in->model->iterations[in->epoch->cells[i].iteration];
+		if (it->resumed > 0)
+			c->by_skip +=
+			    (uint64_t)it->resumed * AW_MAX(in->batch_size, 1);
+	}
+}
+
 struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 {
 	const struct aw_loader *d = in->desc;
@@ -276,6 +292,7 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 	} else {
 		aw_chain_coverage(d, in->batch_size, &c);
 	}
+	aw_resumed_coverage(in, &c);
 	c.left_out =
 	    c.by_subset + c.by_drop_last + c.by_skip + c.by_unknown_batches;
 	return c;

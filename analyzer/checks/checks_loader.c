@@ -812,11 +812,13 @@ void aw_check_worker_stale_epoch(const struct aw_check_input *in,
 /* --- resume-repeats-epoch ---------------------------------------------------
  */
 
-/* The batches a loader's chain skips (accelerate's skip_first_batches), 0
- * when none; and whether a link of it shuffles. */
-static int64_t aw_chain_skip(const struct aw_loader *l, bool *shuffles)
+/* The batches a pass skips (accelerate's skip_first_batches in its loader's
+ * chain, or a StatefulDataLoader resuming from a state_dict), 0 when none;
+ * and whether a link of its chain shuffles. */
+static int64_t aw_pass_skip(const struct aw_loader *l,
+			    const struct aw_iteration *it, bool *shuffles)
 {
-	int64_t skip = 0;
+	int64_t skip = it->resumed > 0 ? it->resumed : 0;
 	*shuffles = false;
 	for (uint32_t i = 0; i < l->n_chain; i++) {
 		if (!l->chain[i].seen)
@@ -829,7 +831,8 @@ static int64_t aw_chain_skip(const struct aw_loader *l, bool *shuffles)
 }
 
 /* Whether pass q, before pass p of the same rank, read the same data:
- * the same loader, or a loader of the same dataset in the same process. */
+ * loaders of the same site (in any attempt), or of the same dataset in the
+ * same process. */
 static bool aw_same_data(const struct aw_model *m, const struct aw_iteration *p,
 			 const struct aw_iteration *q)
 {
@@ -837,7 +840,9 @@ static bool aw_same_data(const struct aw_model *m, const struct aw_iteration *p,
 	const struct aw_loader *b = &m->loaders[q->loader];
 	if (m->processes[a->process].rank != m->processes[b->process].rank)
 		return false;
-	if (a->global != AW_NONE && a->global == b->global)
+	if (a->global != AW_NONE && b->global != AW_NONE &&
+	    m->loaders_global[a->global].lineage ==
+		m->loaders_global[b->global].lineage)
 		return true;
 	return a->process == b->process && a->dataset_id == b->dataset_id;
 }
@@ -888,7 +893,7 @@ void aw_check_resume_repeats(const struct aw_check_input *in,
 		const struct aw_loader *l = &m->loaders[p->loader];
 		const struct aw_process *proc = &m->processes[l->process];
 		bool shuffles;
-		int64_t skip = aw_chain_skip(l, &shuffles);
+		int64_t skip = aw_pass_skip(l, p, &shuffles);
 		if (skip <= 0 || !shuffles || proc->rank < 0 ||
 		    proc->is_worker || p->seed < 0 || p->sampler_epoch < 0 ||
 		    !p->consumed.samples || l->global == AW_NONE)
@@ -905,22 +910,27 @@ void aw_check_resume_repeats(const struct aw_check_input *in,
 			aw_finding_add_integer(f, "skip", skip);
 			aw_finding_add_integer(f, "sampler_epoch",
 					       p->sampler_epoch);
+			bool state = p->resumed > 0;
 			aw_finding_set_message(
 			    f,
 			    "a pass resumed after %" PRId64
-			    " batches (skip_first_batches) with its sampler at "
+			    " batches (%s) with its sampler at "
 			    "epoch %" PRId64 " and seed %" PRId64
 			    ", as in epoch %u of %s, already trained: it reads "
 			    "that epoch's order again, not the epoch it "
 			    "resumes",
-			    skip, p->sampler_epoch, p->seed, q->ordinal,
+			    skip,
+			    state ? "load_state_dict" : "skip_first_batches",
+			    p->sampler_epoch, p->seed, q->ordinal,
 			    aw_global_id(m, q->loader));
 			aw_finding_set_fix(
-			    f, "save the epoch with the checkpoint and call "
-			       "set_epoch(<the epoch resumed>) on the sampler "
-			       "(or on the prepared loader) before "
-			       "skip_first_batches(), as the pass that first "
-			       "trained that epoch did");
+			    f,
+			    "save the epoch with the checkpoint and call "
+			    "set_epoch(<the epoch resumed>) on the sampler "
+			    "(or on the prepared loader) before %s, as the "
+			    "pass that first trained that epoch did",
+			    state ? "load_state_dict()"
+				  : "skip_first_batches()");
 		}
 		aw_finding_add_rank(f, proc->rank);
 		if (f->n_ranks <= AW_EVIDENCE_RANKS)

@@ -123,9 +123,11 @@ const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
 	    l->global < model->n_loaders_global
 		? &model->loaders_global[l->global]
 		: NULL;
-	snprintf(buf, size, "%s (%s)", g ? g->id : "?",
-		 g && *g->site ? g->site : "unknown site");
-	return buf;
+	if (!g) {
+		snprintf(buf, size, "? (unknown site)");
+		return buf;
+	}
+	return aw_global_loader_label(model, g, buf, size);
 }
 
 const char *aw_short_class(const char *name)

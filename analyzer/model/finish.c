@@ -288,6 +288,72 @@ static void aw_resolve_ranks(struct aw_model *model)
 	model->world_size = world;
 }
 
+/* A process's lifetime on the trace clock: its first event to its exit
+ * (or its last event when no exit was seen). */
+static int64_t aw_lifetime_end(const struct aw_process *p)
+{
+	return p->exit_ns >= 0 ? AW_MAX(p->exit_ns, p->last_ns) : p->last_ns;
+}
+
+/* A rank process, by rank and then start. */
+struct aw_start {
+	int32_t rank;
+	int64_t first_ns;
+	uint32_t process;
+};
+
+static int aw_compare_start(const void *a, const void *b)
+{
+	const struct aw_start *p = a, *q = b;
+	if (p->rank != q->rank)
+		return (p->rank > q->rank) - (p->rank < q->rank);
+	if (p->first_ns != q->first_ns)
+		return (p->first_ns > q->first_ns) -
+		       (p->first_ns < q->first_ns);
+	return (p->process > q->process) - (p->process < q->process);
+}
+
+/* Attempts: the processes of each rank, in the order they started; one that
+ * starts after every earlier process of its rank has ended begins the next
+ * attempt (torchrun's restart after a failure, or a second job resuming
+ * the first: no process of the rank lives across the gap). Processes of a
+ * rank that overlap in time are one attempt (a helper process given the
+ * rank's variables; several jobs at once are duplicate-rank). Without the
+ * trace clock everything is attempt 0. */
+static void aw_find_attempts(struct aw_model *model)
+{
+	struct aw_start *order =
+	    aw_xcalloc(model->n_processes + 1, sizeof(*order));
+	size_t n = 0;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		const struct aw_process *p = &model->processes[i];
+		if (!p->is_worker && p->rank >= 0 && p->first_ns >= 0)
+			order[n++] = (struct aw_start){p->rank, p->first_ns,
+						       (uint32_t)i};
+	}
+	aw_sort(order, n, sizeof(*order), aw_compare_start);
+	int64_t end = 0;
+	uint32_t attempt = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct aw_process *p = &model->processes[order[k].process];
+		bool first = k == 0 || order[k - 1].rank != p->rank;
+		if (first)
+			attempt = 0;
+		else if (p->first_ns > end)
+			attempt++;
+		end = first ? aw_lifetime_end(p)
+			    : AW_MAX(end, aw_lifetime_end(p));
+		p->attempt = attempt;
+		model->n_attempts = AW_MAX(model->n_attempts, attempt + 1);
+	}
+	for (size_t i = 0; i < model->n_processes; i++) {
+		struct aw_process *p = &model->processes[i];
+		if (p->is_worker && p->owner != AW_NONE)
+			p->attempt = model->processes[p->owner].attempt;
+	}
+	free(order);
+}
+
 static const char *aw_site(const struct aw_loader *l)
 {
 	return l->site ? l->site : "";
@@ -338,12 +404,18 @@ static void aw_link_loaders(struct aw_model *model)
 	size_t cap = 0;
 	for (size_t i = 0; i < model->n_loaders; i++) {
 		struct aw_loader *l = &model->loaders[i];
+		uint32_t attempt = model->processes[l->process].attempt;
 		size_t g;
+		uint32_t lineage = AW_NONE;
 		for (g = 0; g < model->n_loaders_global; g++) {
 			const struct aw_global_loader *gl =
 			    &model->loaders_global[g];
-			if (gl->site_ordinal == l->site_ordinal &&
-			    strcmp(gl->site, aw_site(l)) == 0)
+			if (gl->site_ordinal != l->site_ordinal ||
+			    strcmp(gl->site, aw_site(l)) != 0)
+				continue;
+			if (lineage == AW_NONE)
+				lineage = gl->lineage;
+			if (gl->attempt == attempt)
 				break;
 		}
 		if (g == model->n_loaders_global) {
@@ -354,6 +426,9 @@ static void aw_link_loaders(struct aw_model *model)
 			snprintf(gl->id, sizeof(gl->id), "L%u", (unsigned)g);
 			gl->site = aw_site(l);
 			gl->site_ordinal = l->site_ordinal;
+			gl->attempt = attempt;
+			gl->lineage =
+			    lineage != AW_NONE ? lineage : (uint32_t)g;
 		}
 		struct aw_global_loader *gl = &model->loaders_global[g];
 		gl->members = aw_xrealloc(
@@ -840,6 +915,7 @@ static void aw_model_derive(struct aw_model *model, bool last)
 	aw_find_workers(model);
 	aw_find_owners(model);
 	aw_resolve_ranks(model);
+	aw_find_attempts(model);
 	aw_link_loaders(model);
 	aw_lineage_resolve(model);
 	if (last)
@@ -867,6 +943,19 @@ void aw_model_finish(struct aw_model *model)
 		}
 	}
 	aw_model_derive(model, true);
+}
+
+const char *aw_global_loader_label(const struct aw_model *model,
+				   const struct aw_global_loader *g, char *buf,
+				   size_t size)
+{
+	const char *site = *g->site ? g->site : "unknown site";
+	if (model->n_attempts > 1)
+		snprintf(buf, size, "%s (%s, attempt %u)", g->id, site,
+			 (unsigned)g->attempt);
+	else
+		snprintf(buf, size, "%s (%s)", g->id, site);
+	return buf;
 }
 
 uint32_t aw_model_rank_process(const struct aw_model *model, uint32_t process)

@@ -38,6 +38,8 @@ struct aw_iteration {
 	uint32_t ordinal; /* the trace's iteration number: the epoch */
 	int64_t sampler_epoch, seed;
 	int64_t dataset_epoch; /* its dataset's own epoch then, -1 none */
+	/* Batches it skipped at its head, resuming from a state_dict, -1 */
+	int64_t resumed;
 	bool began, ended;
 	uint32_t drawn, yielded; /* as iter_end reported them */
 	uint8_t exhausted;

@@ -79,7 +79,9 @@ void aw_model_forget_derived(struct aw_model *model)
 		p->is_worker = p->rank_inferred = false;
 		p->rank = -1;
 		p->iterations = 0;
+		p->attempt = 0;
 	}
+	model->n_attempts = 1;
 	for (size_t i = 0; i < model->n_loaders; i++)
 		model->loaders[i].global = AW_NONE;
 	for (size_t i = 0; i < model->items.n; i++) {
@@ -768,6 +770,7 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		it->sampler_epoch = e->sampler_epoch;
 		it->dataset_epoch = e->dataset_epoch;
 		it->seed = e->seed;
+		it->resumed = e->resumed;
 		break;
 	}
 	case AW_EVENT_BATCH:

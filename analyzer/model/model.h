@@ -74,6 +74,11 @@ struct aw_process {
 	bool rank_inferred;  /* no process had a rank: numbered in pid order */
 	int32_t rank;        /* -1: unknown */
 	uint32_t iterations; /* passes over any loader */
+	/* Which generation of processes of its rank it belongs to, from 0: a
+	 * process of a rank that started after every earlier one of that rank
+	 * ended begins the next (a restart of the job, or a new job resuming
+	 * it). Workers take their owner's. */
+	uint32_t attempt;
 };
 
 /* One len() answer, counted once per distinct (value, site). */
@@ -246,6 +251,10 @@ struct aw_global_loader {
 	bool rebuilt;
 	/* Iterations of ranks that only primed a dispatched loader. */
 	uint32_t primed_iterations;
+	uint32_t attempt; /* of its processes: each attempt's epochs apart */
+	/* The global loader of the first attempt built at the same site (and
+	 * site ordinal): the same data path, whatever the attempt. */
+	uint32_t lineage;
 };
 
 struct aw_model {
@@ -293,6 +302,7 @@ struct aw_model {
 			 * recording did not filter on its run */
 	size_t n_runs;
 	int32_t world_size;
+	uint32_t n_attempts; /* generations of rank processes, at least 1 */
 	bool ranks_inferred;
 	bool
 	    ranks_from_samplers; /* inferred: the rank each sampler was given */
@@ -355,6 +365,11 @@ const struct aw_process *aw_model_cell_process(const struct aw_model *model,
 					       const struct aw_cell *cell);
 /* The rank process a process belongs to: itself, or a worker's nearest
  * ancestor that is not a worker. AW_NONE if none. */
+/* "L1 (train.py:15)", and ", attempt 1" inside the parentheses when the
+ * trace holds several attempts: a loader as findings and tables name it. */
+const char *aw_global_loader_label(const struct aw_model *model,
+				   const struct aw_global_loader *g, char *buf,
+				   size_t size);
 uint32_t aw_model_rank_process(const struct aw_model *model, uint32_t process);
 /* A loader object of a process by its per-process id, AW_NONE. */
 uint32_t aw_model_find_loader(const struct aw_model *model, uint32_t process,

@@ -250,6 +250,7 @@ static json_t *aw_json_loader(const struct aw_model *model,
 	json_object_set_new(loader, "epochs", epochs);
 
 	aw_json_set_int(loader, "site_ordinal", g->site_ordinal);
+	aw_json_set_int(loader, "attempt", g->attempt);
 	aw_json_set_bool(loader, "described", d->described);
 	aw_json_set_string_or_null(loader, "dataset_type", d->dataset_type);
 	aw_json_set_bool(loader, "iterable", d->iterable);

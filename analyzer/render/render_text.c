@@ -167,8 +167,9 @@ static void aw_print_finding_group(FILE *out, const struct aw_model *model,
 	if (f->loader < model->n_loaders_global) {
 		const struct aw_global_loader *g =
 		    &model->loaders_global[f->loader];
-		fprintf(out, "  %s (%s)", g->id,
-			*g->site ? g->site : "unknown site");
+		char label[512];
+		fprintf(out, "  %s",
+			aw_global_loader_label(model, g, label, sizeof(label)));
 	}
 	if (n_epochs) {
 		fprintf(out, ", epoch%s ", n_epochs == 1 ? "" : "s");
@@ -268,6 +269,8 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 		d->loader_class && *d->loader_class ? d->loader_class
 						    : "loader",
 		*g->site ? g->site : "unknown site");
+	if (model->n_attempts > 1)
+		fprintf(out, ", attempt %u", (unsigned)g->attempt);
 	/* The chain line below says what draws the indices; the loader's own
 	 * .sampler may be a placeholder (accelerate's prepared loaders). */
 	if (d->n_chain == 0 && d->sampler_class && *d->sampler_class)
