@@ -140,7 +140,8 @@ def rank_command(opts, truth):
     # Tests run in parallel: a free rendezvous port each (torchrun --standalone
     # picks one itself; both default to 29500 otherwise).
     if how == "torchrun":
-        return [venv_program(opts, "torchrun"), "--standalone", "--nproc-per-node", nproc] + script
+        restarts = ["--max-restarts", str(opts.max_restarts)] if opts.max_restarts else []
+        return [venv_program(opts, "torchrun"), "--standalone", "--nproc-per-node", nproc] + restarts + script
     if how == "accelerate":
         return [venv_program(opts, "accelerate"), "launch", "--multi_gpu", "--num_processes", nproc,
                 "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no",
@@ -227,7 +228,8 @@ def check_findings(opts, status, doc, problems):
 def report_loader(doc, known, rank, problems):
     """The report's loader for a truth loader: same site basename:line and
     same ordinal among that site's loaders."""
-    at_site = [l for l in doc["loaders"] if os.path.basename(str(l.get("site"))) == known["site"]]
+    at_site = [l for l in doc["loaders"] if os.path.basename(str(l.get("site"))) == known["site"]
+               and l.get("attempt", 0) == known.get("attempt", 0)]
     ordinal = known.get("ordinal", 0)
     if all("site_ordinal" in l for l in at_site):
         matches = [l for l in at_site if l["site_ordinal"] == ordinal]
@@ -252,15 +254,18 @@ def rank_rows(loader, rank):
 
 
 def merge_claims(truths):
-    """The truths of processes that claim one rank (solo_ranks.py) as one:
-    the report adds their reads up in that rank's rows, loader by loader
-    (site and ordinal), epoch by epoch, in the order of the truths."""
+    """The truths of processes that claim one rank (solo_ranks.py) in one
+    attempt as one: the report adds their reads up in that rank's rows,
+    loader by loader (site and ordinal), epoch by epoch, in the order of the
+    truths. The attempts of a restarted job stay apart, as the report keeps
+    them."""
     by_rank = {}
     for truth in truths:
-        if truth["rank"] not in by_rank:
-            by_rank[truth["rank"]] = json.loads(json.dumps(truth))
+        key = (truth["rank"], truth.get("attempt", 0))
+        if key not in by_rank:
+            by_rank[key] = json.loads(json.dumps(truth))
             continue
-        merged = by_rank[truth["rank"]]
+        merged = by_rank[key]
         for known in truth["loaders"]:
             same = [l for l in merged["loaders"] if (l["site"], l["ordinal"]) == (known["site"], known["ordinal"])]
             if not same:
@@ -276,13 +281,17 @@ def merge_claims(truths):
                     epochs[epoch["epoch"]]["exhausted"] = epochs[epoch["epoch"]]["exhausted"] and epoch["exhausted"]
                 else:
                     into["epochs"].append(epoch)
-    return list(by_rank.values())
+    merged = list(by_rank.values())
+    for truth in merged:  # each loader is the report's loader of its attempt
+        for known in truth["loaders"]:
+            known["attempt"] = truth.get("attempt", 0)
+    return merged
 
 
 def check_counts(doc, truths, problems):
     """Every rank's batches, samples and unique samples per epoch equal what it read."""
     truths = merge_claims(truths)
-    ranks = sorted(t["rank"] for t in truths)
+    ranks = sorted({t["rank"] for t in truths})
     world = max(t["world"] for t in truths)
     problems.expect(doc["world_size"] == world, f"world_size {doc['world_size']}, expected {world}")
     problems.expect(sorted(doc["ranks"]) == ranks, f"ranks {doc['ranks']}, expected {ranks}")
@@ -519,6 +528,8 @@ def main():
                         help="the launcher starts one process of --script, which starts --nproc ranks itself "
                         "(torch.multiprocessing.spawn: spawn_ranks.py)")
     parser.add_argument("--nproc", type=int, default=4)
+    parser.add_argument("--max-restarts", type=int, default=0,
+                        help="torchrun's --max-restarts: each attempt's ranks write their own truth")
     parser.add_argument("--expect", nargs="*", default=[], help="the exact error and warning ids")
     parser.add_argument("--workers", action="store_true", help="also check the workers' pids")
     parser.add_argument("--accelerate", action="store_true", help="the case uses accelerate (its launcher on the venv stack)")
@@ -548,7 +559,8 @@ def main():
     try:
         trace, truth_dir = record(opts, work)
         truths = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(truth_dir, "rank-*.json")))]
-        expect(len(truths) == opts.nproc, f"{len(truths)} of {opts.nproc} ranks wrote their truth")
+        first = [t for t in truths if t.get("attempt", 0) == 0]  # a restart's attempts write again
+        expect(len(first) == opts.nproc, f"{len(first)} of {opts.nproc} ranks wrote their truth")
         if not opts.plain:
             status, doc = report(opts, trace, work)
             found = sorted({f["id"] for f in doc["findings"] if f["severity"] in ("error", "warning")})

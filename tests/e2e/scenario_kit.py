@@ -238,6 +238,11 @@ def rank_options(parser):
     return opts
 
 
+def attempt():
+    """Which attempt of the job this process is: torchrun's restart count."""
+    return int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0"))
+
+
 class Truth:
     def __init__(self):
         self.loaders = []
@@ -246,16 +251,19 @@ class Truth:
         self.killed = None
 
     def doc(self, rank, world):
-        doc = {"rank": rank, "world": world, "pid": os.getpid(), "loaders": self.loaders,
-               "died_workers": self.died_workers, "stuck_workers": self.stuck_workers}
+        doc = {"rank": rank, "world": world, "pid": os.getpid(), "attempt": attempt(),
+               "loaders": self.loaders, "died_workers": self.died_workers,
+               "stuck_workers": self.stuck_workers}
         if self.killed is not None:
             doc["killed"] = self.killed
         return doc
 
     def write(self, truth_dir, rank, world, name=None):
-        """TRUTH_DIR/rank-<rank>.json, or <name>.json (processes that all
-        claim one rank: solo_ranks.py)."""
-        with open(os.path.join(truth_dir, f"{name or f'rank-{rank}'}.json"), "w") as f:
+        """TRUTH_DIR/rank-<rank>.json (rank-<rank>-attempt<k>.json after
+        a restart), or <name>.json (processes that all claim one rank:
+        solo_ranks.py)."""
+        name = name or f"rank-{rank}" + (f"-attempt{attempt()}" if attempt() else "")
+        with open(os.path.join(truth_dir, f"{name}.json"), "w") as f:
             json.dump(self.doc(rank, world), f)
 
     def loader(self, site, ordinal=0):
@@ -472,3 +480,53 @@ def load_scenario(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# --- a job restarted by torchrun --------------------------------------------
+
+def wait_file(path, seconds=60):
+    for _ in range(int(seconds / 0.05)):
+        if os.path.exists(path):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(path)
+
+
+def restarted_stateful(truth, rank, world, set_epoch):
+    """Two ranks (restart_ranks.py: no process group) under torchrun
+    --max-restarts 1, a StatefulDataLoader over
+    64 samples (DistributedSampler, shuffled, batches of 4). The first
+    attempt reads epoch 0, saves the loader's state_dict after batch #2 of
+    epoch 1, and at batch #4 writes its truth; then rank 1 exits with
+    status 1 and rank 0 waits to be stopped. The second attempt (new
+    processes, same ranks) restores the state (after set_epoch(1) when
+    set_epoch) and reads the rest of the pass and then epoch 2."""
+    from torchdata.stateful_dataloader import StatefulDataLoader
+    state_path = os.path.join(os.environ[TRUTH_ENV], f"state-{rank}.pt")
+    dataset = IndexDataset(64)
+    sampler = DistributedSampler(dataset, num_replicas=world, rank=rank, shuffle=True, seed=3)
+    site = here(); loader = StatefulDataLoader(dataset, batch_size=4, sampler=sampler)
+    entry = truth.loader(site)
+    if attempt() == 0:
+        truth.read(entry, loader)
+        sampler.set_epoch(1)
+        batches = []
+        entry["epochs"].append({"epoch": 1, "batches": batches, "exhausted": False})
+        for batch in loader:
+            batches.append(items(batch))
+            if len(batches) == 3:
+                torch.save(loader.state_dict(), state_path)
+            if len(batches) == 5:
+                truth.write(os.environ[TRUTH_ENV], rank, world)
+                if rank == 1:  # once rank 0 is there too
+                    wait_file(os.path.join(os.environ[TRUTH_ENV], "rank-0.json"))
+                    os._exit(1)
+                time.sleep(300)  # until torchrun stops it
+        raise AssertionError("the first attempt ran past its failure")
+    state = torch.load(state_path, weights_only=False)
+    if set_epoch:
+        sampler.set_epoch(1)
+    loader.load_state_dict(state)
+    truth.read(entry, loader)
+    sampler.set_epoch(2)
+    truth.read(entry, loader)
