@@ -82,7 +82,9 @@
 #   tracepoints/accwatch_catalogue.def).
 
 import functools
+import linecache
 import os
+import re
 import sys
 import threading
 import weakref

@@ -335,6 +335,59 @@ def _register(loader):
     return entry
 
 
+# "# accwatch: allow ID[, ID...]": the findings the user says are intended
+# for the loader built on that line (or below those comment lines). The ids
+# are comma-separated; the list ends at the first id without a comma after
+# it, and what follows is the user's own words.
+_ALLOW = re.compile(r"#\s*accwatch:\s*allow\b")
+_ALLOW_ID = re.compile(r"\s*([A-Za-z0-9_-]+)\s*(,?)")
+# Bytes of the allow field at most (cut after a whole id), and comment lines
+# above the site read at most.
+_ALLOW_MAX = 256
+_ALLOW_ABOVE = 16
+
+
+def _allowed_on(line, ids):
+    found = _ALLOW.search(line)
+    if found is None:
+        return
+    at = found.end()
+    while True:
+        word = _ALLOW_ID.match(line, at)
+        if word is None:
+            return
+        if word.group(1) not in ids:
+            ids.append(word.group(1))
+        if not word.group(2):
+            return
+        at = word.end()
+
+
+def _allowed(path, lineno):
+    """The finding ids the source allows for a loader built at path:lineno,
+    comma-separated: its line and the comment lines right above it, read
+    through linecache (the source the interpreter knows, read once per file;
+    nothing when it has none)."""
+    try:
+        ids = []
+        _allowed_on(linecache.getline(path, lineno), ids)
+        for above in range(lineno - 1, max(lineno - 1 - _ALLOW_ABOVE, 0), -1):
+            line = linecache.getline(path, above).strip()
+            if not line.startswith("#"):
+                break
+            _allowed_on(line, ids)
+        allow = ""
+        for name in ids:
+            longer = name if not allow else allow + "," + name
+            if len(longer.encode("utf-8", "replace")) > _ALLOW_MAX:
+                break
+            allow = longer
+        return allow
+    except Exception:
+        _debug("allow")
+        return ""
+
+
 def _loader_new(loader, frame):
     entry = _register(loader)
     dataset = loader.dataset
@@ -344,8 +397,9 @@ def _loader_new(loader, frame):
     if user is not None:
         site = "%s:%s" % (user.f_code.co_filename, user.f_lineno)
         stack = _format_stack(user, 6)
+        allow = _allowed(user.f_code.co_filename, user.f_lineno)
     else:
-        site = stack = ""
+        site = stack = allow = ""
     batch_size = getattr(loader, "batch_size", None)
     _aw.loader_new(
         loader=entry.ordinal, dataset_id=id(dataset),
@@ -364,7 +418,7 @@ def _loader_new(loader, frame):
                                          None)),
         prefetch_factor=_int(getattr(loader, "prefetch_factor", None)),
         start_method=_start_method(loader), sampler_replicas=replicas,
-        sampler_rank=rank, site=site, stack=stack)
+        sampler_rank=rank, site=site, stack=stack, allow=allow)
     _emit_sampler_chain(entry.ordinal, chain)
     _emit_dist_groups()
     _emit_index_maps(entry.ordinal, dataset)

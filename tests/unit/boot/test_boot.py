@@ -58,6 +58,50 @@ def test_loader_new_says_what_the_loader_is_and_where_it_was_built(torch_process
     assert new["stack"].splitlines()[-1].startswith(site)
 
 
+def test_loader_new_carries_what_the_source_allows_where_it_is_built(torch_process):
+    modules, namespace, recorder = torch_process
+    DataLoader = dataloader(modules)
+    data = list(range(4))
+    DataLoader(data)  # accwatch: allow unsharded
+    # The validation set is read whole on every rank, on purpose.
+    # accwatch: allow uneven-batches ,same-order
+    DataLoader(data)  # accwatch: allow unsharded, overlap every rank validates
+    DataLoader(data)  # a comment of the user's, no directive
+
+    # accwatch: allow missing (a blank line ends the comment block)
+
+    DataLoader(data)
+    DataLoader(data)  # accwatch:allow bad!id , padding
+    DataLoader(data, batch_size=2,
+               shuffle=False)  # on the call's second line: not its site
+    allows = [new["allow"] for new in recorder.of("loader_new")]
+    assert allows == ["unsharded", "unsharded,overlap,uneven-batches,same-order", "", "", "bad", ""]
+
+
+def test_the_allow_field_is_cut_after_a_whole_id(torch_process):
+    modules, namespace, recorder = torch_process
+    ids = ",".join("id-%03d" % i for i in range(60))  # 419 bytes
+    source = "DataLoader(data)  # accwatch: allow " + ids + "\n"
+    path = "/nonexistent/accwatch-allow-test.py"
+    namespace["linecache"].cache[path] = (len(source), None, [source], path)
+    try:
+        exec(compile(source, path, "exec"), {"DataLoader": dataloader(modules), "data": [1]})
+    finally:
+        namespace["linecache"].cache.pop(path, None)
+    (new,) = recorder.of("loader_new")
+    assert new["site"] == path + ":1"
+    assert len(new["allow"]) <= 256 and ids.startswith(new["allow"] + ",")
+    assert new["allow"].split(",")[-1] == "id-%03d" % (len(new["allow"].split(",")) - 1)
+
+
+def test_a_source_the_interpreter_cannot_read_allows_nothing(torch_process):
+    modules, namespace, recorder = torch_process
+    exec(compile("DataLoader(data)  # accwatch: allow unsharded\n", "<string>", "exec"),
+         {"DataLoader": dataloader(modules), "data": [1]})
+    (new,) = recorder.of("loader_new")
+    assert new["allow"] == ""
+
+
 def test_an_epoch_is_iter_begin_its_batches_and_iter_end(torch_process):
     modules, namespace, recorder = torch_process
     loader = dataloader(modules)(list(range(10)), batch_size=4)
