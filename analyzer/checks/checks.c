@@ -390,39 +390,64 @@ bool aw_epoch_unsharded(const struct aw_check_input *in)
 }
 
 static const struct aw_check aw_checks[] = {
-    {"unsharded", AW_CHECK_EPOCH, aw_check_unsharded},
-    {"split-diverged", AW_CHECK_EPOCH, aw_check_split_diverged},
-    {"order-diverged", AW_CHECK_EPOCH, aw_check_order_diverged},
-    {"overlap", AW_CHECK_EPOCH, aw_check_overlap},
-    {"missing", AW_CHECK_EPOCH, aw_check_missing},
-    {"padding", AW_CHECK_EPOCH, aw_check_padding},
-    {"group-diverged", AW_CHECK_RANKS, aw_check_group_diverged},
-    {"uneven-batches", AW_CHECK_RANKS, aw_check_uneven_batches},
-    {"index-range", AW_CHECK_RANKS, aw_check_index_range},
-    {"iterable-duplicate", AW_CHECK_RANKS, aw_check_iterable_duplicate},
-    {"same-order", AW_CHECK_LOADER, aw_check_same_order},
-    {"never-read", AW_CHECK_LOADER, aw_check_never_read},
-    {"read-amplification", AW_CHECK_LOADER, aw_check_read_amplification},
-    {"worker-stale-epoch", AW_CHECK_LOADER, aw_check_worker_stale_epoch},
+    {"unsharded", AW_CHECK_EPOCH, aw_check_unsharded, NULL},
+    {"split-diverged", AW_CHECK_EPOCH, aw_check_split_diverged, NULL},
+    {"order-diverged", AW_CHECK_EPOCH, aw_check_order_diverged, NULL},
+    {"overlap", AW_CHECK_EPOCH, aw_check_overlap, NULL},
+    {"missing", AW_CHECK_EPOCH, aw_check_missing, NULL},
+    {"padding", AW_CHECK_EPOCH, aw_check_padding, NULL},
+    {"group-diverged", AW_CHECK_RANKS, aw_check_group_diverged, NULL},
+    {"uneven-batches", AW_CHECK_RANKS, aw_check_uneven_batches, NULL},
+    {"index-range", AW_CHECK_RANKS, aw_check_index_range, NULL},
+    {"iterable-duplicate", AW_CHECK_RANKS, aw_check_iterable_duplicate, NULL},
+    {"same-order", AW_CHECK_LOADER, aw_check_same_order, NULL},
+    {"never-read", AW_CHECK_LOADER, aw_check_never_read, NULL},
+    {"read-amplification", AW_CHECK_LOADER, aw_check_read_amplification, NULL},
+    {"worker-stale-epoch", AW_CHECK_LOADER, aw_check_worker_stale_epoch, NULL},
     /* unused-prepared, stale-len, len-mismatch: per process, across the
      * loaders of one dataset. */
-    {"unused-prepared", AW_CHECK_TRACE, aw_check_unused_prepared},
-    {"len", AW_CHECK_TRACE, aw_check_len},
-    {"resume-repeats-epoch", AW_CHECK_TRACE, aw_check_resume_repeats},
-    /* fork-threads, fork-cuda */
-    {"fork", AW_CHECK_TRACE, aw_check_forks},
-    {"worker-respawn", AW_CHECK_TRACE, aw_check_worker_respawn},
-    {"duplicate-rank", AW_CHECK_TRACE, aw_check_duplicate_rank},
-    {"worker-died", AW_CHECK_TRACE, aw_check_worker_died},
-    {"worker-stuck", AW_CHECK_TRACE, aw_check_worker_stuck},
-    {"rank-died", AW_CHECK_TRACE, aw_check_rank_died},
-    {"trace-incomplete", AW_CHECK_TRACE, aw_check_trace_incomplete},
+    {"unused-prepared", AW_CHECK_TRACE, aw_check_unused_prepared, NULL},
+    {"stale-len", AW_CHECK_TRACE, aw_check_len, "len-mismatch"},
+    {"resume-repeats-epoch", AW_CHECK_TRACE, aw_check_resume_repeats, NULL},
+    {"fork-threads", AW_CHECK_TRACE, aw_check_forks, "fork-cuda"},
+    {"worker-respawn", AW_CHECK_TRACE, aw_check_worker_respawn, NULL},
+    {"duplicate-rank", AW_CHECK_TRACE, aw_check_duplicate_rank, NULL},
+    {"worker-died", AW_CHECK_TRACE, aw_check_worker_died, NULL},
+    {"worker-stuck", AW_CHECK_TRACE, aw_check_worker_stuck, NULL},
+    {"rank-died", AW_CHECK_TRACE, aw_check_rank_died, NULL},
+    {"trace-incomplete", AW_CHECK_TRACE, aw_check_trace_incomplete, NULL},
 };
+
+#define AW_N_CHECKS (sizeof(aw_checks) / sizeof(aw_checks[0]))
+
+const char *aw_checks_finding_id(size_t i)
+{
+	for (size_t c = 0; c < AW_N_CHECKS; c++) {
+		if (i == 0)
+			return aw_checks[c].id;
+		i--;
+		if (aw_checks[c].also) {
+			if (i == 0)
+				return aw_checks[c].also;
+			i--;
+		}
+	}
+	return NULL;
+}
+
+bool aw_checks_known_id(const char *id)
+{
+	const char *known;
+	for (size_t i = 0; (known = aw_checks_finding_id(i)); i++)
+		if (strcmp(known, id) == 0)
+			return true;
+	return false;
+}
 
 static void aw_run_scope(struct aw_check_input *in, enum aw_check_scope scope,
 			 struct aw_findings *out)
 {
-	for (size_t i = 0; i < sizeof(aw_checks) / sizeof(aw_checks[0]); i++)
+	for (size_t i = 0; i < AW_N_CHECKS; i++)
 		if (aw_checks[i].scope == scope)
 			aw_checks[i].run(in, out);
 }

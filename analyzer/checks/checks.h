@@ -96,13 +96,19 @@ typedef void aw_check_fn(const struct aw_check_input *in,
 			 struct aw_findings *out);
 
 struct aw_check {
-	const char *id;
+	const char *id; /* the id of the findings it adds */
 	enum aw_check_scope scope;
 	aw_check_fn *run;
+	const char *also; /* a second id it adds (a family of two), NULL */
 };
 
 /* Runs every check of the table over the model (finished), then sorts. */
 void aw_checks_run(const struct aw_model *model, struct aw_findings *out);
+/* The finding ids of the table, i from 0 (NULL past the last): every id a
+ * finding may have. */
+const char *aw_checks_finding_id(size_t i);
+/* Whether id is one of them. */
+bool aw_checks_known_id(const char *id);
 
 /* The rules' numbers, for the tests and the report. */
 

@@ -24,6 +24,19 @@ const char *aw_severity_name(enum aw_severity severity)
 	return aw_severity_names[severity];
 }
 
+const char *aw_suppression_kind_name(enum aw_suppression suppression)
+{
+	switch (suppression) {
+	case AW_SUPPRESSED_IN_SOURCE:
+		return "inSource";
+	case AW_SUPPRESSED_BY_FILE:
+		return "external";
+	case AW_NOT_SUPPRESSED:
+		break;
+	}
+	return NULL;
+}
+
 void aw_findings_init(struct aw_findings *findings)
 {
 	findings->items = NULL;
@@ -36,6 +49,8 @@ void aw_finding_fini(struct aw_finding *finding)
 	free(finding->message);
 	free(finding->evidence);
 	free(finding->fix);
+	free(finding->suppressed_at);
+	free(finding->justification);
 }
 
 void aw_findings_fini(struct aw_findings *findings)
@@ -152,6 +167,21 @@ void aw_finding_add_real(struct aw_finding *finding, const char *name,
 	}
 }
 
+void aw_finding_suppress(struct aw_finding *finding, enum aw_suppression how,
+			 const char *at, const char *fmt, ...)
+{
+	va_list ap;
+	finding->suppressed = how;
+	free(finding->suppressed_at);
+	finding->suppressed_at = aw_xstrdup(at);
+	/* A path of the command line may be any bytes; the JSON report is
+	 * UTF-8. */
+	aw_utf8_clean(finding->suppressed_at, strlen(finding->suppressed_at));
+	va_start(ap, fmt);
+	aw_replace_text(&finding->justification, fmt, ap);
+	va_end(ap);
+}
+
 /* -1, 0 or 1 as a is below, equal to or above b. */
 static int aw_three_way(int64_t a, int64_t b)
 {
@@ -163,7 +193,9 @@ static int aw_compare_findings(const void *a, const void *b)
 	const struct aw_finding *x = a, *y = b;
 	int by;
 	/* Findings about no loader (AW_NONE) come after the loaders'. */
-	if ((by = aw_three_way(x->severity, y->severity)) ||
+	if ((by = aw_three_way(x->suppressed != AW_NOT_SUPPRESSED,
+			       y->suppressed != AW_NOT_SUPPRESSED)) ||
+	    (by = aw_three_way(x->severity, y->severity)) ||
 	    (by = aw_three_way(x->loader, y->loader)) ||
 	    (by = strcmp(x->id, y->id)) ||
 	    (by = aw_three_way(x->epoch, y->epoch)))
@@ -183,7 +215,16 @@ size_t aw_findings_count(const struct aw_findings *findings,
 {
 	size_t count = 0;
 	for (size_t i = 0; i < findings->n; i++)
-		count += findings->items[i].severity == severity;
+		count += findings->items[i].severity == severity &&
+			 findings->items[i].suppressed == AW_NOT_SUPPRESSED;
+	return count;
+}
+
+size_t aw_findings_count_suppressed(const struct aw_findings *findings)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < findings->n; i++)
+		count += findings->items[i].suppressed != AW_NOT_SUPPRESSED;
 	return count;
 }
 

@@ -26,6 +26,18 @@ struct aw_number {
 
 #define AW_FINDING_NUMBERS_MAX 12
 
+/* Whether the user said a finding is intended (suppress.h): where its
+ * loader is built (SARIF's inSource), or in a suppression file (external).
+ */
+enum aw_suppression {
+	AW_NOT_SUPPRESSED,
+	AW_SUPPRESSED_IN_SOURCE,
+	AW_SUPPRESSED_BY_FILE,
+};
+
+/* "inSource", "external" (SARIF's suppression kinds); NULL when not. */
+const char *aw_suppression_kind_name(enum aw_suppression suppression);
+
 struct aw_finding {
 	const char *id; /* stable: "unsharded", "overlap", ... */
 	enum aw_severity severity;
@@ -39,6 +51,9 @@ struct aw_finding {
 	struct aw_number numbers[AW_FINDING_NUMBERS_MAX];
 	size_t n_numbers;
 	size_t order; /* when it was added: keeps sorting stable */
+	enum aw_suppression suppressed;
+	char *suppressed_at; /* the site or the file's "path:line" saying so */
+	char *justification; /* why, in words (SARIF's justification) */
 };
 
 struct aw_findings {
@@ -67,11 +82,22 @@ void aw_finding_add_integer(struct aw_finding *finding, const char *name,
 void aw_finding_add_real(struct aw_finding *finding, const char *name,
 			 double value);
 
+/* Marks a finding suppressed, at where the suppression was said, with
+ * its justification. */
+void aw_finding_suppress(struct aw_finding *finding, enum aw_suppression how,
+			 const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Errors first, then warnings, then infos; by loader, id and epoch within
- * (so one problem repeated over epochs stays together). */
+ * (so one problem repeated over epochs stays together); suppressed findings
+ * after all the others, in the same order. */
 void aw_findings_sort(struct aw_findings *findings);
+/* The findings of a severity that are not suppressed: what the summary and
+ * the exit status count. */
 size_t aw_findings_count(const struct aw_findings *findings,
 			 enum aw_severity severity);
+/* The suppressed findings, all severities. */
+size_t aw_findings_count_suppressed(const struct aw_findings *findings);
 /* The first finding with this id, or NULL (tests use it). */
 const struct aw_finding *aw_findings_find(const struct aw_findings *findings,
 					  const char *id);

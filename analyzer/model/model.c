@@ -107,6 +107,7 @@ void aw_model_destroy(struct aw_model *model)
 		free(l->start_method);
 		free(l->site);
 		free(l->stack);
+		free(l->allow);
 		free(l->wrap_kind);
 		for (size_t c = 0; c < l->n_len_calls; c++)
 			free(l->len_calls[c].site);
@@ -415,6 +416,7 @@ static void aw_model_on_loader_new(struct aw_loader *l,
 	aw_set_string(&l->start_method, e->start_method);
 	aw_set_string(&l->site, e->site);
 	aw_set_string(&l->stack, e->stack);
+	aw_set_string(&l->allow, e->allow);
 }
 
 static void aw_model_on_loader_wrap(struct aw_model *model, uint32_t process,

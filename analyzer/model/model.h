@@ -125,6 +125,9 @@ struct aw_loader {
 	int32_t num_workers, prefetch_factor, sampler_replicas, sampler_rank;
 	char *dataset_type, *loader_class, *sampler_class, *batch_sampler_class;
 	char *start_method, *site, *stack;
+	/* The finding ids its source says are intended (comma-separated, as
+	 * written: suppress.h), "" none. */
+	char *allow;
 
 	/* loader_wrap: this loader wraps `wrap_inner` (accelerate). */
 	bool wraps;

@@ -77,7 +77,7 @@ void s_loader(struct aw_model *m, int32_t pid, uint32_t loader,
 	      .batch_sampler_class =
 		  o->batch_sampler ? o->batch_sampler : "BatchSampler",
 	      .start_method = "fork", .site = o->site ? o->site : "train.py:10",
-	      .stack = "train.py:10 main");
+	      .stack = "train.py:10 main", .allow = o->allow ? o->allow : "");
 }
 
 void s_loader_len(struct aw_model *m, int32_t pid, uint32_t loader,

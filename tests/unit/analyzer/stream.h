@@ -28,6 +28,7 @@ struct s_loader_opts {
 	const char *batch_sampler; /* default "BatchSampler" */
 	const char *dataset_type;  /* default "ToyDataset" */
 	uint8_t iterable;
+	const char *allow; /* loader_new.allow: default "" */
 };
 
 /* N = 100, B = 10, no drop_last, a sampler that does not shard. */
