@@ -11,6 +11,7 @@
 #include "model.h"
 #include "reader.h"
 #include "render.h"
+#include "suppress.h"
 #include "watch.h"
 #include "runs.h"
 
@@ -60,6 +61,8 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	}
 	aw_checks_run(model, &findings);
 	aw_answers_filter_findings(model, &watch, &findings);
+	aw_suppress_warn_unknown(model, stderr);
+	aw_suppress_findings(model, &opts->suppressions, &findings);
 
 	out = opts->output ? fopen(opts->output, "w") : stdout;
 	if (!out) {
@@ -80,7 +83,8 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 				    ACCWATCH_VERSION) != AW_RENDER_OK)
 			goto write_error;
 	} else {
-		aw_render_text(out, model, &findings, &watch);
+		aw_render_text(out, model, &findings, &watch,
+			       opts->show_suppressed);
 	}
 	if (fflush(out) != 0 || ferror(out))
 		goto write_error;
@@ -109,7 +113,7 @@ end:
 int main(int argc, char **argv)
 {
 	struct aw_options opts;
-	char error[256];
+	char error[1024];
 	enum aw_exit status;
 	if (aw_cli_parse(argc, argv, &opts, error, sizeof(error)) !=
 	    AW_CLI_OK) {

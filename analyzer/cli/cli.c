@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "accwatch_options.h"
+#include "checks.h"
 #include "util.h"
 
 /* Returns false and fills error when the value is not acceptable. */
@@ -175,6 +176,24 @@ static bool aw_apply_run(struct aw_options *opts, const char *value,
 	return true;
 }
 
+static bool aw_apply_suppress(struct aw_options *opts, const char *value,
+			      char *error, size_t error_size)
+{
+	if (!*value)
+		return aw_cli_fail(error, error_size,
+				   "--suppress needs a file name");
+	return aw_suppressions_load(&opts->suppressions, value, error,
+				    error_size) == AW_SUPPRESS_OK;
+}
+
+static bool aw_apply_show_suppressed(struct aw_options *opts, const char *value,
+				     char *error, size_t error_size)
+{
+	(void)value, (void)error, (void)error_size;
+	opts->show_suppressed = true;
+	return true;
+}
+
 enum aw_cli_option_id {
 	AW_OPT_FORMAT,
 	AW_OPT_SAMPLE,
@@ -183,6 +202,8 @@ enum aw_cli_option_id {
 	AW_OPT_LOADER,
 	AW_OPT_RUN,
 	AW_OPT_FAIL_ON,
+	AW_OPT_SUPPRESS,
+	AW_OPT_SHOW_SUPPRESSED,
 	AW_OPT_OUTPUT,
 	AW_OPT_HELP,
 	AW_OPT_VERSION,
@@ -196,20 +217,48 @@ static const struct accwatch_option aw_cli_options[] = {
     {"loader", 0, true, AW_OPT_LOADER},
     {"run", 0, true, AW_OPT_RUN},
     {"fail-on", 0, true, AW_OPT_FAIL_ON},
+    {"suppress", 0, true, AW_OPT_SUPPRESS},
+    {"show-suppressed", 0, false, AW_OPT_SHOW_SUPPRESSED},
     {"output", 'o', true, AW_OPT_OUTPUT},
     {"help", 'h', false, AW_OPT_HELP},
     {"version", 'V', false, AW_OPT_VERSION},
 };
 
 static const aw_cli_apply_fn aw_cli_apply[] = {
-    [AW_OPT_FORMAT] = aw_apply_format,   [AW_OPT_SAMPLE] = aw_apply_sample,
-    [AW_OPT_RANK] = aw_apply_rank,       [AW_OPT_EPOCH] = aw_apply_epoch,
-    [AW_OPT_LOADER] = aw_apply_loader,   [AW_OPT_RUN] = aw_apply_run,
-    [AW_OPT_FAIL_ON] = aw_apply_fail_on, [AW_OPT_OUTPUT] = aw_apply_output,
-    [AW_OPT_HELP] = aw_apply_help,       [AW_OPT_VERSION] = aw_apply_version,
+    [AW_OPT_FORMAT] = aw_apply_format,
+    [AW_OPT_SAMPLE] = aw_apply_sample,
+    [AW_OPT_RANK] = aw_apply_rank,
+    [AW_OPT_EPOCH] = aw_apply_epoch,
+    [AW_OPT_LOADER] = aw_apply_loader,
+    [AW_OPT_RUN] = aw_apply_run,
+    [AW_OPT_FAIL_ON] = aw_apply_fail_on,
+    [AW_OPT_SUPPRESS] = aw_apply_suppress,
+    [AW_OPT_SHOW_SUPPRESSED] = aw_apply_show_suppressed,
+    [AW_OPT_OUTPUT] = aw_apply_output,
+    [AW_OPT_HELP] = aw_apply_help,
+    [AW_OPT_VERSION] = aw_apply_version,
 };
 
 #define AW_N_CLI_OPTIONS (sizeof(aw_cli_options) / sizeof(aw_cli_options[0]))
+
+/* The finding ids of the checks' table, comma-separated, indented, in
+ * lines of at most 78 columns. */
+static void aw_cli_print_ids(FILE *out)
+{
+	const char *id, *next;
+	size_t column = 0;
+	for (size_t i = 0; (id = aw_checks_finding_id(i)); i++) {
+		next = aw_checks_finding_id(i + 1);
+		size_t width = strlen(id) + (next ? 1 : 0); /* its comma */
+		if (column && column + 1 + width > 78) {
+			fputc('\n', out);
+			column = 0;
+		}
+		fprintf(out, "%s%s%s", column ? " " : "  ", id,
+			next ? "," : "\n");
+		column += (column ? 1 : 2) + width;
+	}
+}
 
 void aw_cli_usage(FILE *out)
 {
@@ -218,7 +267,8 @@ void aw_cli_usage(FILE *out)
 	    "error|warning] [-o FILE]\n"
 	    "                       [--run ID|all] [--loader ID] [--sample N] "
 	    "[--rank R --epoch E]\n"
-	    "                       PATH...\n"
+	    "                       [--suppress FILE] [--show-suppressed] "
+	    "PATH...\n"
 	    "\n"
 	    "Reads the LTTng traces that accwatch-run recorded under each "
 	    "PATH (every\n"
@@ -264,6 +314,15 @@ void aw_cli_usage(FILE *out)
 	    "                          epoch and batch\n"
 	    "  --rank R --epoch E      the indices rank R consumed in epoch "
 	    "E, in order\n"
+	    "  --suppress FILE         the findings FILE says are intended: "
+	    "a line\n"
+	    "                          `ID [PATH[:LINE]]` each (PATH: the "
+	    "end of a loader's\n"
+	    "                          site; none: every finding of ID), "
+	    "`#` comments;\n"
+	    "                          again for more files\n"
+	    "  --show-suppressed       print the suppressed findings too "
+	    "(text), marked\n"
 	    "  -h, --help              show this help\n"
 	    "  -V, --version           show the version\n"
 	    "\n"
@@ -276,10 +335,18 @@ void aw_cli_usage(FILE *out)
 	    "  ACCWATCH_REPORT_NO_METADATA_CHECK=1  skip the metadata "
 	    "framing check\n"
 	    "\n"
-	    "Exit status: 0 no error found, 1 errors found, 2 usage error, "
-	    "no readable\n"
-	    "trace, or a trace of several runs without --run.\n",
+	    "Suppressed findings (`# accwatch: allow ID[, ID...]` on the line "
+	    "that builds\n"
+	    "the loader or in the comment lines right above it, or "
+	    "--suppress) are counted\n"
+	    "apart and set no exit status. Finding ids:\n",
 	    out);
+	aw_cli_print_ids(out);
+	fputs("\n"
+	      "Exit status: 0 no error found, 1 errors found, 2 usage error, "
+	      "no readable\n"
+	      "trace, or a trace of several runs without --run.\n",
+	      out);
 }
 
 /* One option found by the scanner, or its error. */
@@ -351,6 +418,7 @@ enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts,
 
 void aw_options_fini(struct aw_options *opts)
 {
+	aw_suppressions_fini(&opts->suppressions);
 	free(opts->paths);
 	opts->paths = NULL;
 	opts->n_paths = 0;

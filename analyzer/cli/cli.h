@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "query.h"
+#include "suppress.h"
 
 enum aw_format {
 	AW_FORMAT_TEXT,
@@ -40,6 +41,10 @@ struct aw_options {
 	/* --sample, --rank with --epoch, --loader (borrowed from argv). */
 	struct aw_query query;
 	bool rank_given, epoch_given;
+	/* --suppress FILE (again for more): their rules, read while parsing
+	 * so that a bad line stops before any trace is read. */
+	struct aw_suppressions suppressions;
+	bool show_suppressed; /* --show-suppressed: print them (text) */
 };
 
 enum aw_cli_status {
@@ -48,7 +53,8 @@ enum aw_cli_status {
 };
 
 /* Parses argv; options and paths may be mixed, "--" ends the options.
- * Free with aw_options_fini. */
+ * Reads the suppression files --suppress names. Free with aw_options_fini
+ * (also after an error). */
 enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts,
 				char *error, size_t error_size);
 void aw_options_fini(struct aw_options *opts);

@@ -4,6 +4,7 @@
 #define AW_RENDER_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "findings.h"
@@ -15,10 +16,12 @@
 /* Every renderer takes the watch of the questions asked (their answers and
  * --loader), or NULL when none was. */
 
-/* Findings first (sorted), then a table of ranks x epochs per loader. */
+/* Findings first (sorted), then a table of ranks x epochs per loader.
+ * Suppressed findings are counted, and printed (marked) only when
+ * show_suppressed. */
 void aw_render_text(FILE *out, const struct aw_model *model,
 		    const struct aw_findings *findings,
-		    const struct aw_query_watch *watch);
+		    const struct aw_query_watch *watch, bool show_suppressed);
 
 /* The report as a JSON object (new reference). */
 json_t *aw_render_json_object(const struct aw_model *model,

@@ -344,6 +344,16 @@ static json_t *aw_json_finding(const struct aw_model *model,
 					    : json_integer(n->integer));
 	}
 	json_object_set_new(finding, "numbers", numbers);
+	aw_json_set_bool(finding, "suppressed",
+			 f->suppressed != AW_NOT_SUPPRESSED);
+	if (f->suppressed != AW_NOT_SUPPRESSED)
+		json_object_set_new(
+		    finding, "suppression",
+		    json_pack("{s:s,s:s,s:s}", "kind",
+			      aw_suppression_kind_name(f->suppressed), "at",
+			      f->suppressed_at ? f->suppressed_at : "",
+			      "justification",
+			      f->justification ? f->justification : ""));
 	return finding;
 }
 
@@ -552,6 +562,8 @@ json_t *aw_render_json_object(const struct aw_model *model,
 			aw_findings_count(findings, AW_SEVERITY_WARNING));
 	aw_json_set_int(summary, "infos",
 			aw_findings_count(findings, AW_SEVERITY_INFO));
+	aw_json_set_int(summary, "suppressed",
+			aw_findings_count_suppressed(findings));
 	json_object_set_new(report, "summary", summary);
 
 	json_object_set_new(report, "processes", aw_json_processes(model));

@@ -139,7 +139,7 @@ static bool aw_same_problem(const struct aw_finding *a,
 			    const struct aw_finding *b)
 {
 	return a->severity == b->severity && a->loader == b->loader &&
-	       strcmp(a->id, b->id) == 0;
+	       a->suppressed == b->suppressed && strcmp(a->id, b->id) == 0;
 }
 
 /* Prints findings[0 .. n): one problem (same id and loader) over n epochs, as
@@ -163,7 +163,9 @@ static void aw_print_finding_group(FILE *out, const struct aw_model *model,
 	n_epochs = aw_sort_unique(epochs, n_epochs);
 	n_ranks = aw_sort_unique(ranks, n_ranks);
 
-	fprintf(out, "%s %s", labels[f->severity], f->id);
+	fprintf(out, "%s%s %s",
+		f->suppressed != AW_NOT_SUPPRESSED ? "SUPPRESSED " : "",
+		labels[f->severity], f->id);
 	if (f->loader < model->n_loaders_global) {
 		const struct aw_global_loader *g =
 		    &model->loaders_global[f->loader];
@@ -193,6 +195,9 @@ static void aw_print_finding_group(FILE *out, const struct aw_model *model,
 			f->epoch, n);
 	if (f->fix)
 		fprintf(out, "  fix: %s\n", f->fix);
+	if (f->suppressed != AW_NOT_SUPPRESSED)
+		fprintf(out, "  suppressed: %s\n",
+			f->justification ? f->justification : "");
 	fputc('\n', out);
 	free(ranks);
 	free(epochs);
@@ -543,14 +548,17 @@ static void aw_print_sequence_answer(FILE *out, const struct aw_model *model,
 
 void aw_render_text(FILE *out, const struct aw_model *model,
 		    const struct aw_findings *findings,
-		    const struct aw_query_watch *watch)
+		    const struct aw_query_watch *watch, bool show_suppressed)
 {
 	size_t errors = aw_findings_count(findings, AW_SEVERITY_ERROR);
 	size_t warnings = aw_findings_count(findings, AW_SEVERITY_WARNING);
 	size_t infos = aw_findings_count(findings, AW_SEVERITY_INFO);
+	size_t suppressed = aw_findings_count_suppressed(findings);
 	fprintf(out, "accwatch-report: %zu error%s, %zu warning%s, %zu info%s",
 		errors, aw_plural(errors), warnings, aw_plural(warnings), infos,
 		aw_plural(infos));
+	if (suppressed)
+		fprintf(out, ", %zu suppressed", suppressed);
 	fprintf(out, " (%zu rank%s", model->n_ranks, aw_plural(model->n_ranks));
 	if (model->world_size > 0)
 		fprintf(out, ", world size %d", model->world_size);
@@ -564,7 +572,7 @@ void aw_render_text(FILE *out, const struct aw_model *model,
 	if (watch && watch->query.by_sequence)
 		aw_print_sequence_answer(out, model, watch);
 
-	if (findings->n == 0)
+	if (findings->n == suppressed)
 		fputs("No data-loading problem found.\n\n", out);
 	for (size_t i = 0; i < findings->n;) {
 		size_t n = 1;
@@ -572,9 +580,18 @@ void aw_render_text(FILE *out, const struct aw_model *model,
 		       aw_same_problem(&findings->items[i],
 				       &findings->items[i + n]))
 			n++;
-		aw_print_finding_group(out, model, &findings->items[i], n);
+		if (show_suppressed ||
+		    findings->items[i].suppressed == AW_NOT_SUPPRESSED)
+			aw_print_finding_group(out, model, &findings->items[i],
+					       n);
 		i += n;
 	}
+	if (suppressed && !show_suppressed)
+		fprintf(out,
+			"%zu finding%s suppressed as intended "
+			"(--show-suppressed shows %s).\n\n",
+			suppressed, aw_plural(suppressed),
+			suppressed == 1 ? "it" : "them");
 
 	for (size_t g = 0; g < model->n_loaders_global; g++)
 		if (aw_answers_loader_shown(model, watch, (uint32_t)g))

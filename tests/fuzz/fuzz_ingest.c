@@ -122,7 +122,7 @@ static void report_now(struct aw_model *model,
 	aw_checks_run(model, &findings);
 	FILE *text = fopen("/dev/null", "w");
 	if (text) {
-		aw_render_text(text, model, &findings, watch);
+		aw_render_text(text, model, &findings, watch, false);
 		fclose(text);
 	}
 	json_t *report = aw_render_json_object(model, &findings, watch);
@@ -166,7 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	FILE *text = fopen("/dev/null", "w");
 	if (text) {
-		aw_render_text(text, model, &findings, &watch);
+		aw_render_text(text, model, &findings, &watch, false);
 		fclose(text);
 	}
 	json_t *report = aw_render_json_object(model, &findings, &watch);

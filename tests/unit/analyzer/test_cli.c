@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -196,4 +197,135 @@ Test(cli, exit_status)
 	cr_expect_eq(aw_cli_exit_status(&o, 0, 1), AW_EXIT_FINDINGS);
 	cr_expect_eq(aw_cli_exit_status(&o, 0, 0), AW_EXIT_CLEAN);
 	cr_expect_eq((int)AW_EXIT_USAGE, 2);
+}
+
+/* A suppression file holding text, in a temporary directory (the caller
+ * unlinks and frees the path). */
+static char *suppression_file(const char *text)
+{
+	char *path = strdup("/tmp/aw-cli-suppress-XXXXXX");
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+Test(cli, suppress_files_and_show_suppressed)
+{
+	struct aw_options o;
+	char *a = suppression_file("# intended\nunsharded val.py:20  # eval\n"
+				   "duplicate-rank\n");
+	char *b = suppression_file("fork-threads data/loaders.py\n");
+	PARSE_OK(&o, "--suppress", a, "t", "--show-suppressed", "--suppress",
+		 b);
+	cr_expect(o.show_suppressed);
+	cr_assert_eq(o.suppressions.n, 3);
+	const struct aw_suppression_rule *r = o.suppressions.rules;
+	cr_expect_str_eq(r[0].id, "unsharded");
+	cr_expect_str_eq(r[0].path, "val.py");
+	cr_expect_eq(r[0].line, 20);
+	cr_expect_str_eq(r[0].comment, "eval");
+	cr_expect_str_eq(r[1].id, "duplicate-rank");
+	cr_expect_null(r[1].path);
+	cr_expect_str_eq(r[2].path, "data/loaders.py");
+	cr_expect_eq(r[2].line, 0);
+	char want[64];
+	snprintf(want, sizeof(want), "%s:3", a);
+	cr_expect_str_eq(r[1].file, want);
+	aw_options_fini(&o);
+	cr_expect_eq(o.suppressions.n, 0);
+
+	PARSE_OK(&o, "t");
+	cr_expect_not(o.show_suppressed);
+	cr_expect_eq(o.suppressions.n, 0);
+	aw_options_fini(&o);
+	unlink(a);
+	unlink(b);
+	free(a);
+	free(b);
+}
+
+/* A bad suppression file is a usage error naming the file and its line. */
+Test(cli, suppress_file_errors)
+{
+	struct {
+		const char *text, *says;
+	} cases[] = {
+	    {"unsharded\nunshraded val.py\n",
+	     ":2: 'unshraded' is not a finding id"},
+	    {"all\n", ":1: 'all' is not a finding id"},
+	    {"len val.py\n", ":1: 'len' is not a finding id"},
+	    {"\n\noverlap val.py:\n", ":3: 'val.py:' is not PATH:LINE"},
+	    {"overlap val.py:0\n", ":1: 'val.py:0' is not PATH:LINE"},
+	    {"overlap val.py:2x\n", ":1: 'val.py:2x' is not PATH:LINE"},
+	    {"overlap :12\n", ":1: ':12' names no file"},
+	    {"overlap val.py\n\0missing\n", ":2: a NUL byte"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct aw_options o;
+		char error[256] = "";
+		char *path = suppression_file(cases[i].text);
+		if (strstr(cases[i].says, "NUL")) {
+			FILE *f = fopen(path, "w");
+			fwrite("overlap val.py\n\0missing\n", 1, 25, f);
+			fclose(f);
+		}
+		cr_expect_eq(parse(&o, error, ARGS("--suppress", path, "t")),
+			     AW_CLI_USAGE, "case %zu", i);
+		char want[256];
+		snprintf(want, sizeof(want), "%s%s", path, cases[i].says);
+		cr_expect(strstr(error, want), "case %zu: '%s', not '%s'", i,
+			  error, want);
+		aw_options_fini(&o);
+		unlink(path);
+		free(path);
+	}
+	struct aw_options o;
+	char error[256] = "";
+	cr_expect_eq(
+	    parse(&o, error, ARGS("--suppress", "/nonexistent/aw-rules", "t")),
+	    AW_CLI_USAGE);
+	cr_expect(strstr(error, "cannot read the suppression file "
+				"/nonexistent/aw-rules: No such file"),
+		  "%s", error);
+	aw_options_fini(&o);
+	cr_expect_eq(parse(&o, error, ARGS("--suppress=", "t")), AW_CLI_USAGE);
+	cr_expect(strstr(error, "--suppress needs a file name"), "%s", error);
+	aw_options_fini(&o);
+	cr_expect_eq(parse(&o, error, ARGS("t", "--suppress")), AW_CLI_USAGE);
+	cr_expect(strstr(error, "--suppress needs a value"), "%s", error);
+	aw_options_fini(&o);
+	cr_expect_eq(parse(&o, error, ARGS("--show-suppressed=1", "t")),
+		     AW_CLI_USAGE);
+	aw_options_fini(&o);
+}
+
+Test(cli, help_lists_the_suppression_options_and_the_finding_ids)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	cr_assert(out);
+	aw_cli_usage(out);
+	fclose(out);
+	const char *says[] = {"--suppress FILE",
+			      "--show-suppressed",
+			      "# accwatch: allow ID[, ID...]",
+			      "  unsharded,",
+			      " len-mismatch,",
+			      " trace-incomplete\n"};
+	for (size_t i = 0; i < sizeof(says) / sizeof(says[0]); i++)
+		cr_expect(strstr(text, says[i]), "no '%s' in:\n%s", says[i],
+			  text);
+	/* The ids' lines fit a terminal of 80 columns. */
+	const char *ids = strstr(text, "Finding ids:\n");
+	cr_assert(ids, "%s", text);
+	for (const char *line = strchr(ids, '\n') + 1; *line != '\n';) {
+		const char *end = strchr(line, '\n');
+		cr_assert(end);
+		cr_expect_leq(end - line, 80, "%.*s", (int)(end - line), line);
+		line = end + 1;
+	}
+	free(text);
 }

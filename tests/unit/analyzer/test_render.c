@@ -10,6 +10,7 @@
 
 #include "render.h"
 #include "stream.h"
+#include "suppress.h"
 
 /* The questions' watch of the test that asks some (NULL: none asked). */
 static struct aw_query_watch *asked;
@@ -139,12 +140,23 @@ static void check_schema(json_t *report)
 		expect_int_or_null(finding, "epoch");
 		expect_int_array(finding, "ranks");
 		expect_string(finding, "message");
+		json_t *suppressed = member(finding, "suppressed");
+		cr_expect(json_is_boolean(suppressed));
+		if (json_is_true(suppressed)) {
+			json_t *why = member(finding, "suppression");
+			expect_string(why, "kind");
+			expect_string(why, "at");
+			expect_string(why, "justification");
+		} else {
+			cr_expect_null(json_object_get(finding, "suppression"));
+		}
 	}
 	json_t *summary = member(report, "summary");
 	cr_assert(json_is_object(summary));
 	expect_int(summary, "errors");
 	expect_int(summary, "warnings");
 	expect_int(summary, "infos");
+	expect_int(summary, "suppressed");
 }
 
 Test(render_json, required_keys_and_types)
@@ -239,16 +251,104 @@ Test(render_json, empty_model)
 	aw_model_destroy(m);
 }
 
-static char *render_text(const struct aw_model *m,
-			 const struct aw_findings *findings)
+static char *render_text_showing(const struct aw_model *m,
+				 const struct aw_findings *findings,
+				 bool show_suppressed)
 {
 	char *text = NULL;
 	size_t size = 0;
 	FILE *out = open_memstream(&text, &size);
 	cr_assert(out);
-	aw_render_text(out, m, findings, asked);
+	aw_render_text(out, m, findings, asked, show_suppressed);
 	fclose(out);
 	return text;
+}
+
+static char *render_text(const struct aw_model *m,
+			 const struct aw_findings *findings)
+{
+	return render_text_showing(m, findings, false);
+}
+
+/* sample_model's findings (L0 unsharded in epochs 0 and 1), both
+ * suppressed by a file's rule `unsharded train.py`. */
+static struct aw_model *suppressed_model(struct aw_findings *findings)
+{
+	struct aw_model *m = sample_model(findings);
+	struct aw_suppression_rule rule = {
+	    .id = "unsharded", .path = "train.py", .file = "intended.txt:4"};
+	struct aw_suppressions rules = {.rules = &rule, .n = 1};
+	cr_assert_eq(aw_suppress_findings(m, &rules, findings), 2);
+	return m;
+}
+
+/* Suppressed findings count apart: none of the errors the summary and the
+ * exit status count; the text hides them, and says how many it hid, or
+ * shows them marked with --show-suppressed. */
+Test(render_text, suppressed_findings_counted_hidden_or_marked)
+{
+	struct aw_findings findings;
+	struct aw_model *m = suppressed_model(&findings);
+	char *text = render_text(m, &findings);
+	cr_expect(strstr(text, "accwatch-report: 0 errors, 0 warnings, 0 "
+			       "infos, 2 suppressed ("),
+		  "%s", text);
+	cr_expect(strstr(text, "No data-loading problem found."), "%s", text);
+	cr_expect(strstr(text, "2 findings suppressed as intended "
+			       "(--show-suppressed shows them)."),
+		  "%s", text);
+	cr_expect_null(strstr(text, "ERROR"), "%s", text);
+	free(text);
+
+	text = render_text_showing(m, &findings, true);
+	const char *marked = strstr(text, "SUPPRESSED ERROR unsharded  L0 "
+					  "(train.py:10), epochs 0-1");
+	cr_expect(marked, "%s", text);
+	cr_expect(strstr(text, "  suppressed: listed in the suppression "
+			       "file intended.txt:4\n"),
+		  "%s", text);
+	cr_expect_null(strstr(text, "findings suppressed as intended"), "%s",
+		       text);
+	free(text);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
+
+/* The JSON keeps a suppressed finding, marked, with where and why; its
+ * summary counts it apart (the keys of before unchanged). */
+Test(render_json, suppressed_findings_are_kept_marked_and_counted)
+{
+	struct aw_findings findings;
+	struct aw_model *m = suppressed_model(&findings);
+	json_t *report = aw_render_json_object(m, &findings, asked);
+	check_schema(report);
+	json_t *list = member(report, "findings");
+	cr_assert_eq(json_array_size(list), 2);
+	json_t *f0 = json_array_get(list, 0);
+	cr_expect_str_eq(json_string_value(member(f0, "id")), "unsharded");
+	cr_expect_str_eq(json_string_value(member(f0, "severity")), "error");
+	cr_expect(json_is_true(member(f0, "suppressed")));
+	json_t *why = member(f0, "suppression");
+	cr_expect_str_eq(json_string_value(member(why, "kind")), "external");
+	cr_expect_str_eq(json_string_value(member(why, "at")),
+			 "intended.txt:4");
+	json_t *summary = member(report, "summary");
+	cr_expect_eq(json_integer_value(member(summary, "errors")), 0);
+	cr_expect_eq(json_integer_value(member(summary, "suppressed")), 2);
+	json_decref(report);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+
+	m = sample_model(&findings);
+	report = aw_render_json_object(m, &findings, asked);
+	f0 = json_array_get(member(report, "findings"), 0);
+	cr_expect(json_is_false(member(f0, "suppressed")));
+	cr_expect_eq(
+	    json_integer_value(member(member(report, "summary"), "suppressed")),
+	    0);
+	json_decref(report);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
 }
 
 Test(render_text, findings_first_then_tables)

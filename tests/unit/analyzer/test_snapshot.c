@@ -47,7 +47,7 @@ static json_t *report_of(struct aw_model *m)
 	aw_checks_run(m, &findings);
 	json_t *report = aw_render_json_object(m, &findings, NULL);
 	FILE *text = fopen("/dev/null", "w");
-	aw_render_text(text, m, &findings, NULL);
+	aw_render_text(text, m, &findings, NULL, false);
 	fclose(text);
 	aw_findings_fini(&findings);
 	return report;
