@@ -1,7 +1,8 @@
 /* SARIF 2.1.0 for code scanning: one result per finding of the JSON report,
  * at the line that built the loader. A rule per finding id, its help the
  * fix of the id's first finding; the finding's own fix, evidence, ranks,
- * epoch and numbers are the result's properties. */
+ * epoch and numbers are the result's properties; a suppressed finding is a
+ * result with a suppression (inSource or external). */
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -139,6 +140,35 @@ static json_t *aw_sarif_rule(const json_t *finding)
 	return rule;
 }
 
+/* SARIF's suppressions of a result: empty when it is not suppressed
+ * (accwatch decided it is not, which an absent list would leave open),
+ * else one, accepted, with its kind and justification; an inSource one is
+ * located at the line that built the loader. */
+static json_t *aw_sarif_suppressions(const json_t *finding, const char *root)
+{
+	json_t *list = json_array();
+	json_t *said = json_object_get(finding, "suppression");
+	const char *kind, *justification;
+	json_t *suppression, *location;
+
+	if (!json_is_true(json_object_get(finding, "suppressed")) || !said)
+		return list;
+	kind = json_string_value(json_object_get(said, "kind"));
+	justification =
+	    json_string_value(json_object_get(said, "justification"));
+	suppression = json_pack("{s:s,s:s}", "kind", kind ? kind : "external",
+				"status", "accepted");
+	if (justification)
+		json_object_set_new(suppression, "justification",
+				    json_string(justification));
+	if (kind && strcmp(kind, "inSource") == 0 &&
+	    (location = aw_sarif_location(
+		 json_string_value(json_object_get(said, "at")), root)))
+		json_object_set_new(suppression, "location", location);
+	json_array_append_new(list, suppression);
+	return list;
+}
+
 static json_t *aw_sarif_result(const json_t *finding, size_t rule_index,
 			       const char *root)
 {
@@ -165,6 +195,8 @@ static json_t *aw_sarif_result(const json_t *finding, size_t rule_index,
 	if (location)
 		json_object_set_new(result, "locations",
 				    json_pack("[o]", location));
+	json_object_set_new(result, "suppressions",
+			    aw_sarif_suppressions(finding, root));
 	json_object_set_new(result, "properties", properties);
 	return result;
 }

@@ -31,7 +31,9 @@
       el("h1", { text: "accwatch report" }),
       el("p", { class: "summary", text:
         `${plural(s.errors, "error")}, ${plural(s.warnings, "warning")}, ` +
-        `${plural(s.infos, "note")}; world size ${world}, ` +
+        `${plural(s.infos, "note")}` +
+        (s.suppressed ? `, ${s.suppressed} suppressed` : "") +
+        `; world size ${world}, ` +
         `${plural(report.ranks.length, "rank")} traced, ` +
         `${plural(report.loaders.length, "loader")}; ` +
         `${report.trace.events} events` +
@@ -39,30 +41,45 @@
         `; accwatch-report ${report.version}` }));
   }
 
+  // One finding; a suppressed one is marked, not coloured by its severity.
+  function finding(f) {
+    const where = [];
+    if (f.loader) where.push(el("a", { href: `#loader-${f.loader}`, text: f.loader }));
+    if (f.epoch !== null) where.push(` epoch ${f.epoch}`);
+    if (f.ranks.length) where.push(` ranks ${f.ranks.join(",")}`);
+    const item = el("li", { class: f.suppressed ? "finding suppressed" : `finding ${f.severity}`,
+                            "data-id": f.id, "data-loader": f.loader },
+      el("span", { class: "severity", text: f.suppressed ? `suppressed ${f.severity}` : f.severity }), " ",
+      el("strong", { class: "id", text: f.id }), " ", ...where,
+      el("p", { class: "message", text: f.message }));
+    if (f.site) item.append(el("p", { class: "site", text: `loader built at ${f.site}` }));
+    if (f.evidence.length) {
+      const evidence = el("ul", { class: "evidence" });
+      for (const line of f.evidence) evidence.append(el("li", { text: line }));
+      item.append(el("details", {}, el("summary", { text: "evidence" }), evidence));
+    }
+    if (f.fix) item.append(el("p", { class: "fix", text: `fix: ${f.fix}` }));
+    if (f.suppressed && f.suppression)
+      item.append(el("p", { class: "suppression", text: `suppressed: ${f.suppression.justification}` }));
+    return item;
+  }
+
+  // The findings; those said to be intended (suppressed: the report sorts
+  // them last) in a folded list of their own below.
   function findings() {
     const section = el("section", { id: "findings" }, el("h2", { text: "Findings" }));
-    if (!report.findings.length) section.append(el("p", { text: "No findings." }));
+    const shown = report.findings.filter((f) => !f.suppressed);
+    const quiet = report.findings.filter((f) => f.suppressed);
+    if (!shown.length) section.append(el("p", { text: "No findings." }));
     const list = el("ol", { class: "findings" });
-    for (const f of report.findings) {
-      const where = [];
-      if (f.loader) where.push(el("a", { href: `#loader-${f.loader}`, text: f.loader }));
-      if (f.epoch !== null) where.push(` epoch ${f.epoch}`);
-      if (f.ranks.length) where.push(` ranks ${f.ranks.join(",")}`);
-      const item = el("li", { class: `finding ${f.severity}`, "data-id": f.id,
-                              "data-loader": f.loader },
-        el("span", { class: "severity", text: f.severity }), " ",
-        el("strong", { class: "id", text: f.id }), " ", ...where,
-        el("p", { class: "message", text: f.message }));
-      if (f.site) item.append(el("p", { class: "site", text: `loader built at ${f.site}` }));
-      if (f.evidence.length) {
-        const evidence = el("ul", { class: "evidence" });
-        for (const line of f.evidence) evidence.append(el("li", { text: line }));
-        item.append(el("details", {}, el("summary", { text: "evidence" }), evidence));
-      }
-      if (f.fix) item.append(el("p", { class: "fix", text: `fix: ${f.fix}` }));
-      list.append(item);
-    }
+    for (const f of shown) list.append(finding(f));
     section.append(list);
+    if (quiet.length) {
+      const folded = el("ol", { class: "findings" });
+      for (const f of quiet) folded.append(finding(f));
+      section.append(el("details", { class: "suppressed" },
+        el("summary", { text: `${plural(quiet.length, "finding")} suppressed as intended` }), folded));
+    }
     root.append(section);
   }
 

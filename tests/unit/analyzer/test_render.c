@@ -685,6 +685,73 @@ Test(render_sarif, results_rules_and_locations)
 	json_decref(report);
 }
 
+/* SARIF's suppressions: none (an empty list: accwatch decided) for a
+ * finding not suppressed, an accepted inSource one at the loader's line,
+ * an accepted external one with the file's justification. */
+Test(render_sarif, suppressions_of_results)
+{
+	json_t *report = json_pack(
+	    "{s:[{s:s,s:s,s:s,s:s,s:s,s:b},"
+	    "{s:s,s:s,s:s,s:s,s:s,s:b,s:{s:s,s:s,s:s}},"
+	    "{s:s,s:s,s:n,s:s,s:n,s:b,s:{s:s,s:s,s:s}}]}",
+	    "findings", "id", "overlap", "severity", "error", "loader", "L0",
+	    "message", "ranks overlap", "site", "/repo/train.py:14",
+	    "suppressed", 0, "id", "unsharded", "severity", "error", "loader",
+	    "L1", "message", "every rank read it all", "site",
+	    "/repo/val.py:20", "suppressed", 1, "suppression", "kind",
+	    "inSource", "at", "/repo/val.py:20", "justification",
+	    "allowed where the loader is built", "id", "duplicate-rank",
+	    "severity", "error", "loader", "message", "two rank 0", "site",
+	    "suppressed", 1, "suppression", "kind", "external", "at",
+	    "ci/intended.txt:2", "justification", "two jobs on purpose");
+	cr_assert_not_null(report);
+	json_t *sarif = aw_render_sarif_from_report(report, "1.2.3", "/repo/");
+	json_t *results = json_object_get(
+	    json_array_get(json_object_get(sarif, "runs"), 0), "results");
+	cr_assert_eq(json_array_size(results), 3);
+	json_t *none =
+	    json_object_get(json_array_get(results, 0), "suppressions");
+	cr_assert(json_is_array(none));
+	cr_expect_eq(json_array_size(none), 0);
+
+	json_t *list =
+	    json_object_get(json_array_get(results, 1), "suppressions");
+	cr_assert_eq(json_array_size(list), 1);
+	json_t *in_source = json_array_get(list, 0);
+	cr_expect_str_eq(json_string_value(json_object_get(in_source, "kind")),
+			 "inSource");
+	cr_expect_str_eq(
+	    json_string_value(json_object_get(in_source, "status")),
+	    "accepted");
+	cr_expect_str_eq(
+	    json_string_value(json_object_get(in_source, "justification")),
+	    "allowed where the loader is built");
+	json_t *physical = json_object_get(
+	    json_object_get(in_source, "location"), "physicalLocation");
+	cr_expect_str_eq(
+	    json_string_value(json_object_get(
+		json_object_get(physical, "artifactLocation"), "uri")),
+	    "val.py");
+	cr_expect_eq(json_integer_value(json_object_get(
+			 json_object_get(physical, "region"), "startLine")),
+		     20);
+	cr_expect_str_eq(json_string_value(json_object_get(
+			     json_array_get(results, 1), "level")),
+			 "error", "a suppressed result keeps its level");
+
+	list = json_object_get(json_array_get(results, 2), "suppressions");
+	cr_assert_eq(json_array_size(list), 1);
+	json_t *external = json_array_get(list, 0);
+	cr_expect_str_eq(json_string_value(json_object_get(external, "kind")),
+			 "external");
+	cr_expect_str_eq(
+	    json_string_value(json_object_get(external, "justification")),
+	    "two jobs on purpose");
+	cr_expect_null(json_object_get(external, "location"));
+	json_decref(sarif);
+	json_decref(report);
+}
+
 /* The repository of a file is the nearest directory above it with a .git. */
 Test(render_sarif, repository_of_a_file)
 {
