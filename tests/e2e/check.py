@@ -14,8 +14,12 @@ process). --launcher overrides the choice; `self`: the rank program
 starts its own ranks (Lightning's launcher: lightning_ranks.py).
 
 Checked:
-  - the error and warning ids are exactly --expect (infos are free);
-  - accwatch-report's exit status matches (1 with errors, else 0);
+  - the error and warning ids not suppressed are exactly --expect (infos
+    are free), and the ids of the suppressed findings exactly --suppressed
+    (each kept in the JSON with how it was suppressed, and counted in the
+    summary);
+  - accwatch-report's exit status matches (1 with errors not suppressed,
+    else 0);
   - every --finding-ranks / --mention holds;
   - world size and ranks (processes that claim one rank add up, as the
     report adds them);
@@ -188,7 +192,8 @@ def describe(finding):
     ranks = ",".join(str(r) for r in finding.get("ranks") or [])
     epoch = finding.get("epoch")
     where = f"{finding.get('loader')}" + (f" epoch {epoch}" if epoch is not None else "")
-    return f"[{finding['severity']} {finding['id']} {where} ranks {ranks or '-'}] {finding.get('message', '')}"
+    quiet = " suppressed" if finding.get("suppressed") else ""
+    return f"[{finding['severity']}{quiet} {finding['id']} {where} ranks {ranks or '-'}] {finding.get('message', '')}"
 
 
 def finding_text(finding):
@@ -197,9 +202,30 @@ def finding_text(finding):
     return "\n".join(parts)
 
 
+def counted(findings):
+    """The findings not suppressed: those the exit status and the summary
+    count."""
+    return [f for f in findings if not f.get("suppressed")]
+
+
+def check_suppressed(opts, doc, problems):
+    """The suppressed findings' ids are exactly --suppressed, each with how
+    and where it was suppressed, and the summary counts them."""
+    quiet = [f for f in doc["findings"] if f.get("suppressed")]
+    got, want = sorted({f["id"] for f in quiet}), sorted(set(opts.suppressed))
+    problems.expect(got == want, f"suppressed findings {got}, expected {want}"
+                    + "".join("\n  " + describe(f) for f in doc["findings"]))
+    for f in quiet:
+        how = f.get("suppression") or {}
+        problems.expect(how.get("kind") in ("inSource", "external") and how.get("at") and how.get("justification"),
+                        f"{f['id']} ({f.get('loader')}): suppressed without kind, at and justification: {how}")
+    problems.expect(doc["summary"].get("suppressed") == len(quiet),
+                    f"summary counts {doc['summary'].get('suppressed')} suppressed, the findings {len(quiet)}")
+
+
 def check_findings(opts, status, doc, problems):
     findings = doc["findings"]
-    found = sorted({f["id"] for f in findings if f["severity"] in ("error", "warning")})
+    found = sorted({f["id"] for f in counted(findings) if f["severity"] in ("error", "warning")})
     want = sorted(set(opts.expect))
     missing, extra = sorted(set(want) - set(found)), sorted(set(found) - set(want))
     if missing or extra:
@@ -207,7 +233,8 @@ def check_findings(opts, status, doc, problems):
                  + (f"; missing {missing}" if missing else "") + (f"; unexpected {extra}" if extra else "")]
         lines += ["  " + describe(f) for f in findings] or ["  (no findings)"]
         problems.expect(False, "\n".join(lines))
-    errors = any(f["severity"] == "error" for f in findings)
+    check_suppressed(opts, doc, problems)
+    errors = any(f["severity"] == "error" for f in counted(findings))
     problems.expect(status == (1 if errors else 0), f"accwatch-report exited {status} with errors={errors}")
 
     for item in opts.finding_ranks:
@@ -379,6 +406,9 @@ def check_sarif(opts, trace, work, doc, truths, problems):
         name = f"SARIF result of {finding['id']} ({finding.get('loader')})"
         problems.expect((result["ruleId"], result["level"]) == (finding["id"], SARIF_LEVELS[finding["severity"]]),
                         f"{name}: ruleId {result['ruleId']}, level {result['level']}")
+        kinds = [s.get("kind") for s in result.get("suppressions", [])]
+        want = [finding["suppression"]["kind"]] if finding.get("suppressed") else []
+        problems.expect(kinds == want, f"{name}: suppressions {kinds}, expected {want}")
         if finding.get("loader") is None:
             continue
         where = result.get("locations", [{}])[0].get("physicalLocation", {})
@@ -530,7 +560,9 @@ def main():
     parser.add_argument("--nproc", type=int, default=4)
     parser.add_argument("--max-restarts", type=int, default=0,
                         help="torchrun's --max-restarts: each attempt's ranks write their own truth")
-    parser.add_argument("--expect", nargs="*", default=[], help="the exact error and warning ids")
+    parser.add_argument("--expect", nargs="*", default=[], help="the exact error and warning ids not suppressed")
+    parser.add_argument("--suppressed", action="append", default=[], metavar="ID",
+                        help="a finding with this id is suppressed (again for more: the exact set)")
     parser.add_argument("--workers", action="store_true", help="also check the workers' pids")
     parser.add_argument("--accelerate", action="store_true", help="the case uses accelerate (its launcher on the venv stack)")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="set for the run")
@@ -563,7 +595,7 @@ def main():
         expect(len(first) == opts.nproc, f"{len(first)} of {opts.nproc} ranks wrote their truth")
         if not opts.plain:
             status, doc = report(opts, trace, work)
-            found = sorted({f["id"] for f in doc["findings"] if f["severity"] in ("error", "warning")})
+            found = sorted({f["id"] for f in counted(doc["findings"]) if f["severity"] in ("error", "warning")})
             problems = Problems()
             check_findings(opts, status, doc, problems)
             check_counts(doc, truths, problems)
