@@ -164,9 +164,11 @@ class _Iteration(list):
     lookups: the first are C's (_aw.HOT_SLOTS, in C's order: loader,
     iteration, drawn, yielded, recorded: a session had our events on at its
     start, indexed), then Python's own (open; pid; counted: holds the
-    per-batch methods in place). Python uses the names."""
+    per-batch methods in place; handed: what a wrapper reading ahead gave
+    the loop). Python uses the names."""
     __slots__ = ()
-    FIELDS = tuple(_aw.HOT_SLOTS.split()) + ("open", "pid", "counted")
+    FIELDS = tuple(_aw.HOT_SLOTS.split()) + ("open", "pid", "counted",
+                                             "handed")
 
     def __init__(self, loader, iteration, indexed, recorded):
         list.__init__(self, [None] * len(self.FIELDS))
@@ -174,6 +176,7 @@ class _Iteration(list):
         self.drawn = self.yielded = 0
         self.recorded, self.indexed = bool(recorded), bool(indexed)
         self.open, self.pid, self.counted = True, _state.pid, False
+        self.handed = -1  # batches a read-ahead wrapper gave the loop
 
 
 for _index, _name in enumerate(_Iteration.FIELDS):

@@ -445,7 +445,7 @@ def _end(rec, exhausted):
     if rec.pid == _state.pid and rec.recorded:
         _aw.iter_end(loader=rec.loader, iteration=rec.iteration,
                      drawn=rec.drawn, yielded=rec.yielded,
-                     exhausted=1 if exhausted else 0)
+                     exhausted=1 if exhausted else 0, handed=rec.handed)
     if rec.counted:
         rec.counted = False
         if rec.pid == _state.pid:

@@ -58,10 +58,42 @@ def _wrap_accelerate_init(kind):
     return make
 
 
+def _hand_over(inner, batch):
+    """map()'s function over DataLoaderShard's iterator: counts a batch the
+    loop is handed in the current pass of the loader it reads (which
+    yielded one more: the shard fetches the next batch first, to know
+    which is last)."""
+    try:
+        entry = _loaders.get(id(inner))
+        rec = entry.current if entry is not None else None
+        if rec is not None and rec.open:
+            rec.handed = max(rec.handed, 0) + 1
+    except Exception:
+        _debug("handed")
+    return batch
+
+
+def _wrap_shard_iter(original):
+    """DataLoaderShard.__iter__, its generator seen through map(): a C
+    iterator, so no frame of ours stands in a traceback of the loop."""
+    @functools.wraps(original)
+    def __iter__(self):
+        iterator = original(self)
+        try:
+            inner = vars(self).get("base_dataloader", self)
+            return map(functools.partial(_hand_over, inner), iterator)
+        except Exception:
+            _debug("DataLoaderShard.__iter__")
+            return iterator
+    return __iter__
+
+
 def _patch_accelerate(module):
     for name, kind in _ACCELERATE_OUTER:
         _patch(getattr(module, name, None), "__init__",
                _wrap_accelerate_init(kind))
+    _patch(getattr(module, "DataLoaderShard", None), "__iter__",
+           _wrap_shard_iter)
     for name in ("DataLoaderAdapter", "DataLoaderShard",
                  "DataLoaderDispatcher", "SkipDataLoader"):
         _patch(getattr(module, name, None), "__len__", _wrap_len)

@@ -112,7 +112,8 @@ def test_an_epoch_is_iter_begin_its_batches_and_iter_end(torch_process):
     assert [b["indices"] for b in recorder.of("batch")] == got
     assert [b["batch"] for b in recorder.of("batch")] == [0, 1, 2]
     (end,) = recorder.of("iter_end")
-    assert end == dict(loader=0, iteration=0, drawn=3, yielded=3, exhausted=1)
+    assert end == dict(loader=0, iteration=0, drawn=3, yielded=3, exhausted=1,
+                      handed=-1)
 
 
 def test_iter_begin_carries_the_epoch_the_dataset_holds_of_its_own(torch_process):
