@@ -275,7 +275,8 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 		c.derived = false;
 		c.by_drop_last =
 		    aw_drop_allowance(d, in->world, in->batch_size);
-		c.left_out = c.by_drop_last;
+		aw_resumed_coverage(in, &c);
+		c.left_out = c.by_drop_last + c.by_skip;
 		return c;
 	}
 	const struct aw_cell *a, *b;

@@ -505,10 +505,20 @@ static void aw_model_on_loader_len(struct aw_loader *l,
  * (Lightning's fit loop, `zip(range(len(loader)), loader)`) never meets
  * StopIteration, yet it ran the whole epoch. An IterableDataset's len() is
  * only a hint. */
-static bool aw_ran_to_len(const struct aw_loader *l,
-			  const struct aw_event_iter_end *e)
+static bool aw_ran_to_len(const struct aw_loader *l, uint32_t yielded)
 {
-	return !l->iterable && l->last_len > 0 && e->yielded == l->last_len;
+	return !l->iterable && l->last_len > 0 && yielded == l->last_len;
+}
+
+/* The batches the loop consumed: what the iterator yielded, or what a
+ * wrapper reading ahead handed on of it when the pass was left before its
+ * end (once the iterator ran out, the wrapper still hands over the batch
+ * it held). */
+static uint32_t aw_loop_consumed(const struct aw_event_iter_end *e)
+{
+	if (!e->exhausted && e->handed >= 0 && (uint64_t)e->handed < e->yielded)
+		return (uint32_t)e->handed;
+	return e->yielded;
 }
 
 static void aw_model_on_chunk(struct aw_model *model, uint32_t process,
@@ -785,9 +795,11 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		uint32_t iteration =
 		    aw_model_iteration(model, loader, e->iteration);
 		struct aw_iteration *it = &model->iterations[iteration];
-		aw_iteration_end(it, e->drawn, e->yielded,
-				 e->exhausted ||
-				     aw_ran_to_len(&model->loaders[loader], e));
+		uint32_t consumed = aw_loop_consumed(e);
+		aw_iteration_end(
+		    it, e->drawn, consumed,
+		    e->exhausted ||
+			aw_ran_to_len(&model->loaders[loader], consumed));
 		break;
 	}
 	case AW_EVENT_WORKER_START: {

@@ -261,7 +261,24 @@ void s_iter_end(struct aw_model *m, int32_t pid, uint32_t loader,
 {
 	S_ADD(m, AW_EVENT_ITER_END, pid, iter_end, .loader = loader,
 	      .iteration = iteration, .drawn = drawn, .yielded = yielded,
-	      .exhausted = exhausted);
+	      .exhausted = exhausted, .handed = -1);
+}
+
+void s_iter_end_handed(struct aw_model *m, int32_t pid, uint32_t loader,
+		       uint32_t iteration, uint32_t drawn, uint32_t yielded,
+		       bool exhausted, int64_t handed)
+{
+	S_ADD(m, AW_EVENT_ITER_END, pid, iter_end, .loader = loader,
+	      .iteration = iteration, .drawn = drawn, .yielded = yielded,
+	      .exhausted = exhausted, .handed = handed);
+}
+
+void s_iter_begin_resumed(struct aw_model *m, int32_t pid, uint32_t loader,
+			  uint32_t iteration, int64_t resumed)
+{
+	S_ADD(m, AW_EVENT_ITER_BEGIN, pid, iter_begin, .loader = loader,
+	      .iteration = iteration, .sampler_epoch = iteration, .seed = 1,
+	      .dataset_epoch = -1, .resumed = resumed);
 }
 
 void s_epoch(struct aw_model *m, int32_t pid, uint32_t loader,

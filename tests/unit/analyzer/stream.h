@@ -115,6 +115,13 @@ struct s_epoch {
 	bool end;
 	bool abandoned; /* iter_end with exhausted = 0 */
 };
+/* iter_end of a pass a read-ahead wrapper handed `handed` batches of. */
+void s_iter_end_handed(struct aw_model *m, int32_t pid, uint32_t loader,
+		       uint32_t iteration, uint32_t drawn, uint32_t yielded,
+		       bool exhausted, int64_t handed);
+/* iter_begin of a pass resuming `resumed` batches into its epoch. */
+void s_iter_begin_resumed(struct aw_model *m, int32_t pid, uint32_t loader,
+			  uint32_t iteration, int64_t resumed);
 void s_epoch(struct aw_model *m, int32_t pid, uint32_t loader,
 	     uint32_t iteration, const struct s_epoch *e);
 

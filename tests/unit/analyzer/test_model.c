@@ -132,6 +132,39 @@ Test(model, a_loop_that_ran_to_len_is_exhausted)
 	}
 }
 
+/* One pass of 7 batches yielded, of which a wrapper reading ahead (accelerate's
+ * DataLoaderShard) handed the loop `handed`; exhausted or left. */
+static const struct aw_cell *handed_pass(struct aw_model *m, int64_t handed,
+					 bool exhausted)
+{
+	s_iter_begin(m, 100, 0, 0);
+	draw_batches(m, 7);
+	s_iter_end_handed(m, 100, 0, 0, 7, 7, exhausted, handed);
+	return finished_cell(m);
+}
+
+Test(model, a_wrapper_reading_ahead_counts_what_the_loop_was_handed)
+{
+	/* Left after the 6th step: the 7th batch was drawn, not consumed. */
+	struct aw_model *m = plain_ranks(1);
+	const struct aw_cell *c = handed_pass(m, 6, false);
+	expect_counts(c, 6, 60, 60);
+	cr_expect(!c->exhausted);
+	cr_expect_eq(m->iterations[c->iteration].prefetched_samples, 10);
+	aw_model_destroy(m);
+	/* The iterator ran out: the wrapper still hands over the batch it
+	 * held after the end was seen, all 7 are consumed. */
+	m = plain_ranks(1);
+	c = handed_pass(m, 6, true);
+	expect_counts(c, 7, 70, 70);
+	aw_model_destroy(m);
+	/* No wrapper counted (-1): what the iterator yielded. */
+	m = plain_ranks(1);
+	c = handed_pass(m, -1, false);
+	expect_counts(c, 7, 70, 70);
+	aw_model_destroy(m);
+}
+
 Test(model, yielded_less_than_drawn_beyond_window)
 {
 	/* A long epoch: batches far behind the newest are folded early; those

@@ -91,7 +91,7 @@ static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 		       const uint32_t *indices, uint32_t count, int prefetch)
 {
 	TG_EMIT(iter_begin, run, pid, .loader = 0, .iteration = iteration,
-		.sampler_epoch = iteration, .seed = 1234);
+		.sampler_epoch = iteration, .seed = 1234, .resumed = -1);
 	uint32_t batches = 0;
 	for (uint32_t start = 0; start < count; start += BATCH, batches++) {
 		uint32_t n = count - start < BATCH ? count - start : BATCH;
@@ -110,7 +110,8 @@ static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 			   0);
 	}
 	TG_EMIT(iter_end, run, pid, .loader = 0, .iteration = iteration,
-		.drawn = drawn, .yielded = batches, .exhausted = 1);
+		.drawn = drawn, .yielded = batches, .exhausted = 1,
+		.handed = -1);
 }
 
 static int scenario_two_ranks(uint32_t run, int sharded)
@@ -163,7 +164,7 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 		emit_process(run, 5000 + r, 4999, r, "rank");
 		emit_loader(run, 5000 + r, 0, (int64_t)total, B);
 		TG_EMIT(iter_begin, run, 5000 + r, .loader = 0, .iteration = 0,
-			.sampler_epoch = 0, .seed = 0);
+			.sampler_epoch = 0, .seed = 0, .resumed = -1);
 	}
 	uint32_t ordinal = 0;
 	for (unsigned long long start = 0; start < total;
@@ -180,7 +181,8 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 	}
 	for (int r = 0; r < RANKS; r++)
 		TG_EMIT(iter_end, run, 5000 + r, .loader = 0, .iteration = 0,
-			.drawn = ordinal, .yielded = ordinal, .exhausted = 1);
+			.drawn = ordinal, .yielded = ordinal, .exhausted = 1,
+			.handed = -1);
 	return 0;
 }
 
@@ -196,7 +198,8 @@ static int scenario_absurd(uint32_t run)
 		TG_EMIT(loader_len, run, pids[r], .loader = 0,
 			.value = INT64_MIN, .site = "absurd.py:1");
 		TG_EMIT(iter_begin, run, pids[r], .loader = 0, .iteration = 0,
-			.sampler_epoch = INT64_MAX, .seed = INT64_MIN);
+			.sampler_epoch = INT64_MAX, .seed = INT64_MIN,
+			.resumed = -1);
 	}
 	/* Rank 0: one batch of 10^7 indices, in chunks as the recorder splits
 	 * it, then one claiming 2^32-1 indices and bringing 3. */
@@ -216,7 +219,8 @@ static int scenario_absurd(uint32_t run)
 				     .total = UINT32_MAX, .count = 3),
 			     few);
 	TG_EMIT(iter_end, run, pids[0], .loader = 0, .iteration = 0,
-		.drawn = UINT32_MAX, .yielded = UINT32_MAX, .exhausted = 1);
+		.drawn = UINT32_MAX, .yielded = UINT32_MAX, .exhausted = 1,
+		.handed = -1);
 	/* Rank 1: indices below 0 and beyond 2^32, 2^62 and int64's ends. */
 	int64_t wide[8] = {-1,
 			   -(INT64_C(1) << 40),
@@ -232,7 +236,7 @@ static int scenario_absurd(uint32_t run)
 				     .total = 8, .count = 8),
 			     wide);
 	TG_EMIT(iter_end, run, pids[1], .loader = 0, .iteration = 0, .drawn = 1,
-		.yielded = 5, .exhausted = 1);
+		.yielded = 5, .exhausted = 1, .handed = -1);
 	/* A process claiming the last rank of a world of 2^31-1, a loader
 	 * and an iteration numbered at the top of their range, and ids
 	 * nobody uses (pid 0, negative ppid). */
@@ -243,10 +247,11 @@ static int scenario_absurd(uint32_t run)
 	TG_EMIT(dist_init, run, 0, .rank = INT32_MAX, .world_size = -5,
 		.backend = "");
 	TG_EMIT(iter_begin, run, 0, .loader = UINT32_MAX - 1,
-		.iteration = UINT32_MAX - 1, .sampler_epoch = -1, .seed = -1);
+		.iteration = UINT32_MAX - 1, .sampler_epoch = -1, .seed = -1,
+		.resumed = -1);
 	TG_EMIT(iter_end, run, 0, .loader = UINT32_MAX - 1,
 		.iteration = UINT32_MAX - 1, .drawn = 0, .yielded = UINT32_MAX,
-		.exhausted = 0);
+		.exhausted = 0, .handed = -1);
 	TG_EMIT(exit, run, 0, .exited_pid = INT32_MIN, .status = INT32_MIN,
 		.signal = INT32_MAX);
 	return 0;
