@@ -73,6 +73,29 @@ Test(checks_sharding, unsharded)
 	s_done(&r);
 }
 
+Test(checks_sharding, unsharded_out_of_prepare_for_one_process)
+{
+	/* The loader each rank iterates is accelerate's, wrapped for a world
+	 * of 1 (process_index 0): prepare() was used; the ranks did not join
+	 * one job. */
+	struct s_run r = s_run_of(2, &base);
+	struct s_loader_opts outer = base;
+	outer.loader_class = "accelerate.data_loader.DataLoaderShard";
+	for (int rank = 0; rank < 2; rank++) {
+		s_loader(r.model, 100 + rank, 1, &outer);
+		s_loader_wrap(r.model, 100 + rank, 1, 0, "shard", 0, 1, 1, 0);
+		s_rank_reads(r.model, rank, 0, 0, 100, 10);
+	}
+	const struct aw_finding *f = s_finish_only(&r, "unsharded");
+	cr_assert(f);
+	cr_expect(s_says(f, "came out of accelerator.prepare(), which built "
+			    "it for 1 process (process_index 0) while 2 "
+			    "ranks read it"),
+		  "%s", f->fix);
+	cr_expect_not(strstr(f->fix, "pass the loader through"), "%s", f->fix);
+	s_done(&r);
+}
+
 Test(checks_sharding, unsharded_at_ninety_percent)
 {
 	/* Rank 1 reads exactly 90% of the union (10 batches too): still
@@ -202,6 +225,29 @@ Test(checks_sharding, missing_skipped_when_a_loop_left_early)
 	s_finish(&r);
 	s_expect_exactly(&r.findings, NULL);
 	s_done(&r);
+}
+
+Test(checks_sharding, a_resumed_pass_skips_the_batches_its_state_had_read)
+{
+	/* Each of 2 ranks resumes a pass from a state_dict whose sampler had
+	 * yielded 2 batches of 10: 20 samples each left out on purpose; one
+	 * more unread is missing. */
+	for (uint32_t short_by = 0; short_by < 2; short_by++) {
+		struct s_run r = s_run_of(2, &base);
+		for (int rank = 0; rank < 2; rank++) {
+			int32_t pid = 100 + rank;
+			uint32_t from = 50 * (uint32_t)rank + 20,
+				 to = 50 * (uint32_t)rank + 50 -
+				      (rank ? short_by : 0);
+			s_reads(r.model, pid, 0, 0, from, to, 10, true);
+			/* What the pass began with (after its batches: the
+			 * helper above sends a begin of its own). */
+			s_iter_begin_resumed(r.model, pid, 0, 0, 2);
+		}
+		s_finish(&r);
+		s_expect_exactly(&r.findings, short_by ? "missing" : NULL);
+		s_done(&r);
+	}
 }
 
 Test(checks_sharding, missing_skipped_for_subset_samplers_and_unknown_len)
