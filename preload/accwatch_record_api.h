@@ -9,7 +9,7 @@
 #include "accwatch_capi.h"
 
 /* Bumped whenever this header changes: both objects must agree. */
-#define ACCWATCH_RECORD_ABI 5
+#define ACCWATCH_RECORD_ABI 6
 #define ACCWATCH_RECORD_INIT_SYMBOL "accwatch_record_init"
 #define ACCWATCH_RECORD_LIBRARY "libaccwatch-record.so"
 /* The preloaded object's file name, as LD_PRELOAD names it. */
@@ -23,9 +23,10 @@
 	{                                                                      \
 		"accelerate.data_loader",                                      \
 		    "torchdata.stateful_dataloader.stateful_dataloader",       \
-		    "datasets.arrow_dataset"                                   \
+		    "datasets.arrow_dataset",                                  \
+		    "torch.distributed.algorithms.join"                        \
 	}
-#define ACCWATCH_WATCHED_COUNT 3
+#define ACCWATCH_WATCHED_COUNT 4
 
 /* Called by libaccwatch.so; the recorder fills them at init. */
 struct accwatch_record_hooks {

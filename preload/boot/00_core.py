@@ -78,6 +78,10 @@
 #   tensors through _item_view, containers element-wise, repr otherwise).
 #   Items an IterableDataset produced but drop_last discarded are not sent.
 # - dist_init: after torch.distributed.init_process_group returns.
+# - join: begin=1 after torch.distributed.algorithms.Join.__enter__
+#   returned, begin=0 after its __exit__ returned or raised (raised=1 when
+#   an exception left the block or the exit); the passes whose batches
+#   were drawn in between ran inside it.
 # - exit / exec come from C (libaccwatch.so interposers; their fields in
 #   tracepoints/accwatch_catalogue.def).
 

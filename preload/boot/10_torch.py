@@ -1,7 +1,8 @@
 # accwatch bootstrap, part 2 (after 00_core.py): what it hooks in torch:
 # DataLoader (__init__, __len__, __iter__), its iterators (__init__, _reset,
-# the per-batch _next_index and __next__) and torch.distributed's
-# init_process_group.
+# the per-batch _next_index and __next__), torch.distributed's
+# init_process_group and its Join context (__enter__, __exit__; patched when
+# torch.distributed.algorithms.join is imported).
 
 # --- loaders -----------------------------------------------------------------
 
@@ -799,3 +800,55 @@ def _patch_distributed():
     if wrapper is not None and getattr(dist, "init_process_group",
                                        None) is original:
         dist.init_process_group = wrapper
+
+
+def _join_event(join, begin, raised=-1):
+    """A join event of a Join object: its parameters, read from its own
+    attributes (torch 1.10 to 2.x keep these names)."""
+    try:
+        own = vars(join)
+        joinables = own.get("_joinables")
+        _aw.join(begin=1 if begin else 0,
+                 joinables=len(joinables) if isinstance(joinables, (list, tuple)) else -1,
+                 enable=_flag(own.get("_enable")),
+                 throw_on_early_termination=_flag(own.get("_throw_on_early_termination")),
+                 raised=raised)
+    except Exception:
+        _debug("Join")
+
+
+def _wrap_join_enter(original):
+    @functools.wraps(original)
+    def __enter__(self, *args, **kwargs):
+        result = original(self, *args, **kwargs)
+        _join_event(self, True)
+        return result
+    return __enter__
+
+
+def _wrap_join_exit(original):
+    """Join.__exit__ shadows the collectives of the ranks still going until
+    every rank joined: the event comes once it returned (or raised), so a
+    rank that never leaves it shows as one."""
+    @functools.wraps(original)
+    def __exit__(self, *args, **kwargs):
+        try:
+            result = original(self, *args, **kwargs)
+        except BaseException:
+            _join_event(self, False, 1)
+            raise
+        came = args[0] if args else kwargs.get("type")
+        _join_event(self, False, 1 if came is not None and not result else 0)
+        return result
+    return __exit__
+
+
+_JOIN = "torch.distributed.algorithms.join"
+
+
+def _patch_join(module):
+    """torch.distributed.algorithms.Join (DDP's join() and accelerate's
+    join_uneven_inputs() build one): entered and left."""
+    join = getattr(module, "Join", None)
+    _patch(join, "__enter__", _wrap_join_enter)
+    _patch(join, "__exit__", _wrap_join_exit)

@@ -12,6 +12,8 @@ def _on_module(name):
             _patch_accelerate(sys.modules.get(name))
         elif name == "datasets.arrow_dataset":
             _patch_datasets(sys.modules.get(name))
+        elif name == _JOIN:
+            _patch_join(sys.modules.get(name))
     except Exception:
         _debug("patching %s" % name)
 

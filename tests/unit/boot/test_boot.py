@@ -292,6 +292,7 @@ class ShardingSampler:
         self.n, self.num_replicas, self.rank = n, 4, 3
         self.shuffle, self.seed, self.epoch, self.drop_last = True, 7, 0, False
         self.num_samples = (n + 3) // 4
+        self.total_size = self.num_samples * 4
 
     @property
     def replacement(self):
@@ -332,6 +333,7 @@ def test_the_sampler_chain_is_sent_link_by_link(torch_process):
     assert (inner["num_replicas"], inner["rank"]) == (4, 3)
     assert (inner["shuffle"], inner["seed"], inner["epoch"]) == (1, 7, 0)
     assert inner["drop_last"] == 0 and inner["num_samples"] == 3
+    assert inner["total_size"] == 12 and outer["total_size"] == -1
     assert inner["replacement"] == -1  # its property raised: not known
     assert inner["length"] == -1  # a user's class: its len() is not asked
     assert [b for b in loader] == [[3, 7]]  # the loader works as before
@@ -360,3 +362,54 @@ def test_index_maps_below_the_dataset_are_sent(torch_process, monkeypatch):
         (0, "subset", 20), (1, "subset", 100)]
     assert list(maps[0]["indices"]) == [0, 2, 4]
     assert list(maps[1]["indices"]) == list(range(10, 30))
+
+
+class Join:
+    """torch.distributed.algorithms.Join, reduced: its attributes, and an
+    exit that raises with throw_on_early_termination."""
+
+    def __init__(self, joinables, enable=True, throw_on_early_termination=False):
+        self._joinables = joinables
+        self._enable = enable
+        self._throw_on_early_termination = throw_on_early_termination
+
+    def __enter__(self):
+        ...
+
+    def __exit__(self, type, value, traceback):
+        if not self._enable or type:
+            return
+        if self._throw_on_early_termination:
+            raise RuntimeError("Rank 1 exhausted all inputs.")
+
+
+def test_join_sends_its_begin_and_end(torch_process, monkeypatch):
+    modules, namespace, recorder = torch_process
+    original_exit = Join.__exit__
+    monkeypatch.setitem(sys.modules, "torch.distributed.algorithms.join",
+                        fakes.module("torch.distributed.algorithms.join", Join=Join))
+    namespace["_on_module"]("torch.distributed.algorithms.join")
+    assert Join.__exit__.__wrapped__ is original_exit
+    assert inspect.signature(Join.__exit__) == inspect.signature(original_exit)
+    with Join(["model", "optimizer"]) as entered:
+        assert recorder.of("join") == [dict(begin=1, joinables=2, enable=1,
+                                            throw_on_early_termination=0, raised=-1)]
+    assert entered is None  # what Join.__enter__ returns
+    assert recorder.of("join")[1] == dict(begin=0, joinables=2, enable=1,
+                                          throw_on_early_termination=0, raised=0)
+    # An exception of the block passes through unchanged, and is said.
+    failure = ValueError("a step failed")
+    with pytest.raises(ValueError) as raised:
+        with Join(["model"], enable=False):
+            raise failure
+    assert raised.value is failure
+    assert recorder.of("join")[3] == dict(begin=0, joinables=1, enable=0,
+                                          throw_on_early_termination=0, raised=1)
+    # So does one of Join's exit (throw_on_early_termination).
+    with pytest.raises(RuntimeError, match="exhausted all inputs"):
+        with Join(["model"], throw_on_early_termination=True):
+            pass
+    assert recorder.of("join")[5]["raised"] == 1
+    assert recorder.of("join")[5]["throw_on_early_termination"] == 1
+    namespace["_on_module"]("torch.distributed.algorithms.join")  # patched once
+    assert Join.__exit__.__wrapped__ is original_exit
