@@ -498,6 +498,7 @@ struct aw_contribution {
 	bool has_order;
 	uint64_t order_hash;
 	int64_t sampler_epoch;
+	uint32_t join; /* the Join it drew inside, AW_NONE */
 	bool rebuilt;
 };
 
@@ -522,6 +523,7 @@ static void aw_cell_add(struct aw_epoch *epoch, int32_t rank,
 		cell->has_order = c->has_order;
 		cell->order_hash = c->order_hash;
 		cell->sampler_epoch = c->sampler_epoch;
+		cell->join = c->join;
 		cell->rebuilt = c->rebuilt;
 	} else {
 		/* Several processes claim this rank (a restart, or a rank
@@ -533,6 +535,8 @@ static void aw_cell_add(struct aw_epoch *epoch, int32_t rank,
 		}
 		aw_sample_set_merge(&cell->merged, c->set);
 		cell->has_order = false;
+		if (cell->join != c->join)
+			cell->join = AW_NONE;
 	}
 	cell->n_iterations++;
 	cell->batches += c->batches;
@@ -563,6 +567,7 @@ static void aw_contribution_of(const struct aw_model *model, uint32_t index,
 	c->has_order = it->consumed.samples > 0;
 	c->order_hash = aw_iteration_order_hash(it);
 	c->sampler_epoch = it->sampler_epoch;
+	c->join = it->outside_join ? AW_NONE : it->join;
 }
 
 /* The pid of the process that is rank `rank`, or `fallback`. */
@@ -588,6 +593,8 @@ static void aw_add_dispatched(struct aw_model *model, struct aw_epoch *epoch,
 	for (uint32_t r = 0; r < d->world; r++) {
 		const struct aw_dispatch_share *share = &d->shares[r];
 		c.pid = aw_rank_pid(model, (int32_t)r, r == 0 ? c.pid : -1);
+		if (r == 1)
+			c.join = AW_NONE; /* rank 0's Join is its own */
 		c.set = &share->set;
 		c.batches = c.drawn = share->batches;
 		c.prefetched_samples = c.lost_samples = 0;

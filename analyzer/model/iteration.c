@@ -24,6 +24,7 @@ void aw_iteration_init(struct aw_iteration *it, uint32_t loader,
 	it->dataset_epoch = -1;
 	it->seed = -1;
 	it->resumed = -1;
+	it->join = AW_NONE;
 	it->window = window ? window : 1;
 	aw_sample_set_init(&it->consumed);
 	XXH64_reset(&it->order, 0);

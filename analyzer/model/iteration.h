@@ -43,6 +43,11 @@ struct aw_iteration {
 	bool began, ended;
 	uint32_t drawn, yielded; /* as iter_end reported them */
 	uint8_t exhausted;
+	/* The Join (index into aw_model.joins) its process was inside at the
+	 * first of its events that came inside one, AW_NONE; outside_join: a
+	 * batch was drawn while the process was inside none. */
+	uint32_t join;
+	bool outside_join;
 
 	struct aw_sample_set consumed;
 	uint32_t batches_seen;     /* distinct batches drawn in the trace */

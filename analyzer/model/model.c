@@ -137,6 +137,7 @@ void aw_model_destroy(struct aw_model *model)
 		free(model->forks[i].py_threads);
 	}
 	free(model->forks);
+	free(model->joins);
 	aw_item_streams_fini(&model->items);
 	for (size_t i = 0; i < model->stats.n_discards; i++)
 		free(model->stats.discards[i].stream);
@@ -209,6 +210,7 @@ static uint32_t aw_model_process(struct aw_model *model, uint32_t source,
 	p->last_fetch_ok = -1;
 	p->fetch_start_ns = p->exit_ns = -1;
 	p->first_ns = p->last_ns = -1;
+	p->open_join = AW_NONE;
 	aw_index_map_put(&model->process_index, key, index);
 	return index;
 }
@@ -521,6 +523,49 @@ static uint32_t aw_loop_consumed(const struct aw_event_iter_end *e)
 	return e->yielded;
 }
 
+/* join: a Join entered (nested in the one open) or left (the innermost
+ * open one; an end without its begin, from a session started inside it,
+ * says nothing). */
+static void aw_model_on_join(struct aw_model *model, uint32_t process,
+			     const struct aw_event_join *e)
+{
+	struct aw_process *p = &model->processes[process];
+	if (!e->begin) {
+		if (p->open_join == AW_NONE)
+			return;
+		struct aw_join *j = &model->joins[p->open_join];
+		j->ended = true;
+		j->raised = e->raised;
+		p->open_join = j->outer;
+		return;
+	}
+	AW_GROW(model->joins, model->joins_cap, model->n_joins + 1);
+	model->joins[model->n_joins] =
+	    (struct aw_join){.process = process,
+			     .joinables = e->joinables,
+			     .enable = e->enable,
+			     .throw_on_early_termination =
+				 e->throw_on_early_termination,
+			     .raised = -1,
+			     .outer = p->open_join};
+	p->open_join = (uint32_t)model->n_joins++;
+}
+
+/* Whether a pass ran inside a Join: the one open at its first event that
+ * came inside one, unless a batch was drawn outside any (drew). Its
+ * iterator may be made before the Join is entered, and an abandoned one
+ * ended after it was left: only the draws decide. */
+static void aw_iteration_note_join(struct aw_iteration *it,
+				   const struct aw_process *p, bool drew)
+{
+	if (p->open_join != AW_NONE) {
+		if (it->join == AW_NONE)
+			it->join = p->open_join;
+	} else if (drew) {
+		it->outside_join = true;
+	}
+}
+
 static void aw_model_on_chunk(struct aw_model *model, uint32_t process,
 			      const struct aw_event *event)
 {
@@ -529,6 +574,7 @@ static void aw_model_on_chunk(struct aw_model *model, uint32_t process,
 	uint32_t iteration = aw_model_iteration(model, loader, c->iteration);
 	struct aw_iteration *it = &model->iterations[iteration];
 	uint32_t seen = it->batches_seen;
+	aw_iteration_note_join(it, &model->processes[process], true);
 	if (event->kind == AW_EVENT_BATCH)
 		aw_iteration_add_chunk(it, c, event->values.u32, NULL,
 				       event->count);
@@ -783,6 +829,7 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		it->dataset_epoch = e->dataset_epoch;
 		it->seed = e->seed;
 		it->resumed = e->resumed;
+		aw_iteration_note_join(it, p, false);
 		break;
 	}
 	case AW_EVENT_BATCH:
@@ -795,6 +842,7 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		uint32_t iteration =
 		    aw_model_iteration(model, loader, e->iteration);
 		struct aw_iteration *it = &model->iterations[iteration];
+		aw_iteration_note_join(it, p, false);
 		uint32_t consumed = aw_loop_consumed(e);
 		aw_iteration_end(
 		    it, e->drawn, consumed,
@@ -835,6 +883,9 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 	case AW_EVENT_WORKER_FETCH_END:
 		aw_set_known(&p->worker_id, event->u.fetch_end.worker_id);
 		aw_model_on_fetch_end(p, &event->u.fetch_end);
+		break;
+	case AW_EVENT_JOIN:
+		aw_model_on_join(model, process, &event->u.join);
 		break;
 	case AW_EVENT_KIND_COUNT:
 		break;

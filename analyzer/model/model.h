@@ -66,6 +66,9 @@ struct aw_process {
 	bool fetch_open;
 	int8_t last_fetch_ok;   /* its end: 1 returned, 0 raised, -1 none */
 	int64_t fetch_start_ns; /* trace clock at its start, -1 unknown */
+	/* The innermost torch.distributed Join it is inside (index into
+	 * aw_model.joins), AW_NONE. */
+	uint32_t open_join;
 
 	/* Resolved by aw_model_finish. */
 	uint32_t owner; /* a worker's rank process (loader_pid, else the
@@ -111,6 +114,17 @@ struct aw_stream_link {
 	int32_t num_replicas, rank;
 	int64_t batch_size, shards;
 	int8_t split_batches, whole;
+};
+
+/* One torch.distributed Join context of a process (join events): entered,
+ * and left when `ended`. */
+struct aw_join {
+	uint32_t process;
+	int32_t joinables;
+	int8_t enable, throw_on_early_termination;
+	bool ended;
+	int8_t raised; /* when it ended: an exception left it (1), none (0) */
+	uint32_t outer; /* the Join it is nested in, AW_NONE */
 };
 
 /* One DataLoader object in one process. */
@@ -194,6 +208,10 @@ struct aw_cell {
 	bool has_order;
 	uint64_t order_hash;
 	int64_t sampler_epoch; /* at iter_begin, -1 unknown */
+	/* The Join every pass of the cell drew all its batches inside (index
+	 * into aw_model.joins), AW_NONE when a pass drew outside one or the
+	 * passes had different ones. */
+	uint32_t join;
 	/* Rebuilt from rank 0's reads by accelerate's dispatcher rule. */
 	bool rebuilt;
 	/* Iterable datasets: counts from item fingerprints. */
@@ -269,6 +287,8 @@ struct aw_model {
 	size_t n_iterations, iterations_cap;
 	struct aw_fork *forks;
 	size_t n_forks, forks_cap;
+	struct aw_join *joins;
+	size_t n_joins, joins_cap;
 	struct aw_item_streams items; /* item_fetch fingerprints */
 	/* Dispatchers over an IterableDataset: each item fingerprint rank 0
 	 * read, numbered, so its slicing rule can cut them like indices. */
