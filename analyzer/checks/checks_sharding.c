@@ -556,9 +556,6 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	    (uint64_t)AW_MAX(in->model->world_size, 1));
 }
 
-/* Ranks whose sampler ran out must agree on their batch count; a rank that
- * left early (break, crash) with fewer batches says nothing, but one that
- * was still going past another rank's end is the hang of form 3b. */
 /* --- group-diverged ------------------------------------------------------ */
 
 /* The first (lowest-rank) cell of a cell's data-parallel group. */
@@ -659,12 +656,198 @@ void aw_check_group_diverged(const struct aw_check_input *in,
 	       "the DeviceMesh's data-parallel dimension)");
 }
 
+/* --- uneven-batches ------------------------------------------------------ */
+
+/* A rank process that ended by a signal or with a status > 0. */
+static bool aw_ended_badly(const struct aw_process *p)
+{
+	return p->exited && (p->exit_signal > 0 || p->exit_status > 0);
+}
+
+/* Why a rank did not come through cleanly, as evidence; false when it did:
+ * its process ended well (or is not known to have ended), and, with
+ * `pass` set, its pass ended (a rank still inside it when the trace ended
+ * is the hang itself). */
+static bool aw_rank_failed(const struct aw_model *model,
+			   const struct aw_cell *cell, bool pass,
+			   struct aw_text *why)
+{
+	const struct aw_process *p = aw_model_cell_process(model, cell);
+	if (aw_ended_badly(p)) {
+		if (p->exit_signal > 0)
+			aw_text_add(why, "rank %d was ended by signal %d",
+				    cell->rank, p->exit_signal);
+		else
+			aw_text_add(why, "rank %d exited with status %d",
+				    cell->rank, p->exit_status);
+		return true;
+	}
+	if (pass && !cell->complete) {
+		aw_text_add(why,
+			    "rank %d never ended its pass: it was still inside "
+			    "it when %s",
+			    cell->rank,
+			    p->exited ? "it exited" : "the trace ended");
+		return true;
+	}
+	return false;
+}
+
+/* torch.distributed's Join around every rank's pass: the ranks that ran
+ * out shadow the collectives of those still going, until all have joined.
+ * It settled the epoch when every rank drew all its batches inside an
+ * enabled Join and came out of it (Join.__exit__ returns only once every
+ * rank joined), and no rank then died. False with the reason in `why`
+ * when a Join was there but did not settle it; false and `why` empty when
+ * no rank used one. */
+static bool aw_join_settled(const struct aw_check_input *in,
+			    struct aw_text *why, int32_t *joinables)
+{
+	const struct aw_model *model = in->model;
+	const struct aw_epoch *e = in->epoch;
+	bool any = false;
+	for (size_t c = 0; c < e->n_cells; c++)
+		any |= e->cells[c].join < model->n_joins;
+	if (!any)
+		return false;
+	*joinables = -1;
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		const struct aw_join *j = cell->join < model->n_joins
+					      ? &model->joins[cell->join]
+					      : NULL;
+		if (!j) {
+			aw_text_add(why,
+				    "rank %d drew batches outside any Join: "
+				    "its collectives are not shadowed",
+				    cell->rank);
+			return false;
+		}
+		if (j->enable != 1) {
+			aw_text_add(why, "rank %d's Join was %s", cell->rank,
+				    j->enable == 0 ? "disabled (enable=False)"
+						   : "of unknown state");
+			return false;
+		}
+		if (!j->ended) {
+			aw_text_add(why,
+				    "rank %d never left its Join: it was "
+				    "still waiting for the other ranks when "
+				    "%s",
+				    cell->rank,
+				    aw_model_cell_process(model, cell)->exited
+					? "it exited"
+					: "the trace ended");
+			return false;
+		}
+		if (aw_rank_failed(model, cell, false, why))
+			return false;
+		*joinables = AW_MAX(*joinables, j->joinables);
+	}
+	return true;
+}
+
+/* The ranks that left a settling Join by an exception, which the program
+ * then survived: with throw_on_early_termination every rank stops when the
+ * first runs out. */
+static void aw_evidence_join_raised(const struct aw_check_input *in,
+				    struct aw_finding *f)
+{
+	const struct aw_epoch *e = in->epoch;
+	for (size_t c = 0, shown = 0; c < e->n_cells; c++) {
+		const struct aw_join *j = &in->model->joins[e->cells[c].join];
+		if (j->raised != 1 || shown++ >= AW_EVIDENCE_RANKS)
+			continue;
+		aw_finding_add_evidence(
+		    f, "rank %d left its Join by an exception%s",
+		    e->cells[c].rank,
+		    j->throw_on_early_termination == 1
+			? " (throw_on_early_termination=True stops every "
+			  "rank once the first runs out)"
+			: "");
+	}
+}
+
+/* The sharding link of a loader's chain that states the rank's share
+ * (num_samples) of what all ranks draw together (total_size), NULL; *below
+ * the length of what it shards (the link under it, or the dataset), -1
+ * unknown. */
+static const struct aw_sampler_link *aw_stated_share(const struct aw_loader *l,
+						     int64_t *below)
+{
+	for (uint32_t i = 0; i < l->n_chain; i++) {
+		const struct aw_sampler_link *s = &l->chain[i];
+		if (!s->seen || s->num_replicas < 1 || s->rank < 0)
+			continue;
+		if (s->num_samples < 0 || s->total_size < 0)
+			return NULL;
+		if (i + 1 < l->n_chain)
+			*below = l->chain[i + 1].seen ? l->chain[i + 1].length
+						      : -1;
+		else
+			*below = l->dataset_len;
+		return s;
+	}
+	return NULL;
+}
+
+/* A chain uneven by design: each rank's sharding link states a share of
+ * its own, the shares differ, and together they are the length it shards,
+ * once, without padding (Lightning's UnrepeatedDistributedSampler, for
+ * prediction); every rank read exactly its share. The stated shares go to
+ * `shares`. */
+static bool aw_uneven_by_design(const struct aw_check_input *in,
+				struct aw_text *shares, const char **class_name)
+{
+	const struct aw_model *model = in->model;
+	const struct aw_epoch *e = in->epoch;
+	if (e->n_cells < 2)
+		return false;
+	bool *seen = aw_xcalloc(e->n_cells, sizeof(*seen));
+	int64_t total = -1, sum = 0, first = -1;
+	bool differ = false, ok = true;
+	for (size_t c = 0; c < e->n_cells && ok; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		const struct aw_iteration *it =
+		    &model->iterations[cell->iteration];
+		int64_t below = -1;
+		const struct aw_sampler_link *s =
+		    aw_stated_share(&model->loaders[it->loader], &below);
+		ok = s && cell->n_iterations == 1 && !cell->rebuilt &&
+		     cell->exhausted &&
+		     (uint64_t)s->num_replicas == e->n_cells &&
+		     (uint64_t)s->rank < e->n_cells && !seen[s->rank] &&
+		     (total < 0 || s->total_size == total) &&
+		     (below < 0 || s->total_size == below) &&
+		     cell->samples == (uint64_t)s->num_samples;
+		if (!ok)
+			break;
+		seen[s->rank] = true;
+		total = s->total_size;
+		sum += s->num_samples;
+		differ |= first >= 0 && s->num_samples != first;
+		first = s->num_samples;
+		*class_name = s->class_name;
+		if (c < AW_EVIDENCE_RANKS)
+			aw_text_add(shares, "%s%" PRId64, c ? ", " : "",
+				    s->num_samples);
+	}
+	free(seen);
+	if (ok && e->n_cells > AW_EVIDENCE_RANKS)
+		aw_text_add(shares, ", ...");
+	return ok && differ && sum == total;
+}
+
 void aw_check_uneven_batches(const struct aw_check_input *in,
 			     struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	if (in->world < 2 || aw_unjudgeable(in))
 		return;
+	/* Ranks whose sampler ran out must agree on their batch count; a rank
+	 * that left early (break, crash) with fewer batches says nothing, but
+	 * one that was still going past another rank's end is the hang of
+	 * form 3b. */
 	const struct aw_cell *fewest = NULL, *most = NULL;
 	for (size_t c = 0; c < e->n_cells; c++) {
 		const struct aw_cell *cell = &e->cells[c];
@@ -682,18 +865,58 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 	}
 	if (!most || most->batches == fewest->batches)
 		return;
-	struct aw_finding *f =
-	    aw_epoch_finding(in, out, "uneven-batches", AW_SEVERITY_ERROR);
+
+	/* What the program does about it, and whether that held: a Join
+	 * every rank came out of, or shares uneven by design that every rank
+	 * read to the end; either with no rank dying. */
+	struct aw_text why = {0}, shares = {0};
+	int32_t joinables = -1;
+	const char *by_design = NULL;
+	bool joined = aw_join_settled(in, &why, &joinables);
+	bool designed = !joined && !*aw_text_str(&why) &&
+			aw_uneven_by_design(in, &shares, &by_design);
+	for (size_t c = 0; designed && c < e->n_cells; c++)
+		designed = !aw_rank_failed(in->model, &e->cells[c], true, &why);
+	bool settled = joined || designed;
+
+	struct aw_finding *f = aw_epoch_finding(
+	    in, out, "uneven-batches",
+	    settled ? AW_SEVERITY_INFO : AW_SEVERITY_ERROR);
 	aw_add_all_ranks(f, e);
 	aw_finding_add_integer(f, "fewest_batches", (int64_t)fewest->batches);
 	aw_finding_add_integer(f, "most_batches", (int64_t)most->batches);
-	aw_finding_set_message(
-	    f,
-	    "ranks consumed different numbers of batches in epoch %u (%" PRIu64
-	    " on rank %d, whose sampler ran out, %" PRIu64
-	    " on rank %d): a rank with more batches waits in a "
-	    "collective the others never join",
-	    e->epoch, fewest->batches, fewest->rank, most->batches, most->rank);
+	if (joined)
+		aw_finding_set_message(
+		    f,
+		    "ranks consumed different numbers of batches in epoch "
+		    "%u (%" PRIu64 " on rank %d, %" PRIu64
+		    " on rank %d), handled: every rank drew them inside "
+		    "torch.distributed's Join (%d joinable%s), where the "
+		    "ranks that ran out shadow the collectives of the others, "
+		    "and every rank came out of it",
+		    e->epoch, fewest->batches, fewest->rank, most->batches,
+		    most->rank, joinables, joinables == 1 ? "" : "s");
+	else if (designed)
+		aw_finding_set_message(
+		    f,
+		    "ranks consumed different numbers of batches in epoch "
+		    "%u (%" PRIu64 " on rank %d, %" PRIu64
+		    " on rank %d), by design: their %s shards the data "
+		    "unevenly and without padding (shares of %s samples, "
+		    "together the whole once), and every rank finished its "
+		    "pass, none waiting for another",
+		    e->epoch, fewest->batches, fewest->rank, most->batches,
+		    most->rank, aw_short_class(by_design),
+		    aw_text_str(&shares));
+	else
+		aw_finding_set_message(
+		    f,
+		    "ranks consumed different numbers of batches in epoch "
+		    "%u (%" PRIu64 " on rank %d, whose sampler ran out, "
+		    "%" PRIu64 " on rank %d): a rank with more batches waits "
+		    "in a collective the others never join",
+		    e->epoch, fewest->batches, fewest->rank, most->batches,
+		    most->rank);
 	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++)
 		aw_finding_add_evidence(
 		    f, "rank %d: %" PRIu64 " batches%s", e->cells[c].rank,
@@ -703,12 +926,31 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 			: (e->cells[c].complete ? " (loop left early)"
 						: " (no end of epoch seen)"));
 	aw_evidence_more(f, e);
-	aw_finding_set_fix(
-	    f, "make every rank run the same number of batches: keep "
-	       "DistributedSampler's "
-	       "padding (drop_last=False) or accelerate's even_batches=True, "
-	       "or wrap the loop "
-	       "in accelerator.join_uneven_inputs() or DDP's join()");
+	if (joined)
+		aw_evidence_join_raised(in, f);
+	if (!settled && *aw_text_str(&why))
+		aw_finding_add_evidence(
+		    f, "%s did not settle it: %s",
+		    *aw_text_str(&shares) ? "sharding unevenly by design"
+					  : "torch.distributed's Join",
+		    aw_text_str(&why));
+	aw_text_fini(&why);
+	aw_text_fini(&shares);
+	if (joined)
+		aw_finding_set_fix(f, "nothing to change: Join lets the ranks "
+				      "that ran out wait for the others");
+	else if (designed)
+		aw_finding_set_fix(
+		    f, "nothing to change while the loop runs no collective "
+		       "per batch (prediction, evaluation); to train on it, "
+		       "give every rank the same count (DistributedSampler "
+		       "pads) or wrap the loop in torch.distributed's Join");
+	else
+		aw_finding_set_fix(
+		    f, "make every rank run the same number of batches: keep "
+		       "DistributedSampler's padding (drop_last=False) or "
+		       "accelerate's even_batches=True, or wrap the loop in "
+		       "accelerator.join_uneven_inputs() or DDP's join()");
 }
 
 /* The distinct indices a rank read at or above len(dataset), 0 when the

@@ -199,6 +199,14 @@ void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 		fetch, hashes, count);
 }
 
+void s_join(struct aw_model *m, int32_t pid, bool begin, int8_t enable,
+	    int8_t raised)
+{
+	S_ADD(m, AW_EVENT_JOIN, pid, join, .begin = begin, .joinables = 1,
+	      .enable = enable, .throw_on_early_termination = 0,
+	      .raised = begin ? -1 : raised);
+}
+
 void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
 		  uint32_t iteration)
 {
@@ -577,6 +585,7 @@ void s_distributed_chain(struct aw_model *m, int world, uint32_t loader,
 		links[1].num_samples = drop_last == 1
 					   ? dataset_len / world
 					   : (dataset_len + world - 1) / world;
+		links[1].total_size = links[1].num_samples * world;
 		s_chain(m, 100 + r, loader, links, 2);
 	}
 }

@@ -84,6 +84,11 @@ void s_clock(struct aw_model *m, double seconds);
 void s_item_fetch(struct aw_model *m, int32_t pid, int32_t worker_id,
 		  uint32_t loader, uint32_t iteration, uint32_t fetch,
 		  const uint64_t *hashes, uint32_t count);
+/* pid entered (begin) or left torch.distributed's Join of one joinable,
+ * enabled or not (enable 1, 0); raised: an exception left it (when
+ * leaving). */
+void s_join(struct aw_model *m, int32_t pid, bool begin, int8_t enable,
+	    int8_t raised);
 void s_iter_begin(struct aw_model *m, int32_t pid, uint32_t loader,
 		  uint32_t iteration);
 /* iter_begin with the sampler's epoch and seed. */

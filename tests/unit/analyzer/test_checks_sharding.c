@@ -1,8 +1,9 @@
 /* The sharding checks (checks_sharding.c) on event streams built here, with
  * their edges: unsharded, overlap and padding (at the allowance and one past
- * it), missing (drop_last, loops left early), uneven-batches and partial
- * epochs, index-range; W = 1, empty epochs, prefetched batches, ranks that
- * never sent iter_end. */
+ * it), missing (drop_last, loops left early), uneven-batches (and what a
+ * program does about it: Join, shares uneven by design) and partial epochs,
+ * index-range; W = 1, empty epochs, prefetched batches, ranks that never
+ * sent iter_end. */
 #include <criterion/criterion.h>
 #include <signal.h>
 #include <string.h>
@@ -625,6 +626,259 @@ Test(checks_sharding, a_rank_still_going_past_another_ranks_end_is_uneven)
 	cr_expect_eq(s_number(f, "most_batches"), 5);
 	cr_expect_eq(s_count(&r.findings, "trace-incomplete"), 0,
 		     "the process's end is known");
+	s_done(&r);
+}
+
+/* --- uneven-batches and what the program does about it ---------------------
+ */
+
+/* Two ranks (pids 100, 101) over N = 90, each inside a Join of its own
+ * process around its pass: rank 0 reads 5 batches of 10, rank 1 4. The
+ * Join ends on the ranks in `left` (bit r), enable as given. */
+static struct s_run joined_uneven(unsigned left, int8_t enable)
+{
+	struct s_loader_opts o = base0;
+	o.dataset_len = 90;
+	struct s_run r = s_run_of(2, &o);
+	for (int rank = 0; rank < 2; rank++) {
+		int32_t pid = 100 + rank;
+		s_join(r.model, pid, true, enable, -1);
+		s_rank_reads(r.model, rank, 0, rank ? 50 : 0, rank ? 90 : 50,
+			     10);
+		if (left & (1u << rank))
+			s_join(r.model, pid, false, enable, 0);
+	}
+	return r;
+}
+
+Test(checks_sharding, uneven_inside_join_that_every_rank_left_is_info)
+{
+	/* One rank short by one batch, both inside Join, both out of it and
+	 * exited cleanly: nothing hung. */
+	struct s_run r = joined_uneven(3, 1);
+	s_exit(r.model, 99, 100, 0, -1);
+	s_exit(r.model, 99, 101, 0, -1);
+	const struct aw_finding *f = s_finish_only(&r, NULL);
+	cr_expect_null(f);
+	f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_INFO);
+	cr_expect_eq(s_number(f, "fewest_batches"), 4);
+	cr_expect_eq(s_number(f, "most_batches"), 5);
+	cr_expect(s_says(f, "handled"), "%s", f->message);
+	cr_expect(s_says(f, "Join (1 joinable)"), "%s", f->message);
+	cr_expect(s_says(f, "nothing to change"), "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_inside_join_when_a_rank_died_is_an_error)
+{
+	/* Rank 1 (5 batches) was killed inside the Join: rank 0 waits in
+	 * Join's exit for ever, and never leaves it. */
+	struct s_run r = s_run_of(2, &base0);
+	s_join(r.model, 100, true, 1, -1);
+	s_join(r.model, 101, true, 1, -1);
+	s_rank_reads(r.model, 0, 0, 50, 90, 10);
+	s_rank_reads_cut(r.model, 1, 0, 0, 50, 10);
+	s_exit(r.model, 99, 101, -1, SIGKILL);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_says(f, "Join did not settle it"), "%s", f->evidence);
+	cr_expect(s_says(f, "rank 0 never left its Join"), "%s", f->evidence);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_inside_join_then_a_rank_crashed_is_an_error)
+{
+	/* Both left the Join, but rank 1 then ended by a signal: the
+	 * program did not end cleanly. */
+	struct s_run r = joined_uneven(3, 1);
+	s_exit(r.model, 99, 100, 0, -1);
+	s_exit(r.model, 99, 101, -1, SIGSEGV);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_says(f, "rank 1 was ended by signal"), "%s", f->evidence);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_inside_join_the_trace_ends_in_is_an_error)
+{
+	/* Rank 0 ran out and waits in Join's exit; the trace ends there (no
+	 * exit of anyone): the hang itself. */
+	struct s_run r = joined_uneven(2, 1);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_says(f, "rank 0 never left its Join: it was still "
+			    "waiting for the other ranks when the trace ended"),
+		  "%s", f->evidence);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_with_a_disabled_join_is_an_error)
+{
+	struct s_run r = joined_uneven(3, 0);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_says(f, "disabled (enable=False)"), "%s", f->evidence);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_with_a_rank_outside_join_is_an_error)
+{
+	/* Rank 1 entered its Join only after its pass. */
+	struct s_run r = s_run_of(2, &base0);
+	s_join(r.model, 100, true, 1, -1);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_join(r.model, 100, false, 1, 0);
+	s_rank_reads(r.model, 1, 0, 50, 90, 10);
+	s_join(r.model, 101, true, 1, -1);
+	s_join(r.model, 101, false, 1, 0);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_says(f, "rank 1 drew batches outside any Join"), "%s",
+		  f->evidence);
+	s_done(&r);
+}
+
+Test(checks_sharding, a_join_left_by_an_exception_the_program_survived)
+{
+	/* throw_on_early_termination: rank 1 raised out of its Join, then
+	 * exited cleanly (the program caught it). */
+	struct s_run r = s_run_of(2, &base0);
+	for (int rank = 0; rank < 2; rank++) {
+		struct aw_event e = s_event(AW_EVENT_JOIN, 100 + rank);
+		e.u.join = (struct aw_event_join){
+		    .begin = 1,
+		    .joinables = 2,
+		    .enable = 1,
+		    .throw_on_early_termination = 1,
+		    .raised = -1};
+		aw_model_add_event(r.model, &e);
+		s_rank_reads(r.model, rank, 0, rank ? 50 : 0, rank ? 90 : 50,
+			     10);
+		e.u.join.begin = 0;
+		e.u.join.raised = rank;
+		aw_model_add_event(r.model, &e);
+		s_exit(r.model, 99, 100 + rank, 0, -1);
+	}
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_INFO);
+	cr_expect(s_says(f, "Join (2 joinables)"), "%s", f->message);
+	cr_expect(s_says(f, "rank 1 left its Join by an exception "
+			    "(throw_on_early_termination=True"),
+		  "%s", f->evidence);
+	cr_expect_not(s_says(f, "rank 0 left its Join"), "%s", f->evidence);
+	s_done(&r);
+}
+
+/* Four ranks over N = 130, B = 8, sharded by a sampler that states each
+ * rank's share (Lightning's UnrepeatedDistributedSamplerWrapper): 33, 33,
+ * 32, 32 samples, total_size `total`, over a SequentialSampler of 130.
+ * Rank r reads r, r + 4, ... (`short_by` fewer on rank 3). */
+static struct s_run by_design(int64_t total, uint32_t short_by)
+{
+	struct s_loader_opts o = base0;
+	o.dataset_len = 130;
+	o.batch_size = 8;
+	o.sampler = "lightning.pytorch.overrides.distributed."
+		    "UnrepeatedDistributedSamplerWrapper";
+	struct s_run r = s_run_of(4, &o);
+	for (int rank = 0; rank < 4; rank++) {
+		struct aw_event_sampler links[3] = {
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("lightning.pytorch.overrides.distributed."
+			   "UnrepeatedDistributedSamplerWrapper"),
+		    s_link("torch.utils.data.sampler.SequentialSampler")};
+		links[0].batch_size = 8;
+		links[0].drop_last = 0;
+		links[1].num_replicas = 4;
+		links[1].rank = rank;
+		links[1].shuffle = 0;
+		links[1].drop_last = 0;
+		links[1].num_samples = rank < 2 ? 33 : 32;
+		links[1].total_size = total;
+		links[2].length = 130;
+		s_chain(r.model, 100 + rank, 0, links, 3);
+		uint32_t idx[33];
+		uint32_t n = (rank < 2 ? 33 : 32) - (rank == 3 ? short_by : 0);
+		s_range(idx, (uint32_t)rank, n, 4);
+		s_reads_in_order(r.model, rank, 0, 0, idx, n, 8);
+	}
+	return r;
+}
+
+Test(checks_sharding, uneven_by_design_is_info)
+{
+	/* 5, 5, 4, 4 batches: the shares the chain states, together the 130
+	 * once; every rank finished and exited 0. */
+	struct s_run r = by_design(130, 0);
+	for (int rank = 0; rank < 4; rank++)
+		s_exit(r.model, 99, 100 + rank, 0, -1);
+	cr_expect_null(s_finish_only(&r, NULL));
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_INFO);
+	cr_expect_eq(s_number(f, "fewest_batches"), 4);
+	cr_expect_eq(s_number(f, "most_batches"), 5);
+	cr_expect(s_says(f, "by design"), "%s", f->message);
+	cr_expect(s_says(f, "UnrepeatedDistributedSamplerWrapper"), "%s",
+		  f->message);
+	cr_expect(s_says(f, "33, 33, 32, 32"), "%s", f->message);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_by_design_with_a_rank_that_died_is_an_error)
+{
+	struct s_run r = by_design(130, 0);
+	s_exit(r.model, 99, 102, 1, -1);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_says(f, "sharding unevenly by design did not settle it: "
+			    "rank 2 exited with status 1"),
+		  "%s", f->evidence);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_shares_that_do_not_cover_once_are_an_error)
+{
+	/* The stated shares add up to 130, but the sampler claims to draw
+	 * 132 (padded): not an unpadded cover. */
+	struct s_run r = by_design(132, 0);
+	s_finish(&r);
+	cr_expect_eq(s_get(&r, "uneven-batches")->severity,
+		     AW_SEVERITY_ERROR);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_beyond_the_stated_shares_is_an_error)
+{
+	/* Rank 3 read 24 of its stated 32 (3 batches): the unevenness is
+	 * not the one the sampler states. */
+	struct s_run r = by_design(130, 8);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect_eq(s_number(f, "fewest_batches"), 3);
+	s_done(&r);
+}
+
+Test(checks_sharding, uneven_with_no_remedy_stays_an_error)
+{
+	/* Hand-made shards, no Join, no stated shares: as before. */
+	struct s_run r = s_run_reading(
+	    2, &base0, S_READS({0, 0, 0, 50, 10}, {1, 0, 50, 90, 10}));
+	s_exit(r.model, 99, 100, 0, -1);
+	s_exit(r.model, 99, 101, 0, -1);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect(s_says(f, "waits in a collective"), "%s", f->message);
+	cr_expect_not(s_says(f, "did not settle"), "%s", f->evidence);
 	s_done(&r);
 }
 

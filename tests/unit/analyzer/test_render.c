@@ -524,7 +524,7 @@ static void chain_of_two(struct aw_model *m)
 	    .num_samples = 50,
 	    .batch_size = -1,
 	    .skip = -1,
-	    .total_size = -1};
+	    .total_size = 100};
 	aw_model_add_event(m, &e); /* a link may come before the one above */
 	e.u.sampler = (struct aw_event_sampler){
 	    .loader = 0,
