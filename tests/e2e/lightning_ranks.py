@@ -7,7 +7,9 @@ training_step got to TRUTH_DIR/rank-<r>.json (format in ranks.py). The
 scenario file (scenarios/<case>.py) says how many workers each rank has
 (WORKERS), and may build the loader (loader(dataset, workers) -> (site,
 loader)) and give the Trainer options (TRAINER; with
-use_distributed_sampler=False Lightning iterates the user's loader).
+use_distributed_sampler=False Lightning iterates the user's loader). With
+PREDICT (a dataset length) it runs trainer.predict() over
+predict_dataloader() instead of fit(): what predict_step got is the truth.
 
     .venv/bin/python tests/e2e/lightning_ranks.py --case lightning_ddp --nproc 4 --truth /tmp/t"""
 import argparse
@@ -52,6 +54,21 @@ class Model(L.LightningModule):
         self.fitted["epochs"][-1]["batches"].append(batch.tolist())
         return self.layer(batch.float().unsqueeze(1)).sum()
 
+    def predict_dataloader(self):
+        dataset = IndexDataset(self.scenario.PREDICT)
+        workers = self.scenario.WORKERS
+        site = here(); loader = DataLoader(dataset, batch_size=8, num_workers=workers, persistent_workers=bool(workers))
+        self.user = self.truth.loader(site)  # replaced by Lightning: never iterated
+        return loader
+
+    def on_predict_epoch_start(self):
+        self.fitted["iterated"] = True
+        self.fitted["epochs"].append({"epoch": 0, "batches": [], "exhausted": True})
+
+    def predict_step(self, batch, batch_idx):
+        self.fitted["epochs"][-1]["batches"].append(batch.tolist())
+        return self.layer(batch.float().unsqueeze(1))
+
     def configure_optimizers(self):
         return torch.optim.SGD(self.parameters(), lr=0.0)
 
@@ -72,9 +89,11 @@ def main():
                         num_sanity_val_steps=0, **options)
     replaced = options.get("use_distributed_sampler", True)
     model = Model(truth, scenario, replaced)
-    # The loader Lightning iterates is built inside fit(): its creation site
-    # is the user's call, this line.
-    if replaced:
+    # The loader Lightning iterates is built inside fit() (predict()): its
+    # creation site is the user's call, this line.
+    if hasattr(scenario, "PREDICT"):
+        model.fitted = truth.loader(here()); trainer.predict(model, return_predictions=False)
+    elif replaced:
         model.fitted = truth.loader(here()); trainer.fit(model)
     else:
         trainer.fit(model)

@@ -271,16 +271,18 @@ class Truth:
         self.loaders.append(entry)
         return entry
 
-    def read(self, entry, loader, limit=None, tolerate=None):
+    def read(self, entry, loader, limit=None, tolerate=None, step=None):
         """One pass of `for batch in loader`, stopped after `limit` batches
-        when given; records the batches the loop body got. A RuntimeError
-        whose message holds `tolerate` ends the pass early instead of the
-        rank."""
+        when given; records the batches the loop body got, each then handed
+        to step(batch) when given (a training step). A RuntimeError whose
+        message holds `tolerate` ends the pass early instead of the rank."""
         entry["iterated"] = True
         batches, exhausted = [], True
         try:
             for batch in loader:
                 batches.append(items(batch))
+                if step is not None:
+                    step(batch)
                 if limit is not None and len(batches) == limit:
                     exhausted = False
                     break
