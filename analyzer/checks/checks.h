@@ -17,7 +17,13 @@
  *   padding (info)   0 < cross-rank duplicates <= W*B-1
  *   missing          full epoch, N - |union in [0,N)| > drop allowance
  *   uneven-batches   the ranks whose sampler ran out differ in batches, or
- *                    a rank still going consumed more than one of them
+ *                    a rank still going consumed more than one of them;
+ *                    info when every rank drew them inside an enabled Join
+ *                    and left it, or every rank's sharding link states its
+ *                    own share (num_samples; the shares differ and sum to
+ *                    total_size, the length it shards) and the rank read
+ *                    it all; either with no rank ended by a signal or a
+ *                    status > 0 (nor, by design, a pass without iter_end)
  *   index-range      an index >= N, or < 0 / >= 2^32
  *   iterable-duplicate  item fingerprints read by >1 source (worker or
  *                    main process) of the epoch: more than W*B-1 for
