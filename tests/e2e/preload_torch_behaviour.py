@@ -12,6 +12,7 @@ import traceback
 import torch
 import torch.distributed
 import torch.utils.data._utils.worker as worker_module
+from torch.distributed.algorithms.join import Join
 from torch.utils.data import DataLoader, Dataset, IterableDataset
 from torch.utils.data.dataloader import _BaseDataLoaderIter
 from torch.utils.data._utils.fetch import _MapDatasetFetcher
@@ -64,7 +65,8 @@ def signatures():
                      DataLoader.__len__, _BaseDataLoaderIter.__init__,
                      _BaseDataLoaderIter.__next__,
                      _BaseDataLoaderIter._next_index, _MapDatasetFetcher.fetch,
-                     torch.distributed.init_process_group):
+                     torch.distributed.init_process_group, Join.__enter__,
+                     Join.__exit__):
         show(function.__qualname__, inspect.signature(function))
     show("doc", DataLoader.__init__.__doc__ == DataLoader.__init__.__doc__)
 
