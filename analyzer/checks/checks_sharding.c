@@ -693,26 +693,36 @@ static bool aw_rank_failed(const struct aw_model *model,
 	return false;
 }
 
+/* What torch.distributed's Join did about an epoch's uneven ranks. */
+enum aw_join_verdict {
+	AW_JOIN_NONE,    /* no rank used one */
+	AW_JOIN_SETTLED, /* it held: nothing hung */
+	AW_JOIN_FAILED,  /* it was there but did not settle it */
+	AW_JOIN_PENDING, /* a snapshot: a rank is still waiting inside it */
+};
+
 /* torch.distributed's Join around every rank's pass: the ranks that ran
  * out shadow the collectives of those still going, until all have joined.
  * It settled the epoch when every rank drew all its batches inside an
  * enabled Join and came out of it (Join.__exit__ returns only once every
- * rank joined), and no rank then died. False with the reason in `why`
- * when a Join was there but did not settle it; false and `why` empty when
- * no rank used one. */
-static bool aw_join_settled(const struct aw_check_input *in,
-			    struct aw_text *why, int32_t *joinables)
+ * rank joined), and no rank then died; the reason it did not goes to
+ * `why`. A rank still inside its Join when a snapshot is taken of a trace
+ * still being read has not hung yet: pending. */
+static enum aw_join_verdict aw_join_settled(const struct aw_check_input *in,
+					    struct aw_text *why,
+					    int32_t *joinables)
 {
 	const struct aw_model *model = in->model;
 	const struct aw_epoch *e = in->epoch;
-	bool any = false;
+	bool any = false, waiting = false;
 	for (size_t c = 0; c < e->n_cells; c++)
 		any |= e->cells[c].join < model->n_joins;
 	if (!any)
-		return false;
+		return AW_JOIN_NONE;
 	*joinables = -1;
 	for (size_t c = 0; c < e->n_cells; c++) {
 		const struct aw_cell *cell = &e->cells[c];
+		const struct aw_process *p = aw_model_cell_process(model, cell);
 		const struct aw_join *j = cell->join < model->n_joins
 					      ? &model->joins[cell->join]
 					      : NULL;
@@ -721,30 +731,31 @@ static bool aw_join_settled(const struct aw_check_input *in,
 				    "rank %d drew batches outside any Join: "
 				    "its collectives are not shadowed",
 				    cell->rank);
-			return false;
+			return AW_JOIN_FAILED;
 		}
 		if (j->enable != 1) {
 			aw_text_add(why, "rank %d's Join was %s", cell->rank,
 				    j->enable == 0 ? "disabled (enable=False)"
 						   : "of unknown state");
-			return false;
+			return AW_JOIN_FAILED;
 		}
-		if (!j->ended) {
+		if (aw_rank_failed(model, cell, false, why))
+			return AW_JOIN_FAILED;
+		if (!j->ended && !p->exited && !model->finished) {
+			waiting = true;
+		} else if (!j->ended) {
 			aw_text_add(why,
 				    "rank %d never left its Join: it was "
 				    "still waiting for the other ranks when "
 				    "%s",
 				    cell->rank,
-				    aw_model_cell_process(model, cell)->exited
-					? "it exited"
-					: "the trace ended");
-			return false;
+				    p->exited ? "it exited"
+					      : "the trace ended");
+			return AW_JOIN_FAILED;
 		}
-		if (aw_rank_failed(model, cell, false, why))
-			return false;
 		*joinables = AW_MAX(*joinables, j->joinables);
 	}
-	return true;
+	return waiting ? AW_JOIN_PENDING : AW_JOIN_SETTLED;
 }
 
 /* The ranks that left a settling Join by an exception, which the program
@@ -872,8 +883,14 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 	struct aw_text why = {0}, shares = {0};
 	int32_t joinables = -1;
 	const char *by_design = NULL;
-	bool joined = aw_join_settled(in, &why, &joinables);
-	bool designed = !joined && !*aw_text_str(&why) &&
+	enum aw_join_verdict join = aw_join_settled(in, &why, &joinables);
+	if (join == AW_JOIN_PENDING) {
+		/* Judged once the rank leaves its Join, or never does. */
+		aw_text_fini(&why);
+		return;
+	}
+	bool joined = join == AW_JOIN_SETTLED;
+	bool designed = join == AW_JOIN_NONE &&
 			aw_uneven_by_design(in, &shares, &by_design);
 	for (size_t c = 0; designed && c < e->n_cells; c++)
 		designed = !aw_rank_failed(in->model, &e->cells[c], true, &why);
@@ -934,8 +951,6 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 		    *aw_text_str(&shares) ? "sharding unevenly by design"
 					  : "torch.distributed's Join",
 		    aw_text_str(&why));
-	aw_text_fini(&why);
-	aw_text_fini(&shares);
 	if (joined)
 		aw_finding_set_fix(f, "nothing to change: Join lets the ranks "
 				      "that ran out wait for the others");
@@ -951,6 +966,8 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 		       "DistributedSampler's padding (drop_last=False) or "
 		       "accelerate's even_batches=True, or wrap the loop in "
 		       "accelerator.join_uneven_inputs() or DDP's join()");
+	aw_text_fini(&why);
+	aw_text_fini(&shares);
 }
 
 /* The distinct indices a rank read at or above len(dataset), 0 when the

@@ -716,6 +716,23 @@ Test(checks_sharding, uneven_inside_join_the_trace_ends_in_is_an_error)
 	s_done(&r);
 }
 
+Test(checks_sharding, a_rank_waiting_in_its_join_is_judged_later)
+{
+	/* A snapshot of a trace still being read: rank 0 ran out and waits
+	 * inside its Join, rank 1 is still in its pass. Not a hang yet;
+	 * when the trace ends there, it is one. */
+	struct s_run r = joined_uneven(0, 1);
+	aw_findings_init(&r.findings);
+	aw_model_snapshot(r.model);
+	aw_checks_run(r.model, &r.findings);
+	cr_expect_eq(s_count(&r.findings, "uneven-batches"), 0);
+	aw_findings_fini(&r.findings);
+	s_finish(&r);
+	cr_expect_eq(s_get(&r, "uneven-batches")->severity,
+		     AW_SEVERITY_ERROR);
+	s_done(&r);
+}
+
 Test(checks_sharding, uneven_with_a_disabled_join_is_an_error)
 {
 	struct s_run r = joined_uneven(3, 0);
