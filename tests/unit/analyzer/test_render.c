@@ -559,7 +559,7 @@ Test(render, the_sampler_chain_in_both_reports)
 			       "drop_last=True) over "
 			       "DistributedSampler(num_replicas=2, rank=0, "
 			       "shuffle=True, seed=3, num_samples=50, "
-			       "drop_last=False)\n"),
+			       "total_size=100, drop_last=False)\n"),
 		  "%s", text);
 	free(text);
 	json_t *report = aw_render_json_object(m, &findings, NULL);
@@ -568,6 +568,7 @@ Test(render, the_sampler_chain_in_both_reports)
 	cr_assert_eq(json_array_size(chain), 2);
 	json_t *inner = json_array_get(chain, 1);
 	cr_expect_eq(json_integer_value(member(inner, "num_replicas")), 2);
+	cr_expect_eq(json_integer_value(member(inner, "total_size")), 100);
 	cr_expect(json_is_true(member(inner, "shuffle")));
 	cr_expect(json_is_null(member(inner, "replacement")));
 	cr_expect(json_is_true(member(json_array_get(chain, 0), "drop_last")));
