@@ -35,10 +35,11 @@ Checked:
     the fetch it was in the middle of;
   - a worker the truth saw hang is named by a worker-stuck finding of its
     rank that quotes exactly the indices of the fetch it hung in;
-  - a rank that killed itself is named by a rank-died finding (a launcher
-    that records how ranks end, --launcher-torch) or the trace-incomplete
-    evidence (one that does not), with the ordinal and the exact indices of
-    the last batch its loop got;
+  - a rank that ended itself is named by a rank-died finding (its end
+    recorded: by a launcher that imported torch, --launcher launch-torch,
+    or by the rank itself, exit() or os._exit()) or the trace-incomplete
+    evidence (a kill nothing recorded), with the ordinal and the exact
+    indices of its last batch drawn, and the exception that ended it;
   - with --workers, worker_fetch/item_fetch events carry worker pids.
 All problems are listed, not just the first. The work directory (trace,
 truth, report.json, report.txt) is kept on failure.
@@ -493,8 +494,9 @@ def check_stuck_workers(doc, truths, problems):
 
 
 def check_killed_rank(doc, truths, problems):
-    """A rank that killed itself: rank-died (its end recorded) or the
-    trace-incomplete evidence (vanished) names it and its last batch."""
+    """A rank that ended itself: rank-died (its end recorded) or the
+    trace-incomplete evidence (vanished) names it and its last batch, and,
+    when an exception ended it, says "raised Type: message"."""
     said = [f for f in doc["findings"] if f["id"] in ("rank-died", "trace-incomplete")]
     for truth in truths:
         killed = truth.get("killed")
@@ -502,9 +504,14 @@ def check_killed_rank(doc, truths, problems):
             continue
         want = (killed["batch"], killed["indices"], False)
         ok = [f for f in said if truth["rank"] in (f.get("ranks") or []) and want in quoted_batches(f)]
-        problems.expect(ok, f"rank {truth['rank']} was killed after its loop got batch #{killed['batch']} "
+        problems.expect(ok, f"rank {truth['rank']} ended after drawing batch #{killed['batch']} "
                         f"{killed['indices']}: no rank-died or trace-incomplete finding names the rank and "
                         f"quotes that batch" + "".join("\n  " + describe(f) for f in said))
+        if ok and killed.get("raised"):
+            raised = f"raised {killed['raised']}"
+            problems.expect(any(raised in f["message"] for f in ok),
+                            f"rank {truth['rank']} ended by an exception: its finding's message does not say "
+                            f"{raised!r}" + "".join("\n  " + describe(f) for f in ok))
 
 
 def check_worker_pids(trace, truth_dir, truths, problems):

@@ -22,8 +22,12 @@ Truth format (rank-<r>.json):
                      "index"}],                 index whose read killed it
    "stuck_workers": [{"index",                  a worker of this rank hung reading
                       "indices"}],              index, in the fetch of these indices
-   "killed": {"batch", "indices"}}              this rank killed itself after the
-                                                loop got batch #batch (these indices)
+   "killed": {"batch", "indices",               this rank ended itself mid-epoch: its
+              "raised"}}                        last batch drawn, #batch (these
+                                                indices), which the loop got or whose
+                                                collate_fn raised; "raised": the
+                                                exception that ended it, as
+                                                "module.Type: message" (builtins bare)
 Items are the dataset index (IndexDataset) or the value the IterableDataset
 produced; with accelerate's dispatcher they are the slice this rank received."""
 import inspect
@@ -431,6 +435,62 @@ def rank_killed(truth, rank, world):
                     wait_gone(pid)
             os.kill(os.getpid(), signal.SIGKILL)
 
+
+
+# A rank that ends itself mid-epoch: an exception, or os._exit(0).
+ENDING_RANK = 1
+
+
+class UnreadableSample(Exception):
+    """What a collate_fn raises on a sample it cannot decode."""
+
+
+def rank_ends_early(truth, rank, world, how):
+    """64 samples, 2 ranks, no shuffle, no workers: rank 0 reads its 8
+    batches; rank 1 reads 1, 3, 5, ... and ends at its batch #2 ([17, 19,
+    21, 23]): how "raise": its collate_fn raises UnreadableSample on that
+    batch (the loop got #0 and #1); how "exit0": os._exit(0) in the loop
+    body once it got that batch. Before it ends it meets rank 0 at the
+    barrier main() would have run, writes its truth and waits for rank 0 to
+    have exited: rank 0 waits for no one, no launcher stops anyone."""
+    pids = [None] * world
+    dist.all_gather_object(pids, os.getpid())
+    calls = []
+
+    def leave(killed):
+        truth.killed = killed
+        dist.barrier()
+        truth.write(os.environ[TRUTH_ENV], rank, world)
+        for other, pid in enumerate(pids):
+            if other != rank:
+                wait_gone(pid)
+
+    def collate(samples):
+        calls.append(len(calls))
+        if how == "raise" and rank == ENDING_RANK and len(calls) == 3:
+            indices = [int(s) for s in samples]
+            error = UnreadableSample(f"sample {indices[0]} cannot be decoded")
+            kind = type(error)
+            leave({"batch": 2, "indices": indices, "raised": f"{kind.__module__}.{kind.__qualname__}: {error}"})
+            raise error
+        return torch.stack(samples)
+
+    dataset = IndexDataset(64)
+    sampler = DistributedSampler(dataset, shuffle=False)
+    site = here(); loader = DataLoader(dataset, batch_size=4, sampler=sampler, collate_fn=collate)
+    entry = truth.loader(site)
+    if rank != ENDING_RANK:
+        truth.read(entry, loader)
+        return
+    # The truth is written from inside the loop: its epoch is there already.
+    entry["iterated"] = True
+    batches = []
+    entry["epochs"].append({"epoch": 0, "batches": batches, "exhausted": False})
+    for batch in loader:
+        batches.append(items(batch))
+        if how == "exit0" and len(batches) == 3:
+            leave({"batch": 2, "indices": batches[-1]})
+            os._exit(0)
 
 # accelerate's dispatcher: rank 0 reads, every rank gets a slice. ACCELERATE
 def accelerator_dispatching(dispatch):
