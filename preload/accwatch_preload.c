@@ -282,6 +282,12 @@ static int accwatch_is_fork_event(const char *event)
 				   strcmp(event, "os.forkpty") == 0);
 }
 
+/* An exception no handler caught, about to be printed (CPython 3.8+). */
+static int accwatch_is_excepthook_event(const char *event)
+{
+	return event[0] == 's' && strcmp(event, "sys.excepthook") == 0;
+}
+
 static int accwatch_audit_hook(const char *event, accwatch_pyobject *args,
 			       void *data)
 {
@@ -289,16 +295,18 @@ static int accwatch_audit_hook(const char *event, accwatch_pyobject *args,
 	accwatch_pyobject *type, *value, *traceback;
 	int mode =
 	    atomic_load_explicit(&accwatch_preload.mode, memory_order_acquire);
-	int fork_event = 0;
+	int fork_event = 0, excepthook_event = 0;
 
-	(void)args;
 	(void)data;
 	if (mode == ACCWATCH_MODE_ATTACHED) {
-		/* The hot case: most events are neither a fork nor an import
-		 * we still wait for. */
+		/* The hot case: most events are neither a fork, nor an
+		 * uncaught exception, nor an import we still wait for. */
 		fork_event = accwatch_is_fork_event(event);
-		if (!fork_event && (!accwatch_preload.watched_pending ||
-				    strcmp(event, "import") != 0))
+		excepthook_event =
+		    !fork_event && accwatch_is_excepthook_event(event);
+		if (!fork_event && !excepthook_event &&
+		    (!accwatch_preload.watched_pending ||
+		     strcmp(event, "import") != 0))
 			return 0;
 	} else if (mode != ACCWATCH_MODE_WATCHING) {
 		return 0;
@@ -310,6 +318,8 @@ static int accwatch_audit_hook(const char *event, accwatch_pyobject *args,
 	api->PyErr_Fetch(&type, &value, &traceback);
 	if (fork_event)
 		accwatch_preload.hooks.on_fork_audit();
+	else if (excepthook_event)
+		accwatch_preload.hooks.on_uncaught(args);
 	else if (mode == ACCWATCH_MODE_ATTACHED)
 		accwatch_check_watched();
 	else if (accwatch_module_ready(&accwatch_preload.dataloader_key,

@@ -120,6 +120,8 @@ static enum accwatch_record_status accwatch_record_boot(void)
 	    accwatch_record_keep(globals, "_fork_quiet");
 	accwatch_recorder.module_fn =
 	    accwatch_record_keep(globals, "_on_module");
+	accwatch_recorder.uncaught_fn =
+	    accwatch_record_keep(globals, "_on_uncaught");
 	accwatch_recorder.fingerprint.api = api;
 	accwatch_recorder.fingerprint.view_fn =
 	    accwatch_record_keep(globals, "_item_view");
@@ -192,6 +194,7 @@ accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
 	hooks->on_exec = accwatch_record_on_exec;
 	hooks->safe_close = accwatch_record_safe_close;
 	hooks->is_self = accwatch_record_is_self;
+	hooks->on_uncaught = accwatch_record_on_uncaught;
 	accwatch_record_exit_init();
 end:
 	return status;

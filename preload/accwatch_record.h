@@ -60,6 +60,7 @@ struct accwatch_recorder {
 	accwatch_pyobject *fork_stack_fn; /* bootstrap's _fork_stack() */
 	accwatch_pyobject *fork_quiet_fn; /* bootstrap's _fork_quiet(quiet) */
 	accwatch_pyobject *module_fn;     /* bootstrap's _on_module(name) */
+	accwatch_pyobject *uncaught_fn;   /* bootstrap's _on_uncaught(args) */
 	/* bootstrap's _item_view(item), for item fingerprints */
 	struct accwatch_fingerprint_context fingerprint;
 	/* Python stack and threads taken at the "os.fork" audit event (GIL
@@ -136,6 +137,7 @@ void accwatch_record_after_fork_child(sigset_t *sigset);
 void accwatch_record_on_child_exit(pid_t child, int status);
 void accwatch_record_on_exit_self(int status);
 void accwatch_record_on_exec(const char *path, pid_t child);
+void accwatch_record_on_uncaught(accwatch_pyobject *args);
 int accwatch_record_is_self(void);
 int accwatch_record_safe_close(int fd, int (*close_cb)(int fd));
 /* Registers the exit() handler that emits this process's own `exit`. */

@@ -55,6 +55,10 @@ struct accwatch_record_hooks {
 	int (*safe_close)(int fd, int (*close_cb)(int fd));
 	/* 0 in a vfork child (its pid is not the recorder's). */
 	int (*is_self)(void);
+	/* A "sys.excepthook" audit event, GIL held, the error indicator
+	 * saved: args is its tuple (hook, type, value, traceback), borrowed.
+	 * The recorder emits `exception`. */
+	void (*on_uncaught)(accwatch_pyobject *args);
 };
 
 enum accwatch_record_status {

@@ -1,7 +1,8 @@
 /* The recorder's side of process ends, execs and closes: `exit` for children
- * the program reaped and for its own end (on_exit, _exit), `exec`, and
- * LTTng's fds kept open. Nothing is
- * emitted from a vfork child (its pid differs from the one we cached). */
+ * the program reaped and for its own end (on_exit, _exit), `exception` for
+ * the uncaught exception that ends it, `exec`, and LTTng's fds kept open.
+ * Nothing is emitted from a vfork child (its pid differs from the one we
+ * cached). */
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,6 +70,18 @@ void accwatch_record_on_exec(const char *path, pid_t child)
 						.pid = accwatch_recorder.pid,
 						.path = path ? path : "",
 						.child_pid = child}));
+}
+
+/* The bootstrap's _on_uncaught(args) reads the exception (its type, str()
+ * and where it was raised) and emits `exception`: only when the event is
+ * on, since str() may run the program's own code. */
+void accwatch_record_on_uncaught(accwatch_pyobject *args)
+{
+	if (!args || !accwatch_recorder.uncaught_fn ||
+	    !lttng_ust_tracepoint_enabled(accwatch, exception))
+		return;
+	accwatch_recorder.api->Py_IncRef(args);
+	accwatch_record_call_one(accwatch_recorder.uncaught_fn, args);
 }
 
 /* exit(): after Python finalised, before liblttng-ust's destructors (it is

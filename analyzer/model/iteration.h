@@ -48,6 +48,9 @@ struct aw_iteration {
 	 * batch was drawn while the process was inside none. */
 	uint32_t join;
 	bool outside_join;
+	/* Its process's uncaught exception came while it was open: the
+	 * exception ended the process inside this pass. */
+	bool open_at_exception;
 
 	struct aw_sample_set consumed;
 	uint32_t batches_seen;     /* distinct batches drawn in the trace */

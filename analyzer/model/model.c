@@ -128,6 +128,9 @@ void aw_model_destroy(struct aw_model *model)
 		for (uint32_t g = 0; g < p->n_groups; g++)
 			free(p->groups[g].ranks);
 		free(p->groups);
+		free(p->exception_type);
+		free(p->exception_message);
+		free(p->exception_site);
 	}
 	free(model->processes);
 	for (size_t i = 0; i < model->n_forks; i++) {
@@ -379,6 +382,23 @@ static void aw_model_on_dist_group(struct aw_process *p,
 	aw_sort(ranks, n, sizeof(*ranks), aw_compare_int32);
 	AW_GROW(p->groups, p->groups_cap, p->n_groups + 1);
 	p->groups[p->n_groups++] = (struct aw_rank_group){ranks, n};
+}
+
+/* The process's uncaught exception; the passes still open then are the
+ * ones it was inside (their iter_end may come later: the traceback keeps
+ * the loop's frame, and so its iterator, alive while it is printed). */
+static void aw_model_on_exception(struct aw_model *model, uint32_t process,
+				  const struct aw_event_exception *e)
+{
+	struct aw_process *p = &model->processes[process];
+	aw_set_string(&p->exception_type, e->type_name);
+	aw_set_string(&p->exception_message, e->message);
+	aw_set_string(&p->exception_site, e->site);
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		struct aw_iteration *it = &model->iterations[i];
+		if (!it->ended && model->loaders[it->loader].process == process)
+			it->open_at_exception = true;
+	}
 }
 
 static void aw_model_on_fork(struct aw_model *model, uint32_t process,
@@ -760,6 +780,9 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		break;
 	case AW_EVENT_EXEC:
 		p->execed = true;
+		break;
+	case AW_EVENT_EXCEPTION:
+		aw_model_on_exception(model, process, &event->u.exception);
 		break;
 	case AW_EVENT_EXIT: {
 		int32_t exited_pid = event->u.exit.exited_pid > 0

@@ -41,6 +41,10 @@ struct aw_process {
 	bool exited;
 	int32_t exit_status, exit_signal;
 	int64_t exit_ns; /* trace clock at its first exit event, -1 unknown */
+	/* The uncaught exception that ended it (its newest `exception`
+	 * event), NULL when none was recorded: its class ("module.Name"),
+	 * its str() as cut by the recorder, and "file:line" where raised. */
+	char *exception_type, *exception_message, *exception_site;
 	/* Trace clock at its first and newest event, -1 unknown. */
 	int64_t first_ns, last_ns;
 	bool execed; /* it called exec: a fork+exec child, not a worker */

@@ -82,6 +82,9 @@
 #   returned, begin=0 after its __exit__ returned or raised (raised=1 when
 #   an exception left the block or the exit); the passes whose batches
 #   were drawn in between ran inside it.
+# - exception: an exception no handler caught is about to be printed by
+#   sys.excepthook (C calls _on_uncaught at that audit event): its type,
+#   str() cut to _MESSAGE_MAX characters, and where it was raised.
 # - exit / exec come from C (libaccwatch.so interposers; their fields in
 #   tracepoints/accwatch_catalogue.def).
 
@@ -395,6 +398,42 @@ def _emit_process(role):
     _aw.process(role=role, argv=argv, host=host,
                 python=sys.version.split()[0],
                 torch=str(getattr(torch, "__version__", "")))
+
+
+# An exception's message is cut to this many characters ("..." appended).
+_MESSAGE_MAX = 240
+
+
+def _raised_where(tb):
+    """"file:line" of a traceback's innermost frame: where it was raised."""
+    for _ in range(100000):  # a chain is finite; the bound makes it certain
+        if tb.tb_next is None:
+            break
+        tb = tb.tb_next
+    return "%s:%s" % (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+
+
+def _on_uncaught(args):
+    """Called by C at the "sys.excepthook" audit event, args (hook, type,
+    value, traceback): the exception that is about to end the process, as
+    the hook will print it. str(value) runs no code of the program that the
+    hook's own printing does not run."""
+    try:
+        kind, value, tb = args[1], args[2], args[3]
+        module = getattr(kind, "__module__", None)
+        name = getattr(kind, "__qualname__", None) or getattr(kind, "__name__", "?")
+        if module and module != "builtins":
+            name = "%s.%s" % (module, name)
+        try:
+            message = str(value)
+        except Exception:
+            message = ""
+        if len(message) > _MESSAGE_MAX:
+            message = message[:_MESSAGE_MAX] + "..."
+        site = _raised_where(tb) if tb is not None else ""
+        _aw.exception(type_name=str(name), message=message, site=site)
+    except Exception:
+        _debug("uncaught exception")
 
 
 def _after_in_child():

@@ -1,5 +1,6 @@
 # Drives the stand-in torch of preload_fake_torch/: one loader, a full and a
-# left epoch, a forked "worker" that fetches. Run by preload_pyversions.sh.
+# left epoch, a forked "worker" that fetches, and an exception that no
+# handler catches (exit status 1). Run by preload_pyversions.sh.
 import os
 
 import torch  # noqa: F401
@@ -19,3 +20,4 @@ if pid == 0:
     os._exit(0)
 os.waitpid(pid, 0)
 print("ok")
+raise LookupError("no sample %d" % 17)

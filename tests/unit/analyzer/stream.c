@@ -127,6 +127,13 @@ void s_exit(struct aw_model *m, int32_t pid, int32_t exited, int32_t status,
 	      .status = status, .signal = signal);
 }
 
+void s_exception(struct aw_model *m, int32_t pid, const char *type_name,
+		 const char *message, const char *site)
+{
+	S_ADD(m, AW_EVENT_EXCEPTION, pid, exception, .type_name = type_name,
+	      .message = message, .site = site);
+}
+
 void s_exec(struct aw_model *m, int32_t pid)
 {
 	struct aw_event e = s_event(AW_EVENT_EXEC, pid);

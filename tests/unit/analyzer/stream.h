@@ -69,6 +69,9 @@ void s_fork_python(struct aw_model *m, int32_t pid, int32_t child,
 void s_exit(struct aw_model *m, int32_t pid, int32_t exited, int32_t status,
 	    int32_t signal);
 void s_exec(struct aw_model *m, int32_t pid);
+/* pid's uncaught exception reached sys.excepthook. */
+void s_exception(struct aw_model *m, int32_t pid, const char *type_name,
+		 const char *message, const char *site);
 /* worker_start with the parent's loader and iteration at the fork. */
 void s_worker(struct aw_model *m, int32_t pid, int32_t worker_id,
 	      uint32_t loader, uint32_t iteration);

@@ -630,6 +630,31 @@ Test(model, exit_and_fork_events)
 	aw_model_destroy(m);
 }
 
+Test(model, an_exception_is_kept_with_the_passes_it_left_open)
+{
+	/* Loader 0's pass ended before the exception, loader 1's was still
+	 * open (the traceback kept its iterator): only that one is marked. */
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 1, 0, 1, "rank");
+	s_loader(m, 100, 0, &plain);
+	s_loader(m, 100, 1, &plain);
+	s_reads(m, 100, 0, 0, 0, 20, 10, true);
+	s_reads(m, 100, 1, 0, 0, 20, 10, false);
+	s_exception(m, 100, "OSError", "first", "");
+	s_exception(m, 100, "ValueError", "bad sample", "/src/data.py:7");
+	s_iter_end(m, 100, 1, 0, 2, 2, false);
+	aw_model_finish(m);
+	const struct aw_process *p = s_process_of(m, 100);
+	cr_expect_str_eq(p->exception_type, "ValueError");
+	cr_expect_str_eq(p->exception_message, "bad sample");
+	cr_expect_str_eq(p->exception_site, "/src/data.py:7");
+	cr_assert_eq(m->n_iterations, 2);
+	cr_expect(!m->iterations[0].open_at_exception);
+	cr_expect(m->iterations[1].open_at_exception);
+	cr_expect(m->iterations[1].ended);
+	aw_model_destroy(m);
+}
+
 Test(model, garbage_events_do_not_crash)
 {
 	struct aw_model *m = aw_model_create();

@@ -285,6 +285,36 @@ def test_the_bootstrap_never_raises_into_the_program(torch_process):
     functools.reduce(lambda a, b: a, [0])  # functools untouched by the bootstrap
 
 
+
+class Unreadable(Exception):
+    """An exception class of the program's own."""
+
+
+class Mute(Exception):
+    def __str__(self):
+        raise RuntimeError("no message")
+
+
+def test_an_uncaught_exception_is_sent_with_its_type_message_and_place(torch_process):
+    modules, namespace, recorder = torch_process
+    text = "sample 17 cannot be decoded: " + "x" * 300
+    try:
+        raise Unreadable(text)
+    except Unreadable as e:
+        error, line = e, sys._getframe().f_lineno - 2
+    # What C hands over at the "sys.excepthook" audit event.
+    namespace["_on_uncaught"]((sys.excepthook, Unreadable, error, error.__traceback__))
+    namespace["_on_uncaught"]((sys.excepthook, ValueError, ValueError("bad value"), None))
+    namespace["_on_uncaught"]((sys.excepthook, Mute, Mute(), None))
+    namespace["_on_uncaught"](())  # malformed: nothing sent, nothing raised
+    first, builtin, mute = recorder.of("exception")
+    assert first["type_name"] == __name__ + ".Unreadable"
+    assert first["message"] == text[:240] + "..."
+    assert first["site"] == "%s:%d" % (__file__, line)
+    assert builtin == dict(type_name="ValueError", message="bad value", site="")
+    assert mute["type_name"] == __name__ + ".Mute" and mute["message"] == ""
+
+
 class ShardingSampler:
     """DistributedSampler's attributes, and one property that raises."""
 
