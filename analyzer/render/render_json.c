@@ -357,6 +357,20 @@ static json_t *aw_json_finding(const struct aw_model *model,
 	return finding;
 }
 
+/* {type, message, site} of the uncaught exception that ended a process,
+ * null when none was recorded. */
+static json_t *aw_json_exception(const struct aw_process *p)
+{
+	if (!p->exception_type)
+		return json_null();
+	json_t *exception = json_object();
+	json_object_set_new(exception, "type", json_string(p->exception_type));
+	json_object_set_new(exception, "message",
+			    json_string(p->exception_message));
+	aw_json_set_string_or_null(exception, "site", p->exception_site);
+	return exception;
+}
+
 static json_t *aw_json_processes(const struct aw_model *model)
 {
 	json_t *processes = json_array();
@@ -383,6 +397,7 @@ static json_t *aw_json_processes(const struct aw_model *model)
 					? aw_json_known_int(p->exit_signal)
 					: json_null());
 		aw_json_set_bool(process, "exited", p->exited);
+		json_object_set_new(process, "exception", aw_json_exception(p));
 		aw_json_set_bool(process, "exec", p->execed);
 		json_object_set_new(process, "worker_id",
 				    p->is_worker

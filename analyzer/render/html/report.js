@@ -219,9 +219,10 @@
       }
     }
     function ending(p) {
-      if (p.exit_signal) return `killed by signal ${p.exit_signal}`;
-      if (p.exited) return `exit ${p.exit_status}`;
-      return "end not recorded";
+      const raised = p.exception ? `, raised ${p.exception.type}: ${p.exception.message}` : "";
+      if (p.exit_signal) return `killed by signal ${p.exit_signal}${raised}`;
+      if (p.exited) return `exit ${p.exit_status}${raised}`;
+      return `end not recorded${raised}`;
     }
     function kidsList(item, kids) {
       if (!kids.length) return;
@@ -233,7 +234,7 @@
     function node(p) {
       const rank = p.rank === null || p.rank === undefined ? "" : ` ${p.rank}`;
       const role = p.worker ? `worker ${p.worker_id ?? "?"} of rank${rank}` : `${p.role}${p.role === "rank" ? rank : ""}`;
-      const item = el("li", { "data-pid": p.pid, class: p.exit_signal || (p.exited && p.exit_status) ? "died" : "" },
+      const item = el("li", { "data-pid": p.pid, class: p.exit_signal || (p.exited && p.exit_status) || p.exception ? "died" : "" },
         `${role}, pid ${p.pid}${p.exec ? " (exec)" : ""}: ${ending(p)}`);
       kidsList(item, children.get(p.pid) || []);
       return item;

@@ -251,6 +251,41 @@ Test(render_json, empty_model)
 	aw_model_destroy(m);
 }
 
+Test(render_json, a_process_says_the_exception_that_ended_it)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &base);
+	s_exception(m, 101, "data.UnreadableSample", "sample 17", "/d.py:3");
+	s_exit(m, 101, 101, 1, -1);
+	struct aw_findings findings;
+	s_analyze(m, &findings);
+	json_t *report = aw_render_json_object(m, &findings, asked);
+	json_t *process;
+	size_t i, seen = 0;
+	json_array_foreach(member(report, "processes"), i, process)
+	{
+		json_int_t pid = json_integer_value(member(process, "pid"));
+		json_t *exception = member(process, "exception");
+		if (pid != 101) {
+			cr_expect(json_is_null(exception), "pid %lld",
+				  (long long)pid);
+			continue;
+		}
+		seen++;
+		cr_expect_str_eq(json_string_value(member(exception, "type")),
+				 "data.UnreadableSample");
+		cr_expect_str_eq(
+		    json_string_value(member(exception, "message")),
+		    "sample 17");
+		cr_expect_str_eq(json_string_value(member(exception, "site")),
+				 "/d.py:3");
+	}
+	cr_expect_eq(seen, 1);
+	json_decref(report);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
+
 static char *render_text_showing(const struct aw_model *m,
 				 const struct aw_findings *findings,
 				 bool show_suppressed)
