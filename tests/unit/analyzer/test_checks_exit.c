@@ -284,6 +284,8 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	s_rank_reads(r.model, 0, 0, 0, 30, 10);
 	s_rank_reads_cut(r.model, 1, 0, 30, 50, 10);
 	s_rank_reads_cut(r.model, 2, 0, 30, 50, 10);
+	s_exception(r.model, 100, "ValueError", "loss is nan",
+		    "/src/train.py:40");
 	s_exit(r.model, 99, 100, 1, -1);
 	s_exit(r.model, 99, 101, -1, SIGTERM);
 	s_exit(r.model, 99, 102, -1, SIGTERM);
@@ -291,7 +293,8 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 1);
 	cr_expect(s_has_rank(f, 1) && s_has_rank(f, 2) && !s_has_rank(f, 0));
 	cr_expect(s_says(f, "rank 0 (pid 100) exited with status 1 outside any "
-			    "pass over a loader"),
+			    "pass over a loader (it raised ValueError: loss "
+			    "is nan): its error comes first"),
 		  "%s", f->evidence);
 	cr_expect(s_says(f, "rank 2 (pid 102) was stopped by SIGTERM too"),
 		  "%s", f->evidence);
@@ -306,7 +309,7 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	s_done(&r);
 }
 
-Test(checks_exit, no_rank_died_after_its_epochs_or_for_a_clean_exit)
+Test(checks_exit, no_rank_died_after_its_epochs)
 {
 	/* Killed after its loop ended: not a data-loading death. */
 	struct s_run r = s_run_of(2, &base);
@@ -315,11 +318,236 @@ Test(checks_exit, no_rank_died_after_its_epochs_or_for_a_clean_exit)
 	s_exit(r.model, 99, 101, -1, SIGKILL);
 	s_finish_only(&r, NULL);
 	s_done(&r);
+}
 
-	/* os._exit(0) mid-epoch: it chose to; nothing to say. */
-	r.model = aw_model_create();
+Test(checks_exit, rank_died_by_its_own_exit_0_inside_the_loop)
+{
+	/* os._exit(0) mid-epoch, while rank 0 ran its epoch to the end: a
+	 * clean status, but the epoch is cut short all the same. */
+	struct s_run r = s_run_of(0, NULL);
 	rank_cut_short(r.model);
 	s_exit(r.model, 101, 101, 0, -1);
+	const struct aw_finding *f = s_finish_only(&r, "rank-died");
+	cr_expect(s_has_rank(f, 1) && f->n_ranks == 1);
+	cr_expect_eq(s_number(f, "status"), 0);
+	cr_expect_eq(s_number(f, "batches"), 3);
+	cr_expect_eq(s_number(f, "peer_rank"), 0);
+	cr_expect_eq(s_number(f, "peer_batches"), 5);
+	cr_expect(s_says(f, "rank 1 (pid 101) exited with status 0 in epoch 0 "
+			    "of L0 (train.py:10) after drawing 3 batches, the "
+			    "last #2 with indices [70, "),
+		  "%s", f->message);
+	cr_expect(s_says(f,
+			 "while rank 0 went further (5 batches, to the end of "
+			 "the epoch)"),
+		  "%s", f->message);
+	cr_expect(!s_says(f, "raised"), "%s", f->message);
+	cr_expect(s_says(f, "rank 0 (pid 100) went further in this epoch: 5 "
+			    "batches, to its end"),
+		  "%s", f->evidence);
+	cr_expect(s_says(f, "os._exit()"), "%s", f->fix);
+	s_done(&r);
+}
+
+/* Rank 1 (pid 101) begins epoch 0 at index `begin`, its loop gets `got`
+ * batches of 10 and a batch #got more is drawn, whose collate_fn raises
+ * `UnreadableSample` (the exception comes before iter_end when
+ * `end_after`: the traceback kept the iterator alive) and the rank exits
+ * with status 1. */
+static void rank_raises_in_collate(struct aw_model *m, uint32_t begin,
+				   uint32_t got, bool end_after)
+{
+	uint32_t idx[10];
+	s_iter_begin(m, 101, 0, 0);
+	for (uint32_t b = 0; b <= got; b++) {
+		s_range(idx, begin + 10 * b, 10, 1);
+		s_batch(m, 101, 0, 0, b, 0, 10, idx, 10);
+	}
+	if (!end_after)
+		s_iter_end(m, 101, 0, 0, got + 1, got, false);
+	s_exception(m, 101, "data.UnreadableSample",
+		    "sample 70 cannot be decoded", "/src/data.py:12");
+	if (end_after)
+		s_iter_end(m, 101, 0, 0, got + 1, got, false);
+	s_exit(m, 101, 101, 1, -1);
+}
+
+Test(checks_exit, rank_died_by_an_exception_says_what_it_raised)
+{
+	for (int end_after = 0; end_after < 2; end_after++) {
+		struct s_run r = s_run_of(2, &base);
+		s_rank_reads(r.model, 0, 0, 0, 50, 10);
+		rank_raises_in_collate(r.model, 50, 2, end_after);
+		const struct aw_finding *f = s_finish_only(&r, "rank-died");
+		cr_expect_eq(s_count(&r.findings, "rank-died"), 1);
+		cr_expect(s_has_rank(f, 1) && f->n_ranks == 1);
+		cr_expect_eq(f->epoch, 0);
+		cr_expect_eq(s_number(f, "status"), 1);
+		cr_expect_eq(s_number(f, "batches"), 2);
+		cr_expect_eq(s_number(f, "batch"), 2);
+		cr_expect_eq(s_number(f, "first_index"), 70);
+		cr_expect(s_says(f,
+				 "rank 1 (pid 101) exited with status 1 in "
+				 "epoch 0 of L0 (train.py:10) after its loop "
+				 "got 2 batches (the next, #2 with indices "
+				 "[70, 71, 72, 73, 74, 75, 76, 77, ...] (10 "
+				 "indices), was drawn and never handed to "
+				 "it: its fetch or collate_fn did not "
+				 "return)"),
+			  "%s", f->message);
+		cr_expect(s_says(f, "; it raised data.UnreadableSample: sample "
+				    "70 cannot be decoded"),
+			  "%s", f->message);
+		cr_expect(s_says(f,
+				 "it raised data.UnreadableSample: sample 70 "
+				 "cannot be decoded at /src/data.py:12"),
+			  "%s", f->evidence);
+		cr_expect(s_says(f, "traceback"), "%s", f->fix);
+		s_done(&r);
+	}
+}
+
+Test(checks_exit, rank_died_inside_its_pass_needs_no_peer)
+{
+	/* One rank alone: its exception came while its pass was open. */
+	struct s_run r = s_run_of(0, NULL);
+	s_process(r.model, 99, 1, -1, 1, "launcher");
+	s_process(r.model, 101, 99, 1, 2, "rank");
+	s_loader(r.model, 101, 0, &base);
+	rank_raises_in_collate(r.model, 50, 2, true);
+	const struct aw_finding *f = s_finish_only(&r, "rank-died");
+	cr_expect(s_says(f, "its epoch is cut short; it raised"), "%s",
+		  f->message);
+	s_done(&r);
+
+	/* With the pass ended before the exception and no one to compare
+	 * with, nothing says the loop was cut short. */
+	r = s_run_of(0, NULL);
+	s_process(r.model, 99, 1, -1, 1, "launcher");
+	s_process(r.model, 101, 99, 1, 2, "rank");
+	s_loader(r.model, 101, 0, &base);
+	rank_raises_in_collate(r.model, 50, 2, false);
 	s_finish_only(&r, NULL);
+	s_done(&r);
+}
+
+Test(checks_exit, no_rank_died_when_every_rank_stopped_at_the_same_batch)
+{
+	/* max_steps = 3 everywhere: each loop left early at batch 3, then
+	 * rank 1 raised in its checkpoint code and rank 0 exited cleanly. */
+	static const struct s_epoch three = {
+	    .batch_size = 10, .end = true, .abandoned = true};
+	struct s_run r = s_run_of(2, &base);
+	s_rank_reads_as(r.model, 0, 0, 0, 30, &three);
+	s_rank_reads_as(r.model, 1, 0, 50, 80, &three);
+	s_exception(r.model, 101, "OSError", "disk full", "/src/ckpt.py:3");
+	s_exit(r.model, 101, 101, 1, -1);
+	s_exit(r.model, 100, 100, 0, -1);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+
+	/* Both ranks os._exit(0) at their third batch, inside the loop. */
+	r = s_run_of(2, &base);
+	s_rank_reads_cut(r.model, 0, 0, 0, 30, 10);
+	s_rank_reads_cut(r.model, 1, 0, 50, 80, 10);
+	s_exit(r.model, 100, 100, 0, -1);
+	s_exit(r.model, 101, 101, 0, -1);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+}
+
+/* Rank 0 draws its 5 batches 0.1 s apart from `start` seconds and runs to
+ * the end; rank 1 leaves its loop after 2 batches (a break) at 0.1 s and
+ * exits with status 0 at `exit_at` seconds (events in the order of time,
+ * as the reader gives them). */
+static struct s_run rank_left_early(double start, double exit_at)
+{
+	struct s_run r = s_run_of(2, &base);
+	uint32_t idx[10];
+	bool exited = false;
+	s_clock(r.model, 0.0);
+	s_iter_begin(r.model, 101, 0, 0);
+	for (uint32_t b = 0; b < 2; b++) {
+		s_range(idx, 50 + 10 * b, 10, 1);
+		s_batch(r.model, 101, 0, 0, b, 0, 10, idx, 10);
+	}
+	s_clock(r.model, 0.1);
+	s_iter_end(r.model, 101, 0, 0, 2, 2, false);
+	s_iter_begin(r.model, 100, 0, 0);
+	for (uint32_t b = 0; b < 5; b++) {
+		double at = start + 0.1 * b;
+		if (!exited && exit_at < at) {
+			s_clock(r.model, exit_at);
+			s_exit(r.model, 101, 101, 0, -1);
+			exited = true;
+		}
+		s_clock(r.model, at);
+		s_range(idx, 10 * b, 10, 1);
+		s_batch(r.model, 100, 0, 0, b, 0, 10, idx, 10);
+	}
+	s_iter_end(r.model, 100, 0, 0, 5, 5, true);
+	if (!exited) {
+		s_clock(r.model, exit_at);
+		s_exit(r.model, 101, 101, 0, -1);
+	}
+	return r;
+}
+
+Test(checks_exit, a_rank_that_left_its_loop_died_if_it_exited_while_peers_read)
+{
+	/* Rank 1 exited at 1.0 s; rank 0 drew batches until 2.4 s. */
+	struct s_run r = rank_left_early(2.0, 1.0);
+	const struct aw_finding *f = s_finish_only(&r, "rank-died");
+	cr_expect(s_has_rank(f, 1));
+	cr_expect_eq(s_number(f, "batches"), 2);
+	cr_expect(s_says(f, "after its loop got 2 batches, the last #1 with "
+			    "indices [60, "),
+		  "%s", f->message);
+	cr_expect(s_says(f, "it exited 1.400 s before rank 0 drew its last "
+			    "batch of this epoch"),
+		  "%s", f->evidence);
+	s_done(&r);
+
+	/* Rank 0 was done by 0.9 s: rank 1 outlived the epoch. */
+	r = rank_left_early(0.5, 1.0);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+
+	/* Without clock records, the order is not known: nothing said. */
+	r = rank_left_early(2.0, 1.0);
+	r.model->processes[2].exit_ns = -1;
+	cr_assert_eq(r.model->processes[2].pid, 101);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+}
+
+Test(checks_exit, a_rank_that_dies_before_its_first_batch)
+{
+	/* Its pass began, its exception came before any batch was drawn
+	 * (a worker_init_fn, the sampler's __iter__): rank-died, 0 batches. */
+	struct s_run r = s_run_of(2, &base);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_iter_begin(r.model, 101, 0, 0);
+	s_exception(r.model, 101, "RuntimeError", "no shared memory", "");
+	s_exit(r.model, 101, 101, 1, -1);
+	const struct aw_finding *f = s_finish_only(&r, "rank-died");
+	cr_expect_eq(s_number(f, "batches"), 0);
+	cr_expect(s_says(f, "in epoch 0 of L0 (train.py:10) before its first "
+			    "batch, while rank 0 went further"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "it raised RuntimeError: no shared memory"), "%s",
+		  f->message);
+	cr_expect(s_says(f, "(the uncaught exception that ended it)"), "%s",
+		  f->evidence);
+	s_done(&r);
+
+	/* It raised before any pass began (model setup): no pass of its own
+	 * was cut short, rank-died says nothing of it. */
+	r = s_run_of(2, &base);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_exception(r.model, 101, "RuntimeError", "CUDA out of memory", "");
+	s_exit(r.model, 101, 101, 1, -1);
+	s_finish(&r);
+	cr_expect_eq(s_count(&r.findings, "rank-died"), 0);
 	s_done(&r);
 }
