@@ -546,6 +546,11 @@ static bool aw_rank_cut_short(const struct aw_model *model, uint32_t process,
 
 static const char *aw_rank_death_fix(const struct aw_process *p)
 {
+	if (aw_stop_signal(p->exit_signal))
+		return "it was stopped from outside (the launcher once another "
+		       "rank failed, the scheduler's time limit, Ctrl-C): if "
+		       "a rank died first, fix that one; else resume from a "
+		       "checkpoint, the epoch's counts are partial";
 	if (p->exception_type)
 		return "the exception ended the rank (its traceback is in the "
 		       "rank's stderr): when it came from the dataset or "
@@ -558,11 +563,6 @@ static const char *aw_rank_death_fix(const struct aw_process *p)
 		       "the other ranks read on: let every rank leave the loop "
 		       "at the same batch (decide to stop together, e.g. "
 		       "all_reduce a stop flag) and end after the epoch";
-	if (aw_stop_signal(p->exit_signal))
-		return "it was stopped from outside (the launcher once another "
-		       "rank failed, the scheduler's time limit, Ctrl-C): if "
-		       "a rank died first, fix that one; else resume from a "
-		       "checkpoint, the epoch's counts are partial";
 	switch (p->exit_signal) {
 	case SIGKILL:
 		return "SIGKILL is most often the kernel's out-of-memory "
@@ -796,8 +796,9 @@ static void aw_evidence_failed_elsewhere(struct aw_finding *f,
 /* rank-died: a rank whose end cut one of its passes over a loader short
  * (aw_rank_cut_short says when). A rank that crashed, raised or ended
  * itself is a finding of its own; ranks stopped by SIGTERM, SIGINT or
- * SIGHUP are told under the first of those, or, without one, together in
- * a single finding. */
+ * SIGHUP (whatever Python raised on the way: SIGINT's KeyboardInterrupt)
+ * are told under the first of those, or, without one, together in a
+ * single finding. */
 void aw_check_rank_died(const struct aw_check_input *in,
 			struct aw_findings *out)
 {
@@ -808,8 +809,7 @@ void aw_check_rank_died(const struct aw_check_input *in,
 		for (size_t i = 0; i < model->n_processes; i++) {
 			const struct aw_process *p = &model->processes[i];
 			struct aw_rank_end end;
-			if ((aw_stop_signal(p->exit_signal) &&
-			     !p->exception_type) != stopped ||
+			if (aw_stop_signal(p->exit_signal) != stopped ||
 			    !aw_rank_cut_short(model, (uint32_t)i, &end))
 				continue;
 			if (stopped && any) {

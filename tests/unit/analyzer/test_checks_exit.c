@@ -309,6 +309,25 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	s_done(&r);
 }
 
+Test(checks_exit, ranks_stopped_by_ctrl_c_are_one_finding)
+{
+	/* SIGINT raised KeyboardInterrupt in both ranks inside their loops,
+	 * and Python then ended them by SIGINT: stopped, not two crashes. */
+	struct s_run r = s_run_of(2, &base);
+	s_rank_reads_cut(r.model, 0, 0, 0, 30, 10);
+	s_rank_reads_cut(r.model, 1, 0, 50, 80, 10);
+	for (int32_t pid = 100; pid < 102; pid++) {
+		s_exception(r.model, pid, "KeyboardInterrupt", "", "");
+		s_exit(r.model, 99, pid, -1, SIGINT);
+	}
+	const struct aw_finding *f = s_finish_only(&r, "rank-died");
+	cr_expect_eq(s_count(&r.findings, "rank-died"), 1);
+	cr_expect(s_has_rank(f, 0) && s_has_rank(f, 1));
+	cr_expect(s_says(f, "raised KeyboardInterrupt"), "%s", f->message);
+	cr_expect(s_says(f, "stopped from outside"), "%s", f->fix);
+	s_done(&r);
+}
+
 Test(checks_exit, no_rank_died_after_its_epochs)
 {
 	/* Killed after its loop ended: not a data-loading death. */
