@@ -1,7 +1,7 @@
 /* How processes ended: DataLoader workers that were killed or crashed
  * (worker-died), workers that never came back from a fetch (worker-stuck)
- * and ranks that died mid-epoch (rank-died). Each finding quotes what the
- * process was reading: that is where the bug is reproduced. */
+ * and ranks whose end cut an epoch short (rank-died). Each finding quotes
+ * what the process was reading: that is where the bug is reproduced. */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -494,7 +494,7 @@ static const struct aw_cell *aw_peer_read_after(const struct aw_model *model,
 struct aw_rank_end {
 	uint32_t iteration; /* the pass */
 	uint64_t batches;   /* what it consumed */
-	bool inside;        /* the rank ended inside it (open at its end) */
+	bool inside; /* it ended inside it (open at its exception or end) */
 	/* The peer that went furthest in that epoch; the one still reading
 	 * after the rank had exited (the rank left its loop and exited
 	 * cleanly): NULL where none. */
@@ -509,8 +509,9 @@ struct aw_rank_end {
  *   then ended badly, ended with the pass open (os._exit(0) in the loop),
  *   or exited while that rank still drew batches of the epoch.
  * Ranks that all stopped at one batch (max_steps) cut nothing short; a
- * rank that left its loop early and exited after its peers' last batch
- * did not die (its count is uneven-batches' to judge). */
+ * rank that left its loop early, lived on and exited cleanly after its
+ * peers' last batch of the epoch stopped reading by choice, not by dying;
+ * without clock records that order is unknown and nothing is said. */
 static bool aw_rank_cut_short(const struct aw_model *model, uint32_t process,
 			      struct aw_rank_end *end)
 {
