@@ -1,6 +1,6 @@
-/* The checks of DESIGN.md's findings table: a table of functions, each
- * reading the finished model and adding findings. A new finding is one
- * function and one line in that table (checks.c).
+/* The checks of the README's findings table (docs/DESIGN.md): a table of
+ * functions, each reading the finished model and adding findings. A new finding
+ * is one function and one line in that table (checks.c).
  *
  * The rules (W ranks of the epoch, N dataset_len, B batch_size or the
  * longest batch; "full epoch" = every loop ran to the end of its sampler):

@@ -1,5 +1,6 @@
-/* The JSON report, schema accwatch-report/1: the keys of DESIGN.md's contract
- * in that order, then extra keys; unknown values are null, never -1. */
+/* The JSON report, schema accwatch-report/1: the keys of the contract in
+ * docs/DESIGN.md in that order, then extra keys; unknown values are null, never
+ * -1. */
 #include <jansson.h>
 #include <string.h>
 
