@@ -317,9 +317,26 @@ static int aw_compare_start(const void *a, const void *b)
  * starts after every earlier process of its rank has ended begins the next
  * attempt (torchrun's restart after a failure, or a second job resuming
  * the first: no process of the rank lives across the gap). Processes of a
- * rank that overlap in time are one attempt (a helper process given the
- * rank's variables; several jobs at once are duplicate-rank). Without the
- * trace clock everything is attempt 0. */
+ * rank that overlap in time are one attempt (several jobs at once are
+ * duplicate-rank), and so is one started below a process of its rank (a
+ * helper given the rank's variables). Without the trace clock everything
+ * is attempt 0. */
+/* Whether an ancestor of p claims p's rank: p is a process that one started
+ * (a helper given the rank's variables), part of its attempt, never a new
+ * one however late it starts. */
+static bool aw_descends_from_its_rank(const struct aw_model *model,
+				      const struct aw_process *p)
+{
+	uint32_t up = p->parent;
+	for (int depth = 0; up != AW_NONE && depth < AW_MAX_ANCESTRY; depth++) {
+		const struct aw_process *q = &model->processes[up];
+		if (!q->is_worker && q->rank == p->rank)
+			return true;
+		up = q->parent;
+	}
+	return false;
+}
+
 static void aw_find_attempts(struct aw_model *model)
 {
 	struct aw_start *order =
@@ -339,7 +356,8 @@ static void aw_find_attempts(struct aw_model *model)
 		bool first = k == 0 || order[k - 1].rank != p->rank;
 		if (first)
 			attempt = 0;
-		else if (p->first_ns > end)
+		else if (p->first_ns > end &&
+			 !aw_descends_from_its_rank(model, p))
 			attempt++;
 		end = first ? aw_lifetime_end(p)
 			    : AW_MAX(end, aw_lifetime_end(p));

@@ -165,6 +165,40 @@ Test(model, a_wrapper_reading_ahead_counts_what_the_loop_was_handed)
 	aw_model_destroy(m);
 }
 
+/* Rank 0's process (pid 100) reads from 0 to 1000 ns; a second process
+ * claiming rank 0 (pid 150, its parent ppid) starts at 2000 ns. */
+static struct aw_model *rank_0_then_another(int32_t ppid, bool first_exits)
+{
+	struct aw_model *m = aw_model_create();
+	aw_model_set_clock(m, 0);
+	s_process(m, 100, 1, 0, 1, "rank");
+	s_loader(m, 100, 0, &plain);
+	s_reads(m, 100, 0, 0, 0, 50, 10, true);
+	aw_model_set_clock(m, 1000);
+	if (first_exits)
+		s_exit(m, 100, 100, 0, -1);
+	aw_model_set_clock(m, 2000);
+	s_process(m, 150, ppid, 0, 1, "rank");
+	s_loader(m, 150, 0, &plain);
+	s_reads(m, 150, 0, 0, 50, 100, 10, true);
+	aw_model_finish(m);
+	return m;
+}
+
+Test(model, a_rank_started_after_its_rank_ended_is_the_next_attempt)
+{
+	struct aw_model *m = rank_0_then_another(1, true);
+	cr_expect_eq(m->n_attempts, 2);
+	cr_expect_eq(m->n_loaders_global, 2);
+	aw_model_destroy(m);
+	/* Started by rank 0's own process (a helper with the rank's
+	 * variables): the same attempt, however late. */
+	m = rank_0_then_another(100, false);
+	cr_expect_eq(m->n_attempts, 1);
+	cr_expect_eq(m->n_loaders_global, 1);
+	aw_model_destroy(m);
+}
+
 Test(model, yielded_less_than_drawn_beyond_window)
 {
 	/* A long epoch: batches far behind the newest are folded early; those
