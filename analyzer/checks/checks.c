@@ -346,12 +346,25 @@ bool aw_epoch_split_diverged(const struct aw_check_input *in,
 	       !in->loader->rebuilt && aw_epoch_maps_differ(in, a, b);
 }
 
+const struct aw_sampler_link *aw_shuffling_link(const struct aw_loader *d)
+{
+	bool below_shard = false;
+	for (uint32_t i = 0; i < d->n_chain; i++) {
+		const struct aw_sampler_link *l = &d->chain[i];
+		if (!l->seen)
+			continue;
+		below_shard |= l->num_replicas >= 1 && l->rank >= 0;
+		if (below_shard && l->shuffle == 1)
+			return l;
+	}
+	return NULL;
+}
+
 bool aw_epoch_order_diverged(const struct aw_check_input *in,
 			     const struct aw_cell **a, const struct aw_cell **b)
 {
 	const struct aw_epoch *e = in->epoch;
-	const struct aw_sampler_link *shard = aw_index_shard(in->desc);
-	if (in->world < 2 || !shard || shard->shuffle != 1 ||
+	if (in->world < 2 || !aw_shuffling_link(in->desc) ||
 	    in->loader->rebuilt)
 		return false;
 	*a = *b = NULL;
@@ -359,8 +372,9 @@ bool aw_epoch_order_diverged(const struct aw_check_input *in,
 		const struct aw_cell *cell = &e->cells[c];
 		const struct aw_iteration *it =
 		    &in->model->iterations[cell->iteration];
-		if (cell->n_iterations != 1 || it->seed < 0 ||
-		    it->sampler_epoch < 0)
+		/* A link without an epoch (a RandomSampler's generator)
+		 * says -1 on every rank: only its seed can differ. */
+		if (cell->n_iterations != 1 || it->seed < 0)
 			continue;
 		if (!*a) {
 			*a = cell;

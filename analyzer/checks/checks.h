@@ -170,10 +170,15 @@ struct aw_coverage {
 };
 struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in);
 
-/* Ranks whose DistributedSampler (shuffle=True) must share one permutation
- * began the epoch with different seeds or set_epoch values (*a and *b two
- * of them), and share more samples than the padding: their shards overlap
- * and leave gaps, one cause for both. */
+/* The link whose permutation a sharding link cuts the ranks' shares from:
+ * the sharding link itself when it shuffles (DistributedSampler), or a
+ * shuffling link below it (a RandomSampler under accelerate's
+ * BatchSamplerShard); NULL when the chain shards nothing shuffled. */
+const struct aw_sampler_link *aw_shuffling_link(const struct aw_loader *d);
+/* Ranks whose shuffling link must share one permutation began the epoch
+ * with different seeds or set_epoch values (*a and *b two of them), and
+ * share more samples than the padding: their shards overlap and leave
+ * gaps, one cause for both. */
 bool aw_epoch_order_diverged(const struct aw_check_input *in,
 			     const struct aw_cell **a,
 			     const struct aw_cell **b);

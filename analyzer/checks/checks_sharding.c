@@ -349,17 +349,19 @@ void aw_check_order_diverged(const struct aw_check_input *in,
 	const struct aw_iteration *ib = &in->model->iterations[b->iteration];
 	struct aw_finding *f = aw_cause_finding(in, out, "order-diverged");
 	bool seeds = ia->seed != ib->seed;
+	const struct aw_sampler_link *shuffler = aw_shuffling_link(in->desc);
+	bool own = shuffler->num_replicas >= 1 && shuffler->rank >= 0;
 	aw_finding_set_message(
 	    f,
-	    "the ranks' DistributedSamplers drew different permutations in "
+	    "the ranks' %ss drew different permutations in "
 	    "epoch %u (rank %d: %s %" PRId64 ", rank %d: %" PRId64
 	    "): their shards overlap by %" PRIu64 " reads and leave %" PRId64
 	    " samples unread, where one shared permutation cuts disjoint "
 	    "shards",
-	    e->epoch, a->rank, seeds ? "seed" : "set_epoch",
-	    seeds ? ia->seed : ia->sampler_epoch, b->rank,
-	    seeds ? ib->seed : ib->sampler_epoch, e->cross_rank_duplicates,
-	    AW_MAX(e->missing, 0));
+	    aw_short_class(shuffler->class_name), e->epoch, a->rank,
+	    seeds ? "seed" : "set_epoch", seeds ? ia->seed : ia->sampler_epoch,
+	    b->rank, seeds ? ib->seed : ib->sampler_epoch,
+	    e->cross_rank_duplicates, AW_MAX(e->missing, 0));
 	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++) {
 		const struct aw_iteration *it =
 		    &in->model->iterations[e->cells[c].iteration];
@@ -371,12 +373,28 @@ void aw_check_order_diverged(const struct aw_check_input *in,
 					it->sampler_epoch, e->cells[c].unique);
 	}
 	aw_evidence_more(f, e);
-	aw_finding_set_fix(
-	    f, seeds ? "pass the same seed to DistributedSampler on every "
-		       "rank (seed=<one number>, not one drawn per rank), "
-		       "and shuffle with set_epoch(epoch)"
-		     : "call sampler.set_epoch(epoch) with the same epoch on "
-		       "every rank before each epoch");
+	if (seeds && !own)
+		aw_finding_set_fix(
+		    f,
+		    "seed the shuffling sampler (%s) with one number on every "
+		    "rank: its permutation comes from %s%s",
+		    aw_short_class(shuffler->class_name),
+		    "a generator seeded per process (the process's default "
+		    "one when it has none): "
+		    "RandomSampler(generator=torch.Generator().manual_seed(<"
+		    "one "
+		    "number>))",
+		    aw_model_uses_accelerate(in->model)
+			? ", or accelerate.utils.set_seed(<one number>) on "
+			  "every rank before prepare()"
+			: "");
+	else
+		aw_finding_set_fix(
+		    f, seeds ? "pass the same seed to DistributedSampler on "
+			       "every rank (seed=<one number>, not one drawn "
+			       "per rank), and shuffle with set_epoch(epoch)"
+			     : "call sampler.set_epoch(epoch) with the same "
+			       "epoch on every rank before each epoch");
 }
 
 void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
@@ -793,8 +811,8 @@ static const struct aw_sampler_link *aw_stated_share(const struct aw_loader *l,
 		if (s->num_samples < 0 || s->total_size < 0)
 			return NULL;
 		if (i + 1 < l->n_chain)
-			*below = l->chain[i + 1].seen ? l->chain[i + 1].length
-						      : -1;
+			*below =
+			    l->chain[i + 1].seen ? l->chain[i + 1].length : -1;
 		else
 			*below = l->dataset_len;
 		return s;
@@ -896,9 +914,9 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 		designed = !aw_rank_failed(in->model, &e->cells[c], true, &why);
 	bool settled = joined || designed;
 
-	struct aw_finding *f = aw_epoch_finding(
-	    in, out, "uneven-batches",
-	    settled ? AW_SEVERITY_INFO : AW_SEVERITY_ERROR);
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "uneven-batches",
+			     settled ? AW_SEVERITY_INFO : AW_SEVERITY_ERROR);
 	aw_add_all_ranks(f, e);
 	aw_finding_add_integer(f, "fewest_batches", (int64_t)fewest->batches);
 	aw_finding_add_integer(f, "most_batches", (int64_t)most->batches);
@@ -946,11 +964,11 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 	if (joined)
 		aw_evidence_join_raised(in, f);
 	if (!settled && *aw_text_str(&why))
-		aw_finding_add_evidence(
-		    f, "%s did not settle it: %s",
-		    *aw_text_str(&shares) ? "sharding unevenly by design"
-					  : "torch.distributed's Join",
-		    aw_text_str(&why));
+		aw_finding_add_evidence(f, "%s did not settle it: %s",
+					*aw_text_str(&shares)
+					    ? "sharding unevenly by design"
+					    : "torch.distributed's Join",
+					aw_text_str(&why));
 	if (joined)
 		aw_finding_set_fix(f, "nothing to change: Join lets the ranks "
 				      "that ran out wait for the others");

@@ -470,6 +470,28 @@ def _bind(iterator, rec):
         weakref.finalize(iterator, _iterator_gone, key)
 
 
+def _pass_seed(chain):
+    """The seed the pass's order comes from: a link's own (DistributedSampler's
+    seed, accelerate's SeedableRandomSampler's initial_seed); else, for a
+    shuffling link that draws its permutation from a torch Generator
+    (RandomSampler), that generator's initial seed, the process's default
+    one when it has none. -1 when nothing shuffles."""
+    seed = _first_int(chain, ("seed", "initial_seed"))
+    if seed >= 0:
+        return seed
+    for obj in chain:
+        if _link_shuffle(obj) != 1 or not hasattr(obj, "generator"):
+            continue
+        try:
+            generator = obj.generator
+            if generator is None:
+                return _int(sys.modules["torch"].initial_seed())
+            return _int(generator.initial_seed())
+        except Exception:
+            return -1
+    return -1
+
+
 def _resumed_batches(loader):
     """The batches a pass starting now skips because it resumes from a
     state_dict: torchdata's StatefulDataLoader keeps the state given to
@@ -508,7 +530,7 @@ def _begin(loader):
     _emit_dist_groups()
     _aw.iter_begin(loader=rec.loader, iteration=rec.iteration,
                    sampler_epoch=_first_int(chain, ("epoch",)),
-                   seed=_first_int(chain, ("seed", "initial_seed")),
+                   seed=_pass_seed(chain),
                    dataset_epoch=_dataset_epoch(getattr(loader, "dataset", None)),
                    resumed=_resumed_batches(loader))
     # Persistent workers: the same iterator is _reset inside the original

@@ -728,8 +728,7 @@ Test(checks_sharding, a_rank_waiting_in_its_join_is_judged_later)
 	cr_expect_eq(s_count(&r.findings, "uneven-batches"), 0);
 	aw_findings_fini(&r.findings);
 	s_finish(&r);
-	cr_expect_eq(s_get(&r, "uneven-batches")->severity,
-		     AW_SEVERITY_ERROR);
+	cr_expect_eq(s_get(&r, "uneven-batches")->severity, AW_SEVERITY_ERROR);
 	s_done(&r);
 }
 
@@ -768,12 +767,12 @@ Test(checks_sharding, a_join_left_by_an_exception_the_program_survived)
 	struct s_run r = s_run_of(2, &base0);
 	for (int rank = 0; rank < 2; rank++) {
 		struct aw_event e = s_event(AW_EVENT_JOIN, 100 + rank);
-		e.u.join = (struct aw_event_join){
-		    .begin = 1,
-		    .joinables = 2,
-		    .enable = 1,
-		    .throw_on_early_termination = 1,
-		    .raised = -1};
+		e.u.join =
+		    (struct aw_event_join){.begin = 1,
+					   .joinables = 2,
+					   .enable = 1,
+					   .throw_on_early_termination = 1,
+					   .raised = -1};
 		aw_model_add_event(r.model, &e);
 		s_rank_reads(r.model, rank, 0, rank ? 50 : 0, rank ? 90 : 50,
 			     10);
@@ -867,8 +866,7 @@ Test(checks_sharding, uneven_shares_that_do_not_cover_once_are_an_error)
 	 * 132 (padded): not an unpadded cover. */
 	struct s_run r = by_design(132, 0);
 	s_finish(&r);
-	cr_expect_eq(s_get(&r, "uneven-batches")->severity,
-		     AW_SEVERITY_ERROR);
+	cr_expect_eq(s_get(&r, "uneven-batches")->severity, AW_SEVERITY_ERROR);
 	s_done(&r);
 }
 
@@ -1178,6 +1176,54 @@ Test(checks_sharding, order_diverged_names_the_seeds_not_overlap_and_missing)
 	cr_expect_eq(s_number(f, "missing"), 20);
 	cr_expect(s_says(f, "rank 0: seed 1, rank 1: 2"), "%s", f->message);
 	cr_expect(s_says(f, "the same seed"), "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_sharding, order_diverged_below_a_batch_sharding_link)
+{
+	/* accelerate's BatchSamplerShard over BatchSampler(10) over a
+	 * RandomSampler whose generator each rank seeded its own way: rank r
+	 * reads [begins[r], +50). */
+	struct s_loader_opts o = base;
+	o.batch_size = -1;
+	o.dataset_len = 100;
+	struct s_run r = s_run_of(2, &o);
+	const uint32_t begins[2] = {0, 30};
+	for (int rank = 0; rank < 2; rank++) {
+		int32_t pid = 100 + rank;
+		struct aw_event_sampler links[3] = {
+		    s_link("accelerate.data_loader.BatchSamplerShard"),
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("torch.utils.data.sampler.RandomSampler")};
+		links[0].num_replicas = 2;
+		links[0].rank = rank;
+		links[0].batch_size = 10;
+		links[1].batch_size = 10;
+		links[1].drop_last = 0;
+		links[2].shuffle = 1;
+		s_chain(r.model, pid, 0, links, 3);
+		s_reads(r.model, pid, 0, 0, begins[rank], begins[rank] + 50, 10,
+			true);
+		struct aw_event e = s_event(AW_EVENT_ITER_BEGIN, pid);
+		e.u.iter_begin =
+		    (struct aw_event_iter_begin){.loader = 0,
+						 .iteration = 0,
+						 .sampler_epoch = -1,
+						 .seed = 7 + rank,
+						 .dataset_epoch = -1,
+						 .resumed = -1};
+		aw_model_add_event(r.model, &e);
+	}
+	s_finish(&r);
+	s_expect_exactly(&r.findings, "order-diverged");
+	const struct aw_finding *f = s_get(&r, "order-diverged");
+	cr_expect(s_says(f, "the ranks' RandomSamplers drew different "
+			    "permutations"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "rank 0: seed 7, rank 1: 8"), "%s", f->message);
+	cr_expect(s_says(f, "seed the shuffling sampler (RandomSampler)"), "%s",
+		  f->fix);
+	cr_expect_not(s_says(f, "shard once"), "%s", f->fix);
 	s_done(&r);
 }
 
