@@ -298,6 +298,15 @@ class Truth:
         entry["epochs"].append({"epoch": len(entry["epochs"]), "batches": batches, "exhausted": exhausted})
         return exhausted
 
+    def cut_short(self, entry):
+        """The batches list of a pass the rank will not finish (it dies or
+        is stopped inside it): its epoch is in the truth before the loop
+        ends, not exhausted."""
+        entry["iterated"] = True
+        batches = []
+        entry["epochs"].append({"epoch": len(entry["epochs"]), "batches": batches, "exhausted": False})
+        return batches
+
     def epochs(self, entry, loader, count, sampler=None, limit=None):
         for epoch in range(count):
             if sampler is not None:
@@ -421,9 +430,7 @@ def rank_killed(truth, rank, world):
     if rank != KILLED_RANK:
         truth.read(entry, loader)
         return
-    entry["iterated"] = True
-    batches = []
-    entry["epochs"].append({"epoch": 0, "batches": batches, "exhausted": False})
+    batches = truth.cut_short(entry)
     for batch in loader:
         batches.append(items(batch))
         if len(batches) == 4:
@@ -483,9 +490,7 @@ def rank_ends_early(truth, rank, world, how):
         truth.read(entry, loader)
         return
     # The truth is written from inside the loop: its epoch is there already.
-    entry["iterated"] = True
-    batches = []
-    entry["epochs"].append({"epoch": 0, "batches": batches, "exhausted": False})
+    batches = truth.cut_short(entry)
     for batch in loader:
         batches.append(items(batch))
         if how == "exit0" and len(batches) == 3:
@@ -572,8 +577,7 @@ def restarted_stateful(truth, rank, world, set_epoch):
     if attempt() == 0:
         truth.read(entry, loader)
         sampler.set_epoch(1)
-        batches = []
-        entry["epochs"].append({"epoch": 1, "batches": batches, "exhausted": False})
+        batches = truth.cut_short(entry)
         for batch in loader:
             batches.append(items(batch))
             if len(batches) == 3:
