@@ -216,6 +216,48 @@ uint64_t aw_sample_set_overlap(const struct aw_sample_set *a,
 					      aw_sample_set_bitmap(b));
 }
 
+/* roaring_iterate's walk over the lacking indices, ascending. */
+struct aw_runs_walk {
+	struct aw_index_runs *runs;
+	uint32_t previous;
+};
+
+static bool aw_index_runs_add(uint32_t index, void *data)
+{
+	struct aw_runs_walk *walk = data;
+	struct aw_index_runs *runs = walk->runs;
+	bool extends = runs->count > 0 && walk->previous + 1 == index;
+	runs->count++;
+	walk->previous = index;
+	if (extends) {
+		if (runs->n_runs <= AW_INDEX_RUNS_KEPT)
+			runs->last[runs->n_runs - 1] = index;
+		return true;
+	}
+	if (runs->n_runs < AW_INDEX_RUNS_KEPT)
+		runs->first[runs->n_runs] = runs->last[runs->n_runs] = index;
+	runs->n_runs++;
+	return true;
+}
+
+void aw_sample_set_lacks(const struct aw_sample_set *set,
+			 const struct aw_sample_set *within, uint64_t limit,
+			 struct aw_index_runs *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (limit > (uint64_t)UINT32_MAX + 1)
+		limit = (uint64_t)UINT32_MAX + 1;
+	roaring_bitmap_t *rest =
+	    within ? roaring_bitmap_copy(aw_sample_set_bitmap(within))
+		   : roaring_bitmap_from_range(0, limit, 1);
+	if (!rest)
+		aw_out_of_memory(sizeof(roaring_bitmap_t));
+	roaring_bitmap_andnot_inplace(rest, aw_sample_set_bitmap(set));
+	struct aw_runs_walk walk = {.runs = out};
+	roaring_iterate(rest, aw_index_runs_add, &walk);
+	roaring_bitmap_free(rest);
+}
+
 uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets,
 			       size_t n, uint64_t *shared)
 {

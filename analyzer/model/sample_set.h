@@ -63,6 +63,20 @@ uint64_t aw_sample_set_unique_below(const struct aw_sample_set *set,
 uint64_t aw_sample_set_overlap(const struct aw_sample_set *a,
 			       const struct aw_sample_set *b);
 
+/* Indices as a finding names them: runs of consecutive ones ("88-99"),
+ * the first few kept, all counted. */
+#define AW_INDEX_RUNS_KEPT 4
+struct aw_index_runs {
+	uint64_t count;  /* indices in all */
+	uint64_t n_runs; /* runs in all */
+	uint32_t first[AW_INDEX_RUNS_KEPT], last[AW_INDEX_RUNS_KEPT];
+};
+
+/* The distinct indices of `within` (NULL: of [0, limit)) that set lacks. */
+void aw_sample_set_lacks(const struct aw_sample_set *set,
+			 const struct aw_sample_set *within, uint64_t limit,
+			 struct aw_index_runs *out);
+
 /* For n sets (one per rank): how many distinct indices are in two or more of
  * them (the return value) and, per set, how many of its distinct indices
  * another set also holds (shared[i], may be NULL). Linear in n. */

@@ -113,3 +113,37 @@ Test(sample_set, shared_between_sets)
 	for (int i = 0; i < 3; i++)
 		aw_sample_set_fini(&s[i]);
 }
+
+Test(sample_set, lacks_names_runs_and_counts_the_rest)
+{
+	struct aw_sample_set set, within;
+	aw_sample_set_init(&set);
+	aw_sample_set_init(&within);
+	/* [0, 20) lacks 3, 5-6, 9, 12-13, 15 and 17-19: six runs. */
+	const uint32_t read[] = {0, 1, 2, 4, 7, 8, 10, 11, 14, 16};
+	aw_sample_set_add(&set, read, 10);
+	struct aw_index_runs runs;
+	aw_sample_set_lacks(&set, NULL, 20, &runs);
+	cr_expect_eq(runs.count, 10);
+	cr_expect_eq(runs.n_runs, 6);
+	cr_expect_eq(runs.first[0], 3);
+	cr_expect_eq(runs.last[0], 3);
+	cr_expect_eq(runs.first[1], 5);
+	cr_expect_eq(runs.last[1], 6);
+	cr_expect_eq(runs.first[3], 12);
+	cr_expect_eq(runs.last[3], 13);
+	/* Within a set of its own: only what it holds counts. */
+	const uint32_t part[] = {3, 4, 5, 30, 31};
+	aw_sample_set_add(&within, part, 5);
+	aw_sample_set_lacks(&set, &within, 20, &runs);
+	cr_expect_eq(runs.count, 4);
+	cr_expect_eq(runs.n_runs, 3);
+	cr_expect_eq(runs.first[2], 30);
+	cr_expect_eq(runs.last[2], 31);
+	/* Nothing lacking. */
+	aw_sample_set_lacks(&set, NULL, 3, &runs);
+	cr_expect_eq(runs.count, 0);
+	cr_expect_eq(runs.n_runs, 0);
+	aw_sample_set_fini(&set);
+	aw_sample_set_fini(&within);
+}
