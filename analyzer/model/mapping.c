@@ -47,9 +47,11 @@ void aw_mapping_free(struct aw_mapping *m)
 	free(m);
 }
 
-uint32_t aw_mapping_apply(const struct aw_mapping *m, uint32_t position)
+/* A position of level `from` through the levels below it. */
+static uint32_t aw_mapping_apply_from(const struct aw_mapping *m, uint32_t from,
+				      uint32_t position)
 {
-	for (uint32_t i = 0; i < m->n_levels; i++) {
+	for (uint32_t i = from; i < m->n_levels; i++) {
 		const struct aw_mapping_level *level = &m->levels[i];
 		if (!level->to || position >= level->n)
 			return AW_UNMAPPED;
@@ -60,14 +62,25 @@ uint32_t aw_mapping_apply(const struct aw_mapping *m, uint32_t position)
 	return position;
 }
 
+uint32_t aw_mapping_apply(const struct aw_mapping *m, uint32_t position)
+{
+	return aw_mapping_apply_from(m, 0, position);
+}
+
 void aw_mapping_image(const struct aw_mapping *m, struct aw_sample_set *out)
 {
-	if (m->n_levels == 0)
+	aw_mapping_image_from(m, 0, out);
+}
+
+void aw_mapping_image_from(const struct aw_mapping *m, uint32_t from,
+			   struct aw_sample_set *out)
+{
+	if (from >= m->n_levels)
 		return;
 	uint32_t chunk[1024];
 	uint32_t n = 0;
-	for (uint32_t p = 0; p < m->levels[0].n; p++) {
-		uint32_t to = aw_mapping_apply(m, p);
+	for (uint32_t p = 0; p < m->levels[from].n; p++) {
+		uint32_t to = aw_mapping_apply_from(m, from, p);
 		if (to == AW_UNMAPPED)
 			continue;
 		chunk[n++] = to;
@@ -84,15 +97,35 @@ int64_t aw_mapping_base_len(const struct aw_mapping *m)
 	return m->n_levels ? m->levels[m->n_levels - 1].base_len : -1;
 }
 
+/* Whether two levels send every position to the same index. */
+static bool aw_mapping_level_equal(const struct aw_mapping_level *x,
+				   const struct aw_mapping_level *y)
+{
+	return x->n == y->n && x->to && y->to &&
+	       memcmp(x->to, y->to, (size_t)x->n * sizeof(*x->to)) == 0;
+}
+
+uint32_t aw_mapping_common_levels(const struct aw_mapping *a,
+				  const struct aw_mapping *b)
+{
+	uint32_t k = 0;
+	while (k < a->n_levels && k < b->n_levels) {
+		const struct aw_mapping_level
+		    *x = &a->levels[a->n_levels - 1 - k],
+		    *y = &b->levels[b->n_levels - 1 - k];
+		if (x->base_len != y->base_len || !aw_mapping_level_equal(x, y))
+			break;
+		k++;
+	}
+	return k;
+}
+
 bool aw_mapping_equal(const struct aw_mapping *a, const struct aw_mapping *b)
 {
 	if (a->n_levels != b->n_levels)
 		return false;
 	for (uint32_t i = 0; i < a->n_levels; i++) {
-		const struct aw_mapping_level *x = &a->levels[i],
-					      *y = &b->levels[i];
-		if (x->n != y->n || !x->to || !y->to ||
-		    memcmp(x->to, y->to, (size_t)x->n * sizeof(*x->to)) != 0)
+		if (!aw_mapping_level_equal(&a->levels[i], &b->levels[i]))
 			return false;
 	}
 	return true;

@@ -41,6 +41,15 @@ void aw_mapping_free(struct aw_mapping *m);
 uint32_t aw_mapping_apply(const struct aw_mapping *m, uint32_t position);
 /* Adds the image of every position of the top level to out. */
 void aw_mapping_image(const struct aw_mapping *m, struct aw_sample_set *out);
+/* The image of every position of level `from` through that level and the
+ * ones below it (from 0: aw_mapping_image). */
+void aw_mapping_image_from(const struct aw_mapping *m, uint32_t from,
+			   struct aw_sample_set *out);
+/* How many innermost levels a and b have alike (the same entries into
+ * datasets of the same length): a dataset both cut their own part out
+ * of, made the same way in both (a split every rank made alike). */
+uint32_t aw_mapping_common_levels(const struct aw_mapping *a,
+				  const struct aw_mapping *b);
 /* Whether two maps send every position to the same index. */
 bool aw_mapping_equal(const struct aw_mapping *a, const struct aw_mapping *b);
 /* The length of the dataset at the bottom, -1 unknown. */

@@ -858,6 +858,41 @@ Test(mapping, levels_compose_and_unknown_entries_stay_unknown)
 	aw_model_destroy(m);
 }
 
+Test(mapping, two_maps_share_their_innermost_levels_alike)
+{
+	/* Two loaders: Subset(P, evens) and Subset(P, odds) over the same
+	 * P = Subset(base of 100, 10..29); a third over another P. */
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 1, 0, 1, "rank");
+	for (uint32_t l = 0; l < 3; l++)
+		s_loader(m, 100, l, &plain);
+	uint32_t evens[10], odds[10], inner[20], other[20];
+	s_range(evens, 0, 10, 2);
+	s_range(odds, 1, 10, 2);
+	s_range(inner, 10, 20, 1);
+	s_range(other, 50, 20, 1);
+	s_dataset_map(m, 100, 0, 0, 20, evens, 10, 0, 10);
+	s_dataset_map(m, 100, 0, 1, 100, inner, 20, 0, 20);
+	s_dataset_map(m, 100, 1, 0, 20, odds, 10, 0, 10);
+	s_dataset_map(m, 100, 1, 1, 100, inner, 20, 0, 20);
+	s_dataset_map(m, 100, 2, 0, 20, odds, 10, 0, 10);
+	s_dataset_map(m, 100, 2, 1, 100, other, 20, 0, 20);
+	const struct aw_mapping *a = m->loaders[0].mapping,
+				*b = m->loaders[1].mapping,
+				*c = m->loaders[2].mapping;
+	cr_expect_eq(aw_mapping_common_levels(a, b), 1, "P alike");
+	cr_expect_eq(aw_mapping_common_levels(a, a), 2);
+	cr_expect_eq(aw_mapping_common_levels(b, c), 0, "another P");
+	/* What P stands for: base samples 10..29. */
+	struct aw_sample_set cut;
+	aw_sample_set_init(&cut);
+	aw_mapping_image_from(a, 1, &cut);
+	cr_expect_eq(aw_sample_set_unique(&cut), 20);
+	cr_expect_eq(aw_sample_set_unique_below(&cut, 10), 0);
+	aw_sample_set_fini(&cut);
+	aw_model_destroy(m);
+}
+
 Test(mapping, ranks_are_judged_on_dataset_indices)
 {
 	/* Two ranks, each Subset(base of 40, range(rank, 40, 2)) read whole:
