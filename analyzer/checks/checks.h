@@ -15,7 +15,14 @@
  *                    (not overlap, missing nor order-diverged then)
  *   overlap          cross-rank duplicates > W*B-1, not unsharded
  *   padding (info)   0 < cross-rank duplicates <= W*B-1
- *   missing          full epoch, N - |union in [0,N)| > drop allowance
+ *   missing          full epoch, N - |union in [0,N)| > drop allowance; or
+ *                    every rank reads through an index map, the maps
+ *                    differ, and their union leaves samples of the base
+ *                    unread whatever is drawn: an error for those inside
+ *                    what the maps are cut from (the innermost levels all
+ *                    maps have alike, else the whole base), a warning
+ *                    when only the rest of such a shared part is left
+ *                    (N is then the base's length: coverage of the base)
  *   uneven-batches   the ranks whose sampler ran out differ in batches, or
  *                    a rank still going consumed more than one of them;
  *                    info when every rank drew them inside an enabled Join

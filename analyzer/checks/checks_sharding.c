@@ -286,6 +286,16 @@ static void aw_padding_source(const struct aw_check_input *in,
 			    and, pad->even_batches);
 }
 
+/* The samples an epoch's index maps (or dataset) hold that no rank read:
+ * of what the maps cover, also when the epoch is judged against the
+ * dataset below them. */
+static int64_t aw_unread_of_maps(const struct aw_epoch *e)
+{
+	return e->mapped
+		   ? (int64_t)e->expected_count - (int64_t)e->union_in_range
+		   : e->missing;
+}
+
 /* A finding of the one cause of an epoch's overlap and gaps: every rank,
  * both numbers. */
 static struct aw_finding *aw_cause_finding(const struct aw_check_input *in,
@@ -297,7 +307,7 @@ static struct aw_finding *aw_cause_finding(const struct aw_check_input *in,
 	aw_add_all_ranks(f, e);
 	aw_finding_add_integer(f, "cross_rank_duplicates",
 			       (int64_t)e->cross_rank_duplicates);
-	aw_finding_add_integer(f, "missing", e->missing);
+	aw_finding_add_integer(f, "missing", aw_unread_of_maps(e));
 	return f;
 }
 
@@ -326,8 +336,8 @@ void aw_check_split_diverged(const struct aw_check_input *in,
 	    "shard out of its own: %" PRIu64 " reads overlap and %" PRId64
 	    " of the %" PRIu64 " samples the subsets cover are never read in "
 	    "epoch %u",
-	    a->rank, b->rank, e->cross_rank_duplicates, AW_MAX(e->missing, 0),
-	    e->expected_count, e->epoch);
+	    a->rank, b->rank, e->cross_rank_duplicates,
+	    AW_MAX(aw_unread_of_maps(e), 0), e->expected_count, e->epoch);
 	aw_evidence_shares(f, e, e->expected_count,
 			   "the samples the ranks' subsets cover");
 	aw_finding_set_fix(
@@ -361,7 +371,7 @@ void aw_check_order_diverged(const struct aw_check_input *in,
 	    aw_short_class(shuffler->class_name), e->epoch, a->rank,
 	    seeds ? "seed" : "set_epoch", seeds ? ia->seed : ia->sampler_epoch,
 	    b->rank, seeds ? ib->seed : ib->sampler_epoch,
-	    e->cross_rank_duplicates, AW_MAX(e->missing, 0));
+	    e->cross_rank_duplicates, AW_MAX(aw_unread_of_maps(e), 0));
 	for (size_t c = 0; c < e->n_cells && c < AW_EVIDENCE_RANKS; c++) {
 		const struct aw_iteration *it =
 		    &in->model->iterations[e->cells[c].iteration];
@@ -511,67 +521,187 @@ static void aw_left_out(const struct aw_coverage *c, struct aw_text *out)
 	}
 }
 
+/* "samples 88-99", "samples 3, 10-14 and 20-29, and 5 more runs": indices
+ * as a finding names them. */
+static void aw_runs_text(const struct aw_index_runs *runs, struct aw_text *out)
+{
+	uint64_t shown = AW_MIN(runs->n_runs, (uint64_t)AW_INDEX_RUNS_KEPT);
+	aw_text_add(out, "sample%s ", runs->count == 1 ? "" : "s");
+	for (uint64_t i = 0; i < shown; i++) {
+		const char *sep = i == 0                  ? ""
+				  : i + 1 == runs->n_runs ? " and "
+							  : ", ";
+		if (runs->first[i] == runs->last[i])
+			aw_text_add(out, "%s%u", sep, runs->first[i]);
+		else
+			aw_text_add(out, "%s%u-%u", sep, runs->first[i],
+				    runs->last[i]);
+	}
+	if (runs->n_runs > shown)
+		aw_text_add(out, ", and %" PRIu64 " more run%s",
+			    runs->n_runs - shown,
+			    runs->n_runs - shown == 1 ? "" : "s");
+}
+
+/* What the part every rank's maps share is, in a few words. */
+#define AW_SHARED_PART                                                         \
+	"the part every rank's index maps share below their own (a Subset or " \
+	"a split made alike on every rank)"
+
+/* The reasons an epoch's samples were never read, for missing's message:
+ * the ranks' differing index maps leave some out of what they are cut
+ * from (holes) or of the base (outside a shared part), and the ranks did
+ * not read all that their maps cover (reads_short). */
+static void aw_missing_reasons(const struct aw_check_input *in,
+			       const struct aw_coverage *cover,
+			       bool reads_short, int64_t unread,
+			       struct aw_text *why)
+{
+	const struct aw_map_gaps *gaps = &in->epoch->gaps;
+	const char *sep = "";
+	if (gaps->judged && gaps->holes.count) {
+		struct aw_text runs = {0};
+		aw_runs_text(&gaps->holes, &runs);
+		aw_text_add(why,
+			    "%" PRIu64 " %s in no rank's index map (%s), left "
+			    "out of the %" PRIu64 " samples the ranks' "
+			    "differing maps are cut from (%s)",
+			    gaps->holes.count,
+			    gaps->holes.count == 1 ? "is" : "are",
+			    aw_text_str(&runs), gaps->cut_from,
+			    gaps->parent ? AW_SHARED_PART
+					 : "the whole dataset below them");
+		aw_text_fini(&runs);
+		sep = "; ";
+	}
+	if (reads_short) {
+		aw_text_add(why, "%s", sep);
+		if (gaps->judged)
+			aw_text_add(why,
+				    "%" PRId64 " of the samples the maps cover "
+				    "were never read, ",
+				    unread);
+		if (cover->derived) {
+			aw_text_add(why,
+				    "more than the %" PRIu64
+				    " its sampler chain leaves out",
+				    cover->left_out);
+			struct aw_text parts = {0};
+			aw_left_out(cover, &parts);
+			if (*aw_text_str(&parts))
+				aw_text_add(why, " (%s)", aw_text_str(&parts));
+			aw_text_fini(&parts);
+		} else {
+			aw_text_add(why,
+				    "more than drop_last explains (at most "
+				    "%" PRIu64 ")",
+				    cover->left_out);
+		}
+		sep = "; ";
+	}
+	if (gaps->judged && gaps->outside)
+		aw_text_add(why,
+			    "%s%" PRIu64 " %s outside the %" PRIu64
+			    " samples of %s, which leaves them to another "
+			    "loader (a validation split?)",
+			    sep, gaps->outside,
+			    gaps->outside == 1 ? "is" : "are", gaps->cut_from,
+			    AW_SHARED_PART);
+}
+
 void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	const struct aw_loader *d = in->desc;
+	const struct aw_map_gaps *gaps = &e->gaps;
 	/* Only full epochs: a loop that stops early (max_steps, break) reads
 	 * less by design, and a rank that died says nothing about coverage. */
 	int64_t expected = aw_epoch_to_cover(in->desc, in->epoch);
-	if (expected <= 0 || d->iterable || !e->exhausted || aw_unjudgeable(in))
+	if (expected <= 0 || d->iterable || !e->exhausted ||
+	    aw_unjudgeable(in) || aw_one_cause(in))
 		return;
+	/* What the ranks read of what their maps (or the dataset) hold,
+	 * against what the chain leaves out; no promise with replacement. */
 	struct aw_coverage cover = aw_epoch_coverage(in);
-	if (!cover.promised || (!cover.derived && aw_sampler_subsets(d)) ||
-	    aw_one_cause(in))
+	int64_t unread =
+	    e->mapped ? (int64_t)e->expected_count - (int64_t)e->union_in_range
+		      : e->missing;
+	bool reads_short = cover.promised &&
+			   !(!cover.derived && aw_sampler_subsets(d)) &&
+			   unread >= 0 && (uint64_t)unread > cover.left_out;
+	/* The ranks' own maps leave samples of the base out whatever they
+	 * draw: holes in what they are cut from (an error), the rest of a
+	 * split they all share (another loader's, a warning). */
+	uint64_t holes = gaps->judged ? gaps->holes.count : 0;
+	uint64_t outside = gaps->judged ? gaps->outside : 0;
+	if (!reads_short && !holes && !outside)
 		return;
-	uint64_t allowance = cover.left_out;
-	if (e->missing < 0 || (uint64_t)e->missing <= allowance)
-		return;
+	bool error = reads_short || holes;
 	double coverage = aw_percent(e->union_in_range, (uint64_t)expected);
 	struct aw_finding *f =
-	    aw_epoch_finding(in, out, "missing", AW_SEVERITY_ERROR);
+	    aw_epoch_finding(in, out, "missing",
+			     error ? AW_SEVERITY_ERROR : AW_SEVERITY_WARNING);
 	aw_add_all_ranks(f, e);
 	aw_finding_add_integer(f, "missing", e->missing);
-	aw_finding_add_integer(f, "drop_allowance", (int64_t)allowance);
+	aw_finding_add_integer(f, "drop_allowance", (int64_t)cover.left_out);
 	aw_finding_add_real(f, "coverage", coverage);
-	struct aw_text why = {0};
-	if (cover.derived) {
-		aw_text_add(&why,
-			    "more than the %" PRIu64
-			    " its sampler chain leaves out",
-			    allowance);
-		struct aw_text parts = {0};
-		aw_left_out(&cover, &parts);
-		if (*aw_text_str(&parts))
-			aw_text_add(&why, " (%s)", aw_text_str(&parts));
-		aw_text_fini(&parts);
-	} else {
-		aw_text_add(
-		    &why, "more than drop_last explains (at most %" PRIu64 ")",
-		    allowance);
+	if (gaps->judged) {
+		aw_finding_add_integer(f, "in_no_map", (int64_t)holes);
+		aw_finding_add_integer(f, "outside_shared_part",
+				       (int64_t)outside);
 	}
+	struct aw_text why = {0};
+	aw_missing_reasons(in, &cover, reads_short, unread, &why);
 	aw_finding_set_message(
 	    f,
 	    "the %" PRIu64 " rank%s read %" PRIu64 " of the %" PRId64
-	    " samples in epoch %u (coverage %.1f%%): %" PRId64
-	    " were never read, %s",
+	    " samples%s in epoch %u (coverage %.1f%%): %" PRId64
+	    " were never read%s%s",
 	    in->world, in->world == 1 ? "" : "s together", e->union_in_range,
-	    expected, e->epoch, coverage, e->missing, aw_text_str(&why));
+	    expected,
+	    gaps->judged ? " of the dataset below their index maps" : "",
+	    e->epoch, coverage, e->missing, gaps->judged ? "; " : ", ",
+	    aw_text_str(&why));
 	aw_text_fini(&why);
 	aw_evidence_shares(f, e, (uint64_t)expected,
-			   e->mapped ? "the samples its index maps cover"
-				     : "the dataset");
+			   gaps->judged ? "the dataset below the index maps"
+			   : e->mapped  ? "the samples its index maps cover"
+					: "the dataset");
+	if (gaps->judged)
+		aw_finding_add_evidence(
+		    f,
+		    "the ranks' index maps differ: together they hold %" PRIu64
+		    " of the %" PRId64 " samples of the dataset below them, "
+		    "cut from %" PRIu64 " (%s)",
+		    e->expected_count, e->base_len, gaps->cut_from,
+		    gaps->parent ? AW_SHARED_PART : "all of it");
 	aw_evidence_sampler(f, in);
 	if (d->sampler_replicas > 0)
 		aw_finding_add_evidence(
 		    f, "the sampler shards %d ways (rank %d of them)",
 		    d->sampler_replicas, d->sampler_rank);
-	aw_finding_set_fix(
-	    f,
-	    "shard exactly once and completely: one DistributedSampler with "
-	    "num_replicas=%" PRIu64
-	    " (the world size) or accelerator.prepare(), not both",
-	    (uint64_t)AW_MAX(in->model->world_size, 1));
+	if (holes)
+		aw_finding_set_fix(
+		    f,
+		    "cut the ranks' parts so that together they hold every "
+		    "sample: Subset(dataset, range(rank, len(dataset), "
+		    "%" PRIu64 ")) on each rank, or the same dataset on every "
+		    "rank under DistributedSampler(dataset, "
+		    "num_replicas=%" PRIu64 ", rank=r)",
+		    in->world, in->world);
+	else if (!reads_short)
+		aw_finding_set_fix(
+		    f, "nothing to change if another loader reads the rest "
+		       "(say so with `# accwatch: allow missing` on this "
+		       "loader's line); else give the ranks parts of the "
+		       "whole dataset, not of one part of its split");
+	else
+		aw_finding_set_fix(
+		    f,
+		    "shard exactly once and completely: one DistributedSampler "
+		    "with num_replicas=%" PRIu64
+		    " (the world size) or accelerator.prepare(), not both",
+		    (uint64_t)AW_MAX(in->model->world_size, 1));
 }
 
 /* --- group-diverged ------------------------------------------------------ */

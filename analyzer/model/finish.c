@@ -636,6 +636,59 @@ static int aw_compare_epochs(const void *a, const void *b)
 	return (x->epoch > y->epoch) - (x->epoch < y->epoch);
 }
 
+/* The index map a cell read through, NULL none. */
+static const struct aw_mapping *aw_cell_mapping(const struct aw_model *model,
+						const struct aw_cell *cell)
+{
+	const struct aw_iteration *it = &model->iterations[cell->iteration];
+	const struct aw_mapping *m = model->loaders[it->loader].mapping;
+	return m && m->n_levels ? m : NULL;
+}
+
+/* What the ranks' index maps leave of the dataset at the bottom when they
+ * differ (the epoch's expected samples are the union of their images):
+ * each rank holds a part of its own, and no sampler promises the rest. */
+static void aw_epoch_gaps(const struct aw_model *model, struct aw_epoch *epoch)
+{
+	struct aw_map_gaps *g = &epoch->gaps;
+	memset(g, 0, sizeof(*g));
+	if (epoch->n_cells < 2 || epoch->base_len <= 0)
+		return;
+	const struct aw_mapping *first =
+	    aw_cell_mapping(model, &epoch->cells[0]);
+	if (!first || aw_mapping_base_len(first) != epoch->base_len)
+		return;
+	bool differ = false;
+	uint32_t parent = first->n_levels;
+	for (size_t c = 1; c < epoch->n_cells; c++) {
+		const struct aw_mapping *m =
+		    aw_cell_mapping(model, &epoch->cells[c]);
+		/* A rank reading the base itself, or another base: not parts
+		 * of one whole. */
+		if (!m || aw_mapping_base_len(m) != epoch->base_len)
+			return;
+		differ |= !aw_mapping_equal(first, m);
+		parent = AW_MIN(parent, aw_mapping_common_levels(first, m));
+	}
+	if (!differ)
+		return;
+	uint64_t base = (uint64_t)epoch->base_len;
+	g->judged = true;
+	g->parent = parent;
+	if (parent == 0) {
+		g->cut_from = base;
+		aw_sample_set_lacks(&epoch->expected, NULL, base, &g->holes);
+	} else {
+		struct aw_sample_set cut;
+		aw_sample_set_init(&cut);
+		aw_mapping_image_from(first, first->n_levels - parent, &cut);
+		g->cut_from = aw_sample_set_unique_below(&cut, base);
+		aw_sample_set_lacks(&epoch->expected, &cut, base, &g->holes);
+		aw_sample_set_fini(&cut);
+	}
+	g->outside = base - g->cut_from;
+}
+
 void aw_epoch_summarize(struct aw_model *model, const struct aw_loader *desc,
 			struct aw_epoch *epoch)
 {
@@ -670,6 +723,10 @@ void aw_epoch_summarize(struct aw_model *model, const struct aw_loader *desc,
 		    aw_sample_set_overlap(&epoch->all, &epoch->expected);
 		epoch->missing = (int64_t)epoch->expected_count -
 				 (int64_t)epoch->union_in_range;
+		aw_epoch_gaps(model, epoch);
+		if (epoch->gaps.judged)
+			epoch->missing =
+			    epoch->base_len - (int64_t)epoch->union_in_range;
 		if (epoch->base_len >= 0) {
 			epoch->out_of_range =
 			    epoch->union_count -

@@ -961,6 +961,8 @@ const struct aw_loader *aw_model_describe(const struct aw_model *model,
 int64_t aw_epoch_to_cover(const struct aw_loader *desc,
 			  const struct aw_epoch *epoch)
 {
+	if (epoch->gaps.judged)
+		return epoch->base_len;
 	return epoch->mapped ? (int64_t)epoch->expected_count
 			     : desc->dataset_len;
 }

@@ -223,6 +223,19 @@ struct aw_cell {
 	uint64_t repeated_items; /* its items another worker or rank read */
 };
 
+/* What the ranks' differing index maps leave of the dataset at the bottom
+ * of them. They cut their parts from what the innermost levels they all
+ * have alike stand for (a split every rank made the same way: `parent`
+ * levels of them), else from the whole of it: `holes` are the samples of
+ * that in no rank's map, `outside` those of the base outside that part. */
+struct aw_map_gaps {
+	bool judged; /* the maps differ, every rank has one, base_len known */
+	uint32_t parent;   /* levels every map has alike, innermost; 0 none */
+	uint64_t cut_from; /* distinct samples of the base they are cut from */
+	struct aw_index_runs holes;
+	uint64_t outside;
+};
+
 struct aw_epoch {
 	uint32_t epoch;        /* the iteration ordinal */
 	struct aw_cell *cells; /* sorted by rank */
@@ -248,6 +261,11 @@ struct aw_epoch {
 	uint64_t expected_count;
 	int64_t base_len;
 	uint64_t unmapped; /* consumed positions no map told */
+	/* When every rank reads through an index map and the maps differ
+	 * (each rank its own part: hand-made shards, a HF shard per rank),
+	 * the epoch is judged against the dataset at the bottom (base_len):
+	 * missing and the coverage are of it (aw_epoch_to_cover). */
+	struct aw_map_gaps gaps;
 	/* Iterable datasets: fingerprints of items read by several workers or
 	 * ranks (NULL: no item_fetch events). */
 	struct aw_item_epoch *items;
@@ -385,7 +403,9 @@ const struct aw_loader *
 aw_model_describe(const struct aw_model *model,
 		  const struct aw_global_loader *loader);
 /* How many samples an epoch of a loader (desc: its description) is to
- * cover: what its index maps stand for, else its dataset; -1 unknown. */
+ * cover: the dataset at the bottom of its index maps when the ranks' maps
+ * differ (gaps.judged), else what its maps stand for, else its dataset;
+ * -1 unknown. */
 int64_t aw_epoch_to_cover(const struct aw_loader *desc,
 			  const struct aw_epoch *epoch);
 const struct aw_process *aw_model_cell_process(const struct aw_model *model,

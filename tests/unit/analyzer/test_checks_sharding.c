@@ -1504,3 +1504,183 @@ Test(checks_sharding, ranks_dropping_their_own_subsets_tails_miss_nothing)
 	s_expect_only(&r.findings, NULL);
 	s_done(&r);
 }
+
+/* --- index maps that differ: coverage of the dataset below them -----------
+ */
+
+/* world ranks, each reading its whole own part of a base of base_len
+ * through Subset maps: rank r's outermost map is its `parts[r]`, count
+ * entries into the dataset below (into the base when parent is NULL, else
+ * into the `parent_len` positions of a parent Subset, the same on every
+ * rank, into the base). Each rank's chain: BatchSampler(7) over a
+ * RandomSampler of its part. */
+static struct s_run own_parts(int world, int64_t base_len,
+			      const uint32_t *const *parts, uint32_t count,
+			      const uint32_t *parent, uint32_t parent_len)
+{
+	struct s_loader_opts o = base0;
+	o.dataset_len = count;
+	o.batch_size = 7;
+	struct s_run r = s_run_of(world, &o);
+	for (int rank = 0; rank < world; rank++) {
+		struct aw_event_sampler links[2] = {
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("torch.utils.data.sampler.RandomSampler")};
+		links[0].batch_size = 7;
+		links[0].drop_last = 0;
+		links[1].shuffle = 1;
+		links[1].replacement = 0;
+		links[1].num_samples = count;
+		s_chain(r.model, 100 + rank, 0, links, 2);
+		s_dataset_map(r.model, 100 + rank, 0, 0,
+			      parent ? parent_len : base_len, parts[rank],
+			      count, 0, count);
+		if (parent)
+			s_dataset_map(r.model, 100 + rank, 0, 1, base_len,
+				      parent, parent_len, 0, parent_len);
+		s_rank_reads(r.model, rank, 0, 0, count, 7);
+	}
+	s_finish(&r);
+	return r;
+}
+
+/* The errors and warnings of a run. */
+static size_t judged(const struct aw_findings *f)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < f->n; i++)
+		n += f->items[i].severity != AW_SEVERITY_INFO;
+	return n;
+}
+
+Test(checks_sharding, hand_made_shards_that_leave_the_tail_unread_miss_it)
+{
+	/* The issue's example: 4 ranks, a base of 100, rank r reads
+	 * Subset(base, range(20 r, 20 r + 28)): the parts overlap by 8 and
+	 * together end at 87, so samples 88-99 are in no rank's map. */
+	uint32_t parts[4][28];
+	const uint32_t *of[4];
+	for (uint32_t rank = 0; rank < 4; rank++) {
+		s_range(parts[rank], 20 * rank, 28, 1);
+		of[rank] = parts[rank];
+	}
+	struct s_run r = own_parts(4, 100, of, 28, NULL, 0);
+	cr_expect_eq(judged(&r.findings), 2, "overlap and missing");
+	cr_expect_eq(s_count(&r.findings, "overlap"), 1);
+	const struct aw_finding *f = s_get(&r, "missing");
+	expect_well_formed(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect_eq(s_number(f, "missing"), 12);
+	cr_expect_eq(s_number(f, "in_no_map"), 12);
+	cr_expect_eq(s_number(f, "outside_shared_part"), 0);
+	cr_expect(s_says(f, "read 88 of the 100 samples"), "%s", f->message);
+	cr_expect(s_says(f, "coverage 88.0%"), "%s", f->message);
+	cr_expect(s_says(f, "12 are in no rank's index map (samples 88-99)"),
+		  "%s", f->message);
+	cr_expect(!strstr(f->message, "100.0%"), "%s", f->message);
+	cr_expect(s_says(f, "range(rank, len(dataset), 4)"), "%s", f->fix);
+	/* The table's coverage is of the base too. */
+	const struct aw_global_loader *g = &r.model->loaders_global[0];
+	const struct aw_epoch *e = &g->epochs[0];
+	cr_expect(e->gaps.judged);
+	cr_expect_eq(aw_epoch_to_cover(aw_model_describe(r.model, g), e), 100);
+	cr_expect_eq(e->union_in_range, 88);
+	cr_expect_eq(e->missing, 12);
+	s_done(&r);
+}
+
+Test(checks_sharding, holes_between_hand_made_shards_are_named)
+{
+	/* 2 ranks over a base of 40: rank 0 holds 0-9, rank 1 20-29 and
+	 * 35: the holes are 10-19, 30-34 and 36-39. */
+	uint32_t a[11], b[11];
+	s_range(a, 0, 11, 1);
+	a[10] = 9; /* a repeated entry: the part holds 0-9 */
+	s_range(b, 20, 10, 1);
+	b[10] = 35;
+	const uint32_t *of[2] = {a, b};
+	struct s_run r = own_parts(2, 40, of, 11, NULL, 0);
+	const struct aw_finding *f = s_get(&r, "missing");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect_eq(s_number(f, "in_no_map"), 19);
+	cr_expect(s_says(f, "(samples 10-19, 30-34 and 36-39)"), "%s",
+		  f->message);
+	s_done(&r);
+}
+
+Test(checks_sharding, shards_of_a_split_every_rank_shares_leave_its_rest)
+{
+	/* Every rank takes the same training part of a base of 100 (samples
+	 * 20-99, a parent Subset alike on all ranks) and its own quarter of
+	 * it: together they cover the part; 0-19 are another loader's. */
+	uint32_t parent[80], parts[4][20];
+	const uint32_t *of[4];
+	s_range(parent, 20, 80, 1);
+	for (uint32_t rank = 0; rank < 4; rank++) {
+		s_range(parts[rank], rank, 20, 4);
+		of[rank] = parts[rank];
+	}
+	struct s_run r = own_parts(4, 100, of, 20, parent, 80);
+	cr_expect_eq(judged(&r.findings), 1, "missing alone");
+	const struct aw_finding *f = s_get(&r, "missing");
+	expect_well_formed(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	cr_expect_eq(s_number(f, "in_no_map"), 0);
+	cr_expect_eq(s_number(f, "outside_shared_part"), 20);
+	cr_expect(s_says(f, "coverage 80.0%"), "%s", f->message);
+	cr_expect(s_says(f, "20 are outside the 80 samples of the part every "
+			    "rank's index maps share"),
+		  "%s", f->message);
+	cr_expect(s_says(f, "# accwatch: allow missing"), "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_sharding, holes_inside_a_shared_split_are_an_error)
+{
+	/* The same training part, but rank r holds its positions
+	 * [20 r, 20 r + 15): 20 of the part's samples in no rank's map. */
+	uint32_t parent[80], parts[4][15];
+	const uint32_t *of[4];
+	s_range(parent, 20, 80, 1);
+	for (uint32_t rank = 0; rank < 4; rank++) {
+		s_range(parts[rank], 20 * rank, 15, 1);
+		of[rank] = parts[rank];
+	}
+	struct s_run r = own_parts(4, 100, of, 15, parent, 80);
+	const struct aw_finding *f = s_get(&r, "missing");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	cr_expect_eq(s_number(f, "in_no_map"), 20);
+	cr_expect_eq(s_number(f, "outside_shared_part"), 20);
+	cr_expect_eq(s_number(f, "missing"), 40);
+	cr_expect(s_says(f, "(samples 35-39, 55-59, 75-79 and 95-99)"), "%s",
+		  f->message);
+	cr_expect(s_says(f, "left out of the 80 samples the ranks' differing "
+			    "maps are cut from"),
+		  "%s", f->message);
+	s_done(&r);
+}
+
+Test(checks_sharding, identical_maps_are_judged_on_what_they_cover)
+{
+	/* Every rank the same Subset(base of 100, range(0, 80)) under
+	 * DistributedSampler: the rest is not this loader's, as before. */
+	struct s_loader_opts o = base;
+	o.dataset_len = 80;
+	struct s_run r = s_run_distributed(4, o);
+	s_distributed_chain(r.model, 4, 0, 80, 10, 0);
+	uint32_t to[80];
+	s_range(to, 0, 80, 1);
+	for (int rank = 0; rank < 4; rank++) {
+		s_dataset_map(r.model, 100 + rank, 0, 0, 100, to, 80, 0, 80);
+		s_rank_reads(r.model, rank, 0, 20 * (uint32_t)rank,
+			     20 * (uint32_t)rank + 20, 10);
+	}
+	s_finish(&r);
+	s_expect_exactly(&r.findings, NULL);
+	const struct aw_global_loader *g = &r.model->loaders_global[0];
+	const struct aw_epoch *e = &g->epochs[0];
+	cr_expect(!e->gaps.judged);
+	cr_expect_eq(aw_epoch_to_cover(aw_model_describe(r.model, g), e), 80);
+	cr_expect_eq(e->missing, 0);
+	s_done(&r);
+}
