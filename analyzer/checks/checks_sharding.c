@@ -667,14 +667,24 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 			   gaps->judged ? "the dataset below the index maps"
 			   : e->mapped  ? "the samples its index maps cover"
 					: "the dataset");
-	if (gaps->judged)
+	if (gaps->judged && gaps->parent)
 		aw_finding_add_evidence(
 		    f,
 		    "the ranks' index maps differ: together they hold %" PRIu64
 		    " of the %" PRId64 " samples of the dataset below them, "
-		    "cut from %" PRIu64 " (%s)",
+		    "cut from the %" PRIu64 " that %u inner level%s of every "
+		    "rank's maps, alike on all, stand%s for",
 		    e->expected_count, e->base_len, gaps->cut_from,
-		    gaps->parent ? AW_SHARED_PART : "all of it");
+		    gaps->parent, gaps->parent == 1 ? "" : "s",
+		    gaps->parent == 1 ? "s" : "");
+	else if (gaps->judged)
+		aw_finding_add_evidence(
+		    f,
+		    "the ranks' index maps differ: together they hold %" PRIu64
+		    " of the %" PRId64 " samples of the dataset below them, "
+		    "cut from the whole of it (no inner level is alike on "
+		    "every rank)",
+		    e->expected_count, e->base_len);
 	aw_evidence_sampler(f, in);
 	if (d->sampler_replicas > 0)
 		aw_finding_add_evidence(
