@@ -2,9 +2,10 @@
 its shard: ds.shuffle(seed=rank).shard(num_shards=world, index=rank). The
 shards are slices of differently shuffled rows: in the table's rows they
 overlap (overlap), where the positions alone (0..99 on every rank) would say
-every rank reads the same data. The rows in no rank's shard are, as for any
-subset, not the loader's to cover: no missing (venv only: datasets needs
-pyarrow)."""
+every rank reads the same data. Together the shards leave about a third of
+the table's rows in no rank's shard, and they are cut from the whole table
+(no part that every rank shares leaves those rows to another loader):
+missing, an error (venv only: datasets needs pyarrow)."""
 
 from torch.utils.data import DataLoader
 
@@ -12,9 +13,10 @@ from scenario_kit import here
 
 STACKS = ('venv',)
 # The exact set of error and warning ids (infos are free).
-EXPECT = ["overlap"]
+EXPECT = ["overlap", "missing"]
 # check.py options beside --expect.
-OPTIONS = ["--env", "HF_DATASETS_OFFLINE=1"]
+OPTIONS = ["--env", "HF_DATASETS_OFFLINE=1",
+           "--mention", "missing=are in no rank's index map (samples "]
 
 
 def run(truth, rank, world):
