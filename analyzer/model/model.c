@@ -560,14 +560,13 @@ static void aw_model_on_join(struct aw_model *model, uint32_t process,
 		return;
 	}
 	AW_GROW(model->joins, model->joins_cap, model->n_joins + 1);
-	model->joins[model->n_joins] =
-	    (struct aw_join){.process = process,
-			     .joinables = e->joinables,
-			     .enable = e->enable,
-			     .throw_on_early_termination =
-				 e->throw_on_early_termination,
-			     .raised = -1,
-			     .outer = p->open_join};
+	model->joins[model->n_joins] = (struct aw_join){
+	    .process = process,
+	    .joinables = e->joinables,
+	    .enable = e->enable,
+	    .throw_on_early_termination = e->throw_on_early_termination,
+	    .raised = -1,
+	    .outer = p->open_join};
 	p->open_join = (uint32_t)model->n_joins++;
 }
 

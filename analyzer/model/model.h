@@ -127,7 +127,7 @@ struct aw_join {
 	int32_t joinables;
 	int8_t enable, throw_on_early_termination;
 	bool ended;
-	int8_t raised; /* when it ended: an exception left it (1), none (0) */
+	int8_t raised;  /* when it ended: an exception left it (1), none (0) */
 	uint32_t outer; /* the Join it is nested in, AW_NONE */
 };
 
