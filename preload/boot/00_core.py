@@ -89,6 +89,7 @@
 #   tracepoints/accwatch_catalogue.def).
 
 import functools
+import itertools
 import linecache
 import os
 import re

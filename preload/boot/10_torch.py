@@ -110,9 +110,33 @@ def _link_length(obj):
         return -1
 
 
+# id(link) -> the object_id given to that sampler link while it lives (the
+# entry goes with it): loaders built around one sampler object name it alike,
+# and an object that takes the address of a freed one gets a number of its
+# own, where id() alone would make it the same sampler.
+_object_ids = {}
+_next_object_id = itertools.count(1)
+
+
+def _object_id(obj):
+    """The link's object_id in this process; 0 when it takes no weak
+    reference (a list or range given as sampler): its end could not be
+    seen."""
+    key = id(obj)
+    known = _object_ids.get(key)
+    if known is not None:
+        return known
+    try:
+        weakref.finalize(obj, _object_ids.pop, key, None).atexit = False
+    except TypeError:
+        return 0
+    number = _object_ids[key] = next(_next_object_id)
+    return number
+
+
 def _emit_sampler_chain(ordinal, chain):
     """One sampler event per link, outermost first, with the parameters it
-    has (attributes read, nothing called)."""
+    has (attributes read, nothing called) and the identity of its object."""
     for depth, obj in enumerate(chain):
         replicas, rank = _sharding((obj,))
         _aw.sampler(
@@ -125,7 +149,8 @@ def _emit_sampler_chain(ordinal, chain):
             num_samples=_link_int(obj, ("num_samples",)),
             batch_size=_link_int(obj, ("batch_size",)),
             skip=_link_int(obj, ("skip_batches",)),
-            total_size=_link_int(obj, ("total_size",)))
+            total_size=_link_int(obj, ("total_size",)),
+            object_id=_object_id(obj))
 
 
 def _first_int(chain, names):

@@ -369,6 +369,39 @@ def test_the_sampler_chain_is_sent_link_by_link(torch_process):
     assert [b for b in loader] == [[3, 7]]  # the loader works as before
 
 
+def test_loaders_around_one_sampler_name_its_object_alike(torch_process):
+    modules, namespace, recorder = torch_process
+    dataset = list(range(10))
+    sampler = ShardingSampler(10)
+    for _ in range(3):  # a new DataLoader every epoch, as DeepSpeed's loader builds
+        dataloader(modules)(dataset, batch_size=2, sampler=sampler)
+    links = recorder.of("sampler")
+    by_loader = {}
+    for link in links:
+        by_loader.setdefault(link["loader"], {})[link["depth"]] = link["object_id"]
+    assert sorted(by_loader) == [0, 1, 2]
+    shared = {chain[1] for chain in by_loader.values()}
+    assert len(shared) == 1 and 0 not in shared  # the user's sampler, the same object
+    batchers = [chain[0] for chain in by_loader.values()]
+    assert len(set(batchers)) == 3 and 0 not in batchers  # each loader made its own
+
+
+def test_an_object_at_a_freed_samplers_address_is_another_object(torch_process, monkeypatch):
+    modules, namespace, recorder = torch_process
+    object_id = namespace["_object_id"]
+    assert object_id([1, 2]) == 0  # a list takes no weak reference: not known
+    # Every object at one address, as CPython gives a freed block to the
+    # next object of its size.
+    monkeypatch.setitem(namespace, "id", lambda obj: 4096)
+    first = ShardingSampler(10)
+    number = object_id(first)
+    assert number and object_id(first) == number
+    del first
+    gc.collect()
+    second = ShardingSampler(10)
+    assert object_id(second) not in (0, number)
+
+
 def test_index_maps_below_the_dataset_are_sent(torch_process, monkeypatch):
     modules, namespace, recorder = torch_process
 
