@@ -88,13 +88,16 @@ static void aw_of_loader(const struct aw_model *model, uint32_t global,
 }
 
 /* "#2 of epoch 0": a worker's fetch ordinal counts its own fetches. */
-static void aw_fetch_name(const struct aw_process *w, char *buf, size_t size)
+static void aw_fetch_name(const struct aw_model *model,
+			  const struct aw_process *w, char *buf, size_t size)
 {
-	if (w->last_fetch_iteration == ACCWATCH_UNKNOWN)
+	uint32_t epoch = aw_worker_epoch(model, w, w->last_fetch_loader,
+					 w->last_fetch_iteration);
+	if (epoch == ACCWATCH_UNKNOWN)
 		snprintf(buf, size, "#%" PRIu32, w->last_fetch.ordinal);
 	else
 		snprintf(buf, size, "#%" PRIu32 " of epoch %" PRIu32,
-			 w->last_fetch.ordinal, w->last_fetch_iteration);
+			 w->last_fetch.ordinal, epoch);
 }
 
 /* "indices [5, 9, 13]", or "8 items" for an IterableDataset's batch. */
@@ -190,7 +193,7 @@ static void aw_died_fetch(struct aw_finding *f, const struct aw_model *model,
 					   "saw");
 		return;
 	}
-	aw_fetch_name(w, fetch, sizeof(fetch));
+	aw_fetch_name(model, w, fetch, sizeof(fetch));
 	aw_fetch_what(w, what, sizeof(what));
 	aw_add_fetch_numbers(f, w);
 	if (w->last_fetch_items) {
@@ -237,8 +240,12 @@ void aw_check_worker_died(const struct aw_check_input *in,
 		if (!aw_worker_death(w))
 			continue;
 		uint32_t global = aw_worker_global(model, w);
-		uint32_t epoch = w->any_fetch ? w->last_fetch_iteration
-					      : w->worker_iteration;
+		uint32_t epoch =
+		    w->any_fetch
+			? aw_worker_epoch(model, w, w->last_fetch_loader,
+					  w->last_fetch_iteration)
+			: aw_worker_epoch(model, w, w->worker_loader,
+					  w->worker_iteration);
 		struct aw_finding *f =
 		    aw_worker_finding(out, "worker-died", w, global, epoch);
 		char how[64], which[128], state[320], when[32] = "";
@@ -337,13 +344,14 @@ void aw_check_worker_stuck(const struct aw_check_input *in,
 		if (!aw_worker_stuck(model, w))
 			continue;
 		uint32_t global = aw_worker_global(model, w);
-		uint32_t epoch = w->last_fetch_iteration;
+		uint32_t epoch = aw_worker_epoch(model, w, w->last_fetch_loader,
+						 w->last_fetch_iteration);
 		struct aw_finding *f =
 		    aw_worker_finding(out, "worker-stuck", w, global, epoch);
 		aw_add_fetch_numbers(f, w);
 		char which[128], fetch[48], what[224], until[320];
 		aw_of_loader(model, global, which, sizeof(which));
-		aw_fetch_name(w, fetch, sizeof(fetch));
+		aw_fetch_name(model, w, fetch, sizeof(fetch));
 		aw_fetch_what(w, what, sizeof(what));
 		aw_stuck_until(model, w, f, until, sizeof(until));
 		aw_finding_set_message(
@@ -436,7 +444,7 @@ static const struct aw_epoch *aw_pass_epoch(const struct aw_model *model,
 		return NULL;
 	const struct aw_global_loader *g = &model->loaders_global[l->global];
 	for (size_t e = 0; e < g->n_epochs; e++)
-		if (g->epochs[e].epoch == it->ordinal)
+		if (g->epochs[e].epoch == it->epoch)
 			return &g->epochs[e];
 	return NULL;
 }
@@ -712,7 +720,7 @@ static struct aw_finding *aw_rank_died_finding(const struct aw_model *model,
 	const struct aw_iteration *it = &model->iterations[end->iteration];
 	const struct aw_loader *l = &model->loaders[it->loader];
 	struct aw_finding *f = aw_findings_add(
-	    out, "rank-died", AW_SEVERITY_ERROR, l->global, it->ordinal);
+	    out, "rank-died", AW_SEVERITY_ERROR, l->global, it->epoch);
 	aw_finding_add_rank(f, p->rank);
 	aw_finding_add_integer(f, "pid", p->pid);
 	char how[64], name[128];
@@ -721,7 +729,7 @@ static struct aw_finding *aw_rank_died_finding(const struct aw_model *model,
 	aw_finding_add_integer(f, "batches", (int64_t)end->batches);
 	struct aw_text message = {0};
 	aw_text_add(&message, "rank %d (pid %d) %s in epoch %" PRIu32 " of %s ",
-		    p->rank, p->pid, how, it->ordinal, name);
+		    p->rank, p->pid, how, it->epoch, name);
 	aw_pass_progress(f, model, end, &message);
 	if (end->peer) {
 		aw_finding_add_integer(f, "peer_rank", end->peer->rank);
@@ -761,7 +769,7 @@ static void aw_evidence_stopped(struct aw_finding *f,
 	    f,
 	    "rank %d (pid %d) was stopped by %s too, in epoch %" PRIu32
 	    " of %s after %" PRIu64 " batches (most likely by the launcher)",
-	    p->rank, p->pid, aw_signal_name(p->exit_signal), it->ordinal, name,
+	    p->rank, p->pid, aw_signal_name(p->exit_signal), it->epoch, name,
 	    end->batches);
 }
 

@@ -902,11 +902,11 @@ void aw_check_resume_repeats(const struct aw_check_input *in,
 		if (!q)
 			continue;
 		struct aw_finding *f = aw_finding_of(
-		    out, "resume-repeats-epoch", l->global, p->ordinal);
+		    out, "resume-repeats-epoch", l->global, p->epoch);
 		if (!f) {
 			f = aw_findings_add(out, "resume-repeats-epoch",
 					    AW_SEVERITY_ERROR, l->global,
-					    p->ordinal);
+					    p->epoch);
 			aw_finding_add_integer(f, "skip", skip);
 			aw_finding_add_integer(f, "sampler_epoch",
 					       p->sampler_epoch);
@@ -921,7 +921,7 @@ void aw_check_resume_repeats(const struct aw_check_input *in,
 			    "resumes",
 			    skip,
 			    state ? "load_state_dict" : "skip_first_batches",
-			    p->sampler_epoch, p->seed, q->ordinal,
+			    p->sampler_epoch, p->seed, q->epoch,
 			    aw_global_id(m, q->loader));
 			aw_finding_set_fix(
 			    f,
@@ -941,7 +941,7 @@ void aw_check_resume_repeats(const struct aw_check_input *in,
 			    "%u, drawn from the same permutation after its "
 			    "first %" PRId64 " batches",
 			    proc->rank, aw_sample_set_unique(&p->consumed),
-			    aw_global_id(m, p->loader), p->ordinal,
-			    aw_global_id(m, q->loader), q->ordinal, skip);
+			    aw_global_id(m, p->loader), p->epoch,
+			    aw_global_id(m, q->loader), q->epoch, skip);
 	}
 }

@@ -42,6 +42,12 @@ void aw_format_ranks(const int32_t *ranks, size_t n, struct aw_text *out);
 /* The global loader a DataLoader worker served, AW_NONE. */
 uint32_t aw_worker_global(const struct aw_model *model,
 			  const struct aw_process *w);
+/* The epoch of its global loader that pass `iteration` of the worker's
+ * rank's loader `loader_id` is (the ids a worker event carries),
+ * ACCWATCH_UNKNOWN when not known. */
+uint32_t aw_worker_epoch(const struct aw_model *model,
+			 const struct aw_process *w, uint32_t loader_id,
+			 uint32_t iteration);
 
 /* Whether every rank's loader object of the epoch's loader was built with
  * one sharding rank (*shard): each reads the same shard. */

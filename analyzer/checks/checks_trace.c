@@ -130,7 +130,7 @@ static void aw_vanished_list(const struct aw_model *model, char *buf,
 				     : "?";
 		used += (size_t)snprintf(
 		    buf + used, size - used, "%srank %d: %s epoch %" PRIu32,
-		    named ? "; " : "", p->rank, id, it->ordinal);
+		    named ? "; " : "", p->rank, id, it->epoch);
 		if (it->last_drawn.any && used < size)
 			used += (size_t)snprintf(buf + used, size - used,
 						 ", last batch #%" PRIu32,
@@ -171,7 +171,7 @@ static void aw_evidence_vanished(struct aw_finding *f,
 		    f,
 		    "rank %d (pid %d): epoch %u of %s ends after %u batches "
 		    "in the trace, with no end of epoch and no exit%s",
-		    p->rank, p->pid, it->ordinal,
+		    p->rank, p->pid, it->epoch,
 		    aw_loader_name(model, it->loader, name, sizeof(name)),
 		    aw_iteration_batches(it), last);
 	}

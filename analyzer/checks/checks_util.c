@@ -168,6 +168,20 @@ uint32_t aw_worker_global(const struct aw_model *model,
 	return model->loaders[aw_model_iterated_loader(model, loader)].global;
 }
 
+uint32_t aw_worker_epoch(const struct aw_model *model,
+			 const struct aw_process *w, uint32_t loader_id,
+			 uint32_t iteration)
+{
+	if (iteration == ACCWATCH_UNKNOWN || loader_id == ACCWATCH_UNKNOWN ||
+	    w->owner == AW_NONE)
+		return iteration;
+	uint32_t loader = aw_model_find_loader(model, w->owner, loader_id);
+	if (loader == AW_NONE)
+		return iteration;
+	return aw_model_epoch(model, aw_model_iterated_loader(model, loader),
+			      iteration);
+}
+
 bool aw_model_uses_accelerate(const struct aw_model *model)
 {
 	for (size_t i = 0; i < model->n_loaders; i++)

@@ -405,19 +405,135 @@ static void aw_choose_representative(struct aw_model *model,
 	}
 }
 
+static bool aw_same_text(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Whether two loader objects have a sampler link object in common (the
+ * user's sampler or batch sampler given to both). */
+static bool aw_share_sampler(const struct aw_loader *a,
+			     const struct aw_loader *b)
+{
+	for (uint32_t i = 0; i < a->n_chain; i++) {
+		uint64_t object = a->chain[i].object_id;
+		for (uint32_t j = 0;
+		     object && a->chain[i].seen && j < b->n_chain; j++)
+			if (b->chain[j].seen && b->chain[j].object_id == object)
+				return true;
+	}
+	return false;
+}
+
+/* Whether loader object b, built at a's site after it, reads on where a
+ * stopped: the same kind of loader around the same sampler object, or over
+ * the same dataset object. A train and an eval loader made by one helper
+ * over one dataset differ in their sampler (RandomSampler, Sequential). */
+static bool aw_continues(const struct aw_loader *a, const struct aw_loader *b)
+{
+	if (a->iterable != b->iterable ||
+	    !aw_same_text(a->loader_class, b->loader_class) ||
+	    !aw_same_text(a->sampler_class, b->sampler_class) ||
+	    !aw_same_text(a->batch_sampler_class, b->batch_sampler_class))
+		return false;
+	return aw_share_sampler(a, b) ||
+	       (a->dataset_id && a->dataset_id == b->dataset_id);
+}
+
+/* A loader object of a process may be part of a stream: it was described
+ * where it was built and has passes of its own (an outer loader hands its
+ * passes to its inner one). */
+static bool aw_stream_candidate(const struct aw_loader *l)
+{
+	return l->described && l->site && *l->site && l->n_iterations &&
+	       !l->wraps;
+}
+
+struct aw_site_key {
+	uint32_t process;
+	const char *site;
+	uint32_t id, index;
+};
+
+static int aw_compare_site_keys(const void *a, const void *b)
+{
+	const struct aw_site_key *x = a, *y = b;
+	if (x->process != y->process)
+		return x->process < y->process ? -1 : 1;
+	int site = strcmp(x->site, y->site);
+	if (site)
+		return site;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Loading streams: a program that builds a new DataLoader every epoch
+ * (DeepSpeed's loader does, around its one DistributedSampler) has one
+ * loader object per epoch, each with one pass; its epochs are those
+ * passes. In each process, a loader object built at a site continues the
+ * newest one built there before it when it reads on from it (same sampler
+ * object, or same dataset; aw_continues) and its passes all came after
+ * that one's began. Each stream then counts once among the streams of its
+ * site (site_ordinal), its passes numbered in order. */
+static void aw_link_streams(struct aw_model *model)
+{
+	size_t n = model->n_loaders;
+	uint32_t *first = aw_xcalloc(n + 1, sizeof(*first));
+	uint32_t *passes = aw_xcalloc(n + 1, sizeof(*passes));
+	struct aw_site_key *keys = aw_xcalloc(n + 1, sizeof(*keys));
+	for (size_t i = 0; i < n; i++)
+		first[i] = AW_NONE;
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		const struct aw_iteration *it = &model->iterations[i];
+		if (first[it->loader] == AW_NONE)
+			first[it->loader] = (uint32_t)i;
+		if (it->ordinal != ACCWATCH_UNKNOWN)
+			passes[it->loader] =
+			    AW_MAX(passes[it->loader], it->ordinal + 1);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct aw_loader *l = &model->loaders[i];
+		keys[i] = (struct aw_site_key){l->process, aw_site(l), l->id,
+					       (uint32_t)i};
+	}
+	aw_sort(keys, n, sizeof(*keys), aw_compare_site_keys);
+	uint32_t streams = 0, newest = AW_NONE;
+	for (size_t k = 0; k < n; k++) {
+		if (k == 0 || keys[k].process != keys[k - 1].process ||
+		    strcmp(keys[k].site, keys[k - 1].site) != 0) {
+			streams = 0;
+			newest = AW_NONE;
+		}
+		uint32_t i = keys[k].index;
+		struct aw_loader *l = &model->loaders[i];
+		if (!aw_stream_candidate(l)) {
+			l->site_ordinal = streams++;
+			continue;
+		}
+		const struct aw_loader *prev =
+		    newest != AW_NONE ? &model->loaders[newest] : NULL;
+		if (prev && prev->last_iteration < first[i] &&
+		    aw_continues(prev, l)) {
+			l->stream_prev = newest;
+			l->stream_head = prev->stream_head;
+			l->stream_offset = prev->stream_offset + passes[newest];
+			l->site_ordinal = prev->site_ordinal;
+		} else {
+			l->site_ordinal = streams++;
+		}
+		newest = i;
+	}
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		struct aw_iteration *it = &model->iterations[i];
+		it->epoch = aw_model_epoch(model, it->loader, it->ordinal);
+	}
+	free(keys);
+	free(passes);
+	free(first);
+}
+
 static void aw_link_loaders(struct aw_model *model)
 {
-	for (size_t i = 0; i < model->n_loaders; i++) {
-		struct aw_loader *l = &model->loaders[i];
-		l->site_ordinal = 0;
-		for (size_t j = 0; j < model->n_loaders; j++) {
-			const struct aw_loader *o = &model->loaders[j];
-			if (j != i && o->process == l->process &&
-			    o->id < l->id &&
-			    strcmp(aw_site(o), aw_site(l)) == 0)
-				l->site_ordinal++;
-		}
-	}
+	aw_link_streams(model);
 
 	size_t cap = 0;
 	for (size_t i = 0; i < model->n_loaders; i++) {
@@ -790,8 +906,7 @@ static void aw_build_epochs(struct aw_model *model)
 		struct aw_global_loader *g = &model->loaders_global[l->global];
 		if (g->rebuilt && aw_dispatch_rebuilds(it)) {
 			aw_add_dispatched(
-			    model,
-			    aw_epoch_for(g, &caps[l->global], it->ordinal),
+			    model, aw_epoch_for(g, &caps[l->global], it->epoch),
 			    (uint32_t)i);
 			continue;
 		}
@@ -806,7 +921,7 @@ static void aw_build_epochs(struct aw_model *model)
 		struct aw_contribution c;
 		aw_contribution_of(model, (uint32_t)i, &c);
 		struct aw_epoch *epoch =
-		    aw_epoch_for(g, &caps[l->global], it->ordinal);
+		    aw_epoch_for(g, &caps[l->global], it->epoch);
 		aw_cell_add(epoch, p->rank, &c);
 		aw_epoch_map(epoch, l, it);
 	}
@@ -860,12 +975,12 @@ static void aw_resolve_item_stream(const struct aw_model *model,
 	if (loader == AW_NONE)
 		return;
 	loader = aw_model_iterated_loader(model, loader);
-	uint32_t epoch = s->iteration;
+	uint32_t epoch = aw_model_epoch(model, loader, s->iteration);
 	if (epoch == ACCWATCH_UNKNOWN) {
 		if (model->loaders[loader].n_iterations != 1)
 			return;
 		epoch = model->iterations[model->loaders[loader].last_iteration]
-			    .ordinal;
+			    .epoch;
 	}
 	s->global = model->loaders[loader].global;
 	s->epoch = epoch;

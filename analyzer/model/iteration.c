@@ -20,6 +20,7 @@ void aw_iteration_init(struct aw_iteration *it, uint32_t loader,
 	memset(it, 0, sizeof(*it));
 	it->loader = loader;
 	it->ordinal = ordinal;
+	it->epoch = ordinal;
 	it->sampler_epoch = -1;
 	it->dataset_epoch = -1;
 	it->seed = -1;

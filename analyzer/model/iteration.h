@@ -35,7 +35,11 @@ struct aw_pending_batch {
 
 struct aw_iteration {
 	uint32_t loader;  /* index of the loader object in the model */
-	uint32_t ordinal; /* the trace's iteration number: the epoch */
+	uint32_t ordinal; /* the trace's iteration number of its loader */
+	/* Its epoch in its global loader: the ordinal, after the passes of
+	 * the loader objects its stream had before (resolved by
+	 * aw_model_finish). */
+	uint32_t epoch;
 	int64_t sampler_epoch, seed;
 	int64_t dataset_epoch; /* its dataset's own epoch then, -1 none */
 	/* Batches it skipped at its head, resuming from a state_dict, -1 */

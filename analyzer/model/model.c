@@ -82,8 +82,15 @@ void aw_model_forget_derived(struct aw_model *model)
 		p->attempt = 0;
 	}
 	model->n_attempts = 1;
-	for (size_t i = 0; i < model->n_loaders; i++)
-		model->loaders[i].global = AW_NONE;
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		struct aw_loader *l = &model->loaders[i];
+		l->global = AW_NONE;
+		l->stream_prev = AW_NONE;
+		l->stream_head = (uint32_t)i;
+		l->stream_offset = 0;
+	}
+	for (size_t i = 0; i < model->n_iterations; i++)
+		model->iterations[i].epoch = model->iterations[i].ordinal;
 	for (size_t i = 0; i < model->items.n; i++) {
 		model->items.streams[i].global = AW_NONE;
 		model->items.streams[i].rank = -1;
@@ -244,6 +251,8 @@ static uint32_t aw_model_loader(struct aw_model *model, uint32_t process,
 	l->last_iteration = AW_NONE;
 	l->last_len = -1;
 	l->global = AW_NONE;
+	l->stream_prev = AW_NONE;
+	l->stream_head = index;
 	aw_index_map_put(&model->loader_index, key, index);
 	return index;
 }
@@ -481,7 +490,8 @@ static void aw_model_on_sampler(struct aw_loader *l,
 	    .num_samples = e->num_samples,
 	    .batch_size = e->batch_size,
 	    .skip = e->skip,
-	    .total_size = e->total_size};
+	    .total_size = e->total_size,
+	    .object_id = e->object_id};
 	l->n_chain = AW_MAX(l->n_chain, e->depth + 1);
 }
 
@@ -977,6 +987,14 @@ uint32_t aw_model_find_loader(const struct aw_model *model, uint32_t process,
 			      uint32_t id)
 {
 	return aw_index_map_get(&model->loader_index, aw_key2(process, id));
+}
+
+uint32_t aw_model_epoch(const struct aw_model *model, uint32_t loader,
+			uint32_t ordinal)
+{
+	if (ordinal == ACCWATCH_UNKNOWN || loader >= model->n_loaders)
+		return ordinal;
+	return model->loaders[loader].stream_offset + ordinal;
 }
 
 uint32_t aw_model_iterated_loader(const struct aw_model *model, uint32_t loader)

@@ -107,6 +107,9 @@ struct aw_sampler_link {
 	int8_t shuffle, drop_last, replacement;
 	int64_t length, seed, epoch, num_samples, batch_size, skip;
 	int64_t total_size;
+	/* The link's object in its process (0: not known): loaders built
+	 * around one sampler object share it. */
+	uint64_t object_id;
 };
 
 /* One link of an IterableDataset's own split among replicas (a
@@ -180,7 +183,14 @@ struct aw_loader {
 
 	/* Resolved by aw_model_finish. */
 	uint32_t global; /* index into aw_model.loaders_global */
-	/* Among loaders of the same site in its process. */
+	/* Its loading stream (finish.c, aw_link_streams): the loader object
+	 * of its process whose passes it continues (a new DataLoader built
+	 * for the next epoch around the same sampler, or over the same
+	 * dataset, at the same site), AW_NONE; the stream's first loader
+	 * object (itself when it continues none); and the epochs of the
+	 * stream before its own first pass. */
+	uint32_t stream_prev, stream_head, stream_offset;
+	/* Among the streams begun at the same site in its process. */
 	uint32_t site_ordinal;
 };
 
@@ -276,11 +286,13 @@ struct aw_epoch {
 };
 
 /* A loader as the report names it: the same creation site and order in every
- * rank's process are one loader ("L0", "L1", ... by first appearance). */
+ * rank's process are one loader ("L0", "L1", ... by first appearance). Its
+ * members in one process are one loading stream: a loader object, or the
+ * loader objects built one per epoch around one sampler (or dataset). */
 struct aw_global_loader {
 	char id[16];
 	const char *site;        /* the link key: creation site ... */
-	uint32_t site_ordinal;   /* ... and order among that site's loaders */
+	uint32_t site_ordinal;   /* ... and order among that site's streams */
 	uint32_t representative; /* loader object whose description is shown */
 	uint32_t *members;       /* loader objects, all processes */
 	size_t n_members;
@@ -421,6 +433,11 @@ uint32_t aw_model_rank_process(const struct aw_model *model, uint32_t process);
 /* A loader object of a process by its per-process id, AW_NONE. */
 uint32_t aw_model_find_loader(const struct aw_model *model, uint32_t process,
 			      uint32_t id);
+/* The epoch of its global loader that pass `ordinal` of a loader object is
+ * (the passes of the loader objects its stream had before it come first);
+ * ACCWATCH_UNKNOWN stays so. */
+uint32_t aw_model_epoch(const struct aw_model *model, uint32_t loader,
+			uint32_t ordinal);
 /* The loader whose passes stand for this one: an outer loader's inner. */
 uint32_t aw_model_iterated_loader(const struct aw_model *model,
 				  uint32_t loader);

@@ -545,6 +545,23 @@ struct aw_event_sampler s_link(const char *class_name)
 					 .total_size = -1};
 }
 
+void s_loader_around(struct aw_model *m, int32_t pid, uint32_t loader,
+		     const struct s_loader_opts *o, uint64_t sampler)
+{
+	s_loader(m, pid, loader, o);
+	/* Objects of the loader's own: numbers no shared sampler is given
+	 * (those are small). */
+	uint64_t own =
+	    ((uint64_t)(uint32_t)pid << 32) | ((uint64_t)loader << 2);
+	struct aw_event_sampler links[2] = {
+	    s_link(o->batch_sampler ? o->batch_sampler : "BatchSampler"),
+	    s_link(o->sampler ? o->sampler : "DistributedSampler")};
+	links[0].batch_size = o->batch_size;
+	links[0].object_id = own | 1;
+	links[1].object_id = sampler ? sampler : own | 2;
+	s_chain(m, pid, loader, links, 2);
+}
+
 void s_chain(struct aw_model *m, int32_t pid, uint32_t loader,
 	     const struct aw_event_sampler *links, size_t n)
 {

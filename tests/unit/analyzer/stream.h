@@ -214,6 +214,13 @@ const struct aw_finding *s_finish_only(struct s_run *r, const char *id);
  * name) over the world. */
 struct s_run s_run_distributed(int world, struct s_loader_opts o);
 
+/* pid's loader `loader` described by o, with its chain: a BatchSampler of
+ * its own over o's sampler, which is object `sampler` (a sampler object
+ * the program gave several loaders) or, with 0, one of the loader's own. A
+ * DataLoader built per epoch around one sampler is this called for each
+ * epoch with the same `sampler`. */
+void s_loader_around(struct aw_model *m, int32_t pid, uint32_t loader,
+		     const struct s_loader_opts *o, uint64_t sampler);
 /* A sampler chain link of class_name, every parameter absent (-1). */
 struct aw_event_sampler s_link(const char *class_name);
 /* The sampler events of pid's loader: links[0] the outermost (depth 0). */

@@ -99,6 +99,54 @@ Test(checks_loader, same_order_names_a_sampler_epoch_that_did_not_move)
 	s_done(&r);
 }
 
+/* A new DataLoader every epoch around one DistributedSampler(shuffle=True)
+ * (DeepSpeed's loader builds one on each iter()): each loader object has
+ * one pass, the epochs are the loader objects'. Without set_epoch every
+ * one reads the same order (its sampler's epoch 0 at each start). */
+static struct s_run loader_per_epoch(bool set_epoch)
+{
+	struct s_loader_opts o = base;
+	o.shuffle = 1;
+	o.sampler = "torch.utils.data.distributed.DistributedSampler";
+	struct s_run r = s_run_of(0, NULL);
+	s_process(r.model, 99, 1, -1, 2, "launcher");
+	uint32_t order[50];
+	for (int rank = 0; rank < 2; rank++) {
+		int32_t pid = 100 + rank;
+		s_process(r.model, pid, 99, rank, 2, "rank");
+		for (uint32_t epoch = 0; epoch < 3; epoch++) {
+			uint32_t step = set_epoch ? 7 + 2 * epoch : 7;
+			for (uint32_t i = 0; i < 50; i++)
+				order[i] =
+				    (uint32_t)rank + 2 * ((i * step) % 50);
+			s_loader_around(r.model, pid, epoch, &o, 7);
+			s_iter_begin_sampler(r.model, pid, epoch, 0,
+					     set_epoch ? epoch : 0, 0);
+			for (uint32_t b = 0; b < 5; b++)
+				s_batch(r.model, pid, epoch, 0, b, 0, 10,
+					order + 10 * b, 10);
+			s_iter_end(r.model, pid, epoch, 0, 5, 5, true);
+		}
+	}
+	return r;
+}
+
+Test(checks_loader, same_order_over_a_dataloader_built_every_epoch)
+{
+	struct s_run r = loader_per_epoch(false);
+	const struct aw_finding *f = s_finish_only(&r, "same-order");
+	cr_expect_eq(f->epoch, 1);
+	cr_expect_eq(f->n_ranks, 2);
+	cr_expect_eq(s_number(f, "epoch_pairs"), 4);
+	cr_expect(s_says(f, "set_epoch() was not called"), "%s", f->evidence);
+	cr_expect(s_says(f, "epochs 0 and 1"), "%s", f->message);
+	s_done(&r);
+
+	r = loader_per_epoch(true);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+}
+
 /* --- unused-prepared, stale-len, len-mismatch --------------------------------
  */
 

@@ -622,6 +622,121 @@ Test(model, loaders_linked_by_site_and_order)
 	aw_model_destroy(m);
 }
 
+/* A program that builds a new DataLoader every epoch around one sampler
+ * (DeepSpeed's loader does, on each iter()): per rank, loader objects 0-2
+ * at train.py:10 around sampler object 7, each over a dataset object of
+ * its own, one pass each; and loader 3 at train.py:40 around the same
+ * sampler (an eval over the training order), built and read once. */
+Test(model, dataloaders_built_each_epoch_around_one_sampler_are_one_loader)
+{
+	struct aw_model *m = aw_model_create();
+	struct s_loader_opts o = plain, eval = plain;
+	eval.site = "train.py:40";
+	for (int r = 0; r < 2; r++) {
+		int32_t pid = 100 + r;
+		s_process(m, pid, 99, r, 2, "rank");
+		for (uint32_t e = 0; e < 3; e++) {
+			o.dataset_id = 50 + e;
+			s_loader_around(m, pid, e, &o, 7);
+			s_reads(m, pid, e, 0, 10 * e + 5 * (uint32_t)r,
+				10 * e + 5 * (uint32_t)r + 5, 5, true);
+		}
+		s_loader_around(m, pid, 3, &eval, 7);
+		s_reads(m, pid, 3, 0, 0, 10, 5, true);
+	}
+	aw_model_finish(m);
+	cr_assert_eq(m->n_loaders_global, 2);
+	const struct aw_global_loader *g = &m->loaders_global[0];
+	cr_expect_str_eq(g->site, "train.py:10");
+	cr_expect_eq(g->site_ordinal, 0);
+	cr_expect_eq(g->n_members, 6);
+	cr_assert_eq(g->n_epochs, 3);
+	for (uint32_t e = 0; e < 3; e++) {
+		cr_expect_eq(g->epochs[e].epoch, e);
+		for (int r = 0; r < 2; r++) {
+			const struct aw_cell *c = cell_of(m, 0, e, r);
+			cr_expect_eq(c->samples, 5);
+			cr_expect_eq(c->n_iterations, 1);
+		}
+		cr_expect_eq(g->epochs[e].union_count, 10);
+	}
+	uint32_t third = s_loader_of(m, 101, 2);
+	cr_expect_eq(aw_model_epoch(m, third, 0), 2);
+	cr_expect_eq(m->loaders[third].stream_head, s_loader_of(m, 101, 0));
+	cr_expect_eq(m->iterations[m->loaders[third].last_iteration].epoch, 2);
+	/* Another site is another data path, whatever sampler it shares. */
+	const struct aw_global_loader *other = &m->loaders_global[1];
+	cr_expect_str_eq(other->site, "train.py:40");
+	cr_expect_eq(other->site_ordinal, 0);
+	cr_expect_eq(other->n_epochs, 1);
+	aw_model_destroy(m);
+}
+
+/* Without a sampler object of the program's, loader objects built at one
+ * site over the same dataset object continue each other: per rank, loaders
+ * 0-2 over dataset 42 (a stream of 3 epochs), loader 3 over dataset 43
+ * (another stream), loader 4 over it never read (a loader of its own, not
+ * in the way), loader 5 over it (the second epoch of loader 3's stream). */
+Test(model, without_a_shared_sampler_the_same_dataset_at_one_site_continues)
+{
+	struct aw_model *m = aw_model_create();
+	struct s_loader_opts o = plain;
+	s_process(m, 100, 99, 0, 1, "rank");
+	for (uint32_t id = 0; id < 6; id++) {
+		o.dataset_id = id < 3 ? 42 : 43;
+		s_loader_around(m, 100, id, &o, 0);
+		if (id != 4)
+			s_reads(m, 100, id, 0, 0, 10, 5, true);
+	}
+	aw_model_finish(m);
+	cr_assert_eq(m->n_loaders_global, 3);
+	uint32_t epochs[3] = {3, 2, 0};
+	for (uint32_t g = 0; g < 3; g++) {
+		cr_expect_eq(m->loaders_global[g].site_ordinal, g);
+		cr_expect_eq(m->loaders_global[g].n_epochs, epochs[g],
+			     "L%u: %zu epochs", g,
+			     m->loaders_global[g].n_epochs);
+	}
+	cr_expect_eq(m->loaders[s_loader_of(m, 100, 5)].global, 1);
+	cr_expect_eq(aw_model_epoch(m, s_loader_of(m, 100, 5), 0), 1);
+	aw_model_destroy(m);
+}
+
+/* Loader objects a program keeps side by side stay apart: a train and an
+ * eval loader over one dataset built by one helper (one site) and read in
+ * turn every epoch; and, built anew every epoch, a shuffling train loader
+ * and a sequential eval loader (samplers of another kind). */
+Test(model, loaders_read_in_turn_or_of_another_kind_stay_apart)
+{
+	struct aw_model *m = aw_model_create();
+	s_process(m, 100, 99, 0, 1, "rank");
+	struct s_loader_opts o = plain;
+	s_loader_around(m, 100, 0, &o, 0);
+	s_loader_around(m, 100, 1, &o, 0);
+	for (uint32_t e = 0; e < 2; e++) {
+		s_reads(m, 100, 0, e, 0, 10, 5, true);
+		s_reads(m, 100, 1, e, 0, 10, 5, true);
+	}
+	o.site = "train.py:20";
+	for (uint32_t e = 0; e < 2; e++) {
+		o.sampler = "RandomSampler";
+		s_loader_around(m, 100, 2 + 2 * e, &o, 0);
+		s_reads(m, 100, 2 + 2 * e, 0, 0, 10, 5, true);
+		o.sampler = "SequentialSampler";
+		s_loader_around(m, 100, 3 + 2 * e, &o, 0);
+		s_reads(m, 100, 3 + 2 * e, 0, 0, 10, 5, true);
+	}
+	aw_model_finish(m);
+	cr_assert_eq(m->n_loaders_global, 6);
+	for (size_t g = 0; g < m->n_loaders_global; g++) {
+		const struct aw_global_loader *gl = &m->loaders_global[g];
+		cr_expect_eq(gl->n_epochs, g < 2 ? 2 : 1, "%s: %zu epochs",
+			     gl->id, gl->n_epochs);
+		cr_expect_eq(gl->site_ordinal, g < 2 ? g : g - 2);
+	}
+	aw_model_destroy(m);
+}
+
 Test(model, two_processes_of_one_rank_add_up)
 {
 	struct aw_model *m = aw_model_create();
