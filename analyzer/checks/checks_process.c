@@ -426,43 +426,128 @@ void aw_check_forks(const struct aw_check_input *in, struct aw_findings *out)
 /* --- worker-respawn --------------------------------------------------------
  */
 
-/* How many epochs a loader object's workers were started in. */
-static uint32_t aw_worker_epochs(const struct aw_model *model, uint32_t loader,
-				 uint32_t *workers)
+/* The loader objects of one loading stream in a rank's process (those
+ * whose stream_head is `head`): how many, their passes, and what they say
+ * of their workers. */
+struct aw_stream_workers {
+	uint32_t objects, passes;
+	int32_t num_workers; /* the most any of them asked for */
+	bool persistent;     /* every one said persistent_workers=True */
+};
+
+static struct aw_stream_workers aw_stream_of(const struct aw_model *model,
+					     uint32_t head)
 {
-	const struct aw_loader *l = &model->loaders[loader];
-	bool only_loader_with_workers = true;
+	struct aw_stream_workers s = {.num_workers = -1, .persistent = true};
+	uint32_t process = model->loaders[head].process;
 	for (size_t i = 0; i < model->n_loaders; i++) {
 		const struct aw_loader *o = &model->loaders[i];
-		if (i != loader && o->process == l->process &&
+		if (o->process != process || o->stream_head != head)
+			continue;
+		s.objects++;
+		s.passes += o->n_iterations;
+		s.num_workers = AW_MAX(s.num_workers, o->num_workers);
+		s.persistent &= o->persistent_workers == 1;
+	}
+	return s;
+}
+
+/* How many epochs the workers of a rank's loading stream (its loader
+ * objects in global loader `global`) were started in; *workers: how many
+ * there were. */
+static uint32_t aw_worker_epochs(const struct aw_model *model, uint32_t process,
+				 uint32_t global, int32_t num_workers,
+				 uint32_t *workers)
+{
+	bool only_stream_with_workers = true;
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		const struct aw_loader *o = &model->loaders[i];
+		if (o->process == process && o->global != global &&
 		    o->num_workers > 0 && o->n_iterations)
-			only_loader_with_workers = false;
+			only_stream_with_workers = false;
 	}
 	uint32_t epochs[64], n_epochs = 0, unknown = 0;
 	*workers = 0;
 	for (size_t i = 0; i < model->n_processes; i++) {
 		const struct aw_process *w = &model->processes[i];
-		if (!w->is_worker || w->owner != l->process)
+		if (!w->is_worker || w->owner != process)
 			continue;
+		uint32_t epoch = ACCWATCH_UNKNOWN;
 		if (w->worker_loader == ACCWATCH_UNKNOWN) {
-			if (!only_loader_with_workers || !w->started_worker)
+			if (!only_stream_with_workers || !w->started_worker)
 				continue;
-		} else if (w->worker_loader != l->id) {
-			continue;
+		} else {
+			uint32_t loader = aw_model_find_loader(
+			    model, process, w->worker_loader);
+			if (loader == AW_NONE ||
+			    model->loaders[aw_model_iterated_loader(model,
+								    loader)]
+				    .global != global)
+				continue;
+			epoch = aw_worker_epoch(model, w, w->worker_loader,
+						w->worker_iteration);
 		}
 		(*workers)++;
-		if (w->worker_iteration == ACCWATCH_UNKNOWN) {
+		if (epoch == ACCWATCH_UNKNOWN) {
 			unknown++;
 			continue;
 		}
 		bool seen = false;
 		for (uint32_t e = 0; e < n_epochs && !seen; e++)
-			seen = epochs[e] == w->worker_iteration;
+			seen = epochs[e] == epoch;
 		if (!seen && n_epochs < 64)
-			epochs[n_epochs++] = w->worker_iteration;
+			epochs[n_epochs++] = epoch;
 	}
-	uint32_t per_epoch = l->num_workers > 0 ? (uint32_t)l->num_workers : 1;
+	uint32_t per_epoch = num_workers > 0 ? (uint32_t)num_workers : 1;
 	return n_epochs + (unknown + per_epoch - 1) / per_epoch;
+}
+
+/* The message and fix, once per global loader, from the first rank's
+ * stream: persistent_workers=False, or a new DataLoader every epoch (whose
+ * workers start with it, persistent or not). */
+static void aw_respawn_explain(struct aw_finding *f,
+			       const struct aw_global_loader *g,
+			       const struct aw_stream_workers *s,
+			       const struct aw_loader *l, uint32_t epochs,
+			       uint32_t workers, int32_t rank)
+{
+	aw_finding_add_integer(f, "epochs", epochs);
+	aw_finding_add_integer(f, "workers", workers);
+	aw_finding_add_integer(f, "num_workers", s->num_workers);
+	if (s->objects > 1) {
+		aw_finding_add_integer(f, "loader_objects", s->objects);
+		aw_finding_set_message(
+		    f,
+		    "the DataLoader workers of %s (%s, num_workers=%d) were "
+		    "forked anew in each of %u epochs (%u worker processes "
+		    "on rank %d): a new DataLoader was built for every epoch "
+		    "(%u of them on that rank, around the same sampler or "
+		    "dataset), and its workers start with it, so every epoch "
+		    "pays their start-up again (fork, copy of the dataset, "
+		    "worker_init_fn)",
+		    g->id, g->site, s->num_workers, epochs, workers, rank,
+		    s->objects);
+		aw_finding_set_fix(f, "build the DataLoader once, before the "
+				      "epoch loop, with persistent_workers="
+				      "True, and iterate that one every epoch "
+				      "(set_epoch on its sampler): a "
+				      "DataLoader built anew starts new "
+				      "workers whatever persistent_workers "
+				      "says");
+		return;
+	}
+	aw_finding_set_message(
+	    f,
+	    "the DataLoader workers of %s (%s, num_workers=%d, "
+	    "persistent_workers=%s) were forked anew in each of %u epochs (%u "
+	    "worker processes on rank %d): every epoch pays their start-up "
+	    "again (fork, copy of the dataset, worker_init_fn)",
+	    g->id, g->site, l->num_workers,
+	    l->persistent_workers == 0 ? "False" : "unknown", epochs, workers,
+	    rank);
+	aw_finding_set_fix(f, "pass persistent_workers=True to the "
+			      "DataLoader: its workers then live across "
+			      "epochs");
 }
 
 void aw_check_worker_respawn(const struct aw_check_input *in,
@@ -474,45 +559,43 @@ void aw_check_worker_respawn(const struct aw_check_input *in,
 	for (size_t i = 0; i < model->n_loaders; i++) {
 		const struct aw_loader *l = &model->loaders[i];
 		const struct aw_process *p = &model->processes[l->process];
-		if (p->is_worker || l->num_workers <= 0 ||
-		    l->persistent_workers == 1 || l->n_iterations < 2)
+		if (p->is_worker || l->stream_head != i ||
+		    l->global >= model->n_loaders_global)
+			continue;
+		/* A loader object kept for every epoch keeps persistent
+		 * workers; loader objects built one per epoch cannot. */
+		struct aw_stream_workers s = aw_stream_of(model, (uint32_t)i);
+		if (s.num_workers <= 0 || s.passes < 2 ||
+		    (s.objects == 1 && s.persistent))
 			continue;
 		uint32_t workers = 0;
-		uint32_t epochs =
-		    aw_worker_epochs(model, (uint32_t)i, &workers);
+		uint32_t epochs = aw_worker_epochs(model, l->process, l->global,
+						   s.num_workers, &workers);
 		if (epochs < 2)
 			continue;
 		struct aw_finding *f = by_global[l->global];
-		const struct aw_global_loader *g =
-		    &model->loaders_global[l->global];
 		if (!f) {
 			f = by_global[l->global] =
 			    aw_findings_add(out, "worker-respawn",
 					    AW_SEVERITY_WARNING, l->global, -1);
-			aw_finding_add_integer(f, "epochs", epochs);
-			aw_finding_add_integer(f, "workers", workers);
-			aw_finding_add_integer(f, "num_workers",
-					       l->num_workers);
-			aw_finding_set_message(
-			    f,
-			    "the DataLoader workers of %s (%s, num_workers=%d, "
-			    "persistent_workers=%s) were forked anew in each "
-			    "of %u epochs (%u worker processes on rank %d): "
-			    "every epoch pays their start-up again (fork, "
-			    "copy of the dataset, worker_init_fn)",
-			    g->id, g->site, l->num_workers,
-			    l->persistent_workers == 0 ? "False" : "unknown",
-			    epochs, workers, p->rank);
-			aw_finding_set_fix(f, "pass persistent_workers=True to "
-					      "the DataLoader: its workers "
-					      "then live across epochs");
+			aw_respawn_explain(f, &model->loaders_global[l->global],
+					   &s, l, epochs, workers, p->rank);
 		}
-		if (f->n_ranks < AW_EVIDENCE_RANKS)
-			aw_finding_add_evidence(
-			    f,
-			    "rank %d (pid %d): %u worker processes in %u "
-			    "epochs",
-			    p->rank, p->pid, workers, epochs);
+		if (f->n_ranks < AW_EVIDENCE_RANKS) {
+			if (s.objects > 1)
+				aw_finding_add_evidence(
+				    f,
+				    "rank %d (pid %d): %u worker processes in "
+				    "%u epochs, of %u DataLoader objects",
+				    p->rank, p->pid, workers, epochs,
+				    s.objects);
+			else
+				aw_finding_add_evidence(
+				    f,
+				    "rank %d (pid %d): %u worker processes in "
+				    "%u epochs",
+				    p->rank, p->pid, workers, epochs);
+		}
 		if (p->rank >= 0)
 			aw_finding_add_rank(f, p->rank);
 	}

@@ -131,6 +131,61 @@ Test(checks_process, worker_respawn_without_persistent_workers)
 	s_done(&r);
 }
 
+/* Rank 0 builds a new DataLoader of num_workers workers every epoch (3)
+ * around sampler object 7, persistent_workers as given: each forks its
+ * workers (pids 200 + 2e + w) at its one pass. */
+static struct s_run loader_per_epoch_workers(int32_t num_workers,
+					     int8_t persistent)
+{
+	struct s_loader_opts o = base;
+	o.num_workers = num_workers;
+	o.persistent_workers = persistent;
+	struct s_run r = s_run_of(0, NULL);
+	s_process(r.model, 99, 1, -1, 1, "launcher");
+	s_process(r.model, 100, 99, 0, 1, "rank");
+	for (uint32_t e = 0; e < 3; e++) {
+		s_loader_around(r.model, 100, e, &o, 7);
+		s_iter_begin(r.model, 100, e, 0);
+		for (int32_t w = 0; w < num_workers; w++) {
+			int32_t pid = 200 + 2 * (int32_t)e + w;
+			s_fork(r.model, 100, pid, 1, "python3", false);
+			s_process(r.model, pid, 100, 0, 1, "worker");
+			s_worker(r.model, pid, w, e, 0);
+		}
+		uint32_t idx[100];
+		s_range(idx, 0, 100, 1);
+		for (uint32_t b = 0; b < 10; b++)
+			s_batch(r.model, 100, e, 0, b, 0, 10, idx + 10 * b, 10);
+		s_iter_end(r.model, 100, e, 0, 10, 10, 1);
+	}
+	return r;
+}
+
+Test(checks_process, worker_respawn_when_a_dataloader_is_built_every_epoch)
+{
+	/* persistent_workers=True does not keep workers of a DataLoader
+	 * that is built again: each new one forks its own. */
+	struct s_run r = loader_per_epoch_workers(2, 1);
+	const struct aw_finding *f = s_finish_only(&r, "worker-respawn");
+	cr_expect_eq(s_number(f, "epochs"), 3);
+	cr_expect_eq(s_number(f, "workers"), 6);
+	cr_expect_eq(s_number(f, "loader_objects"), 3);
+	cr_expect(s_says(f, "a new DataLoader was built for every epoch"), "%s",
+		  f->message);
+	cr_expect(s_says(f, "build the DataLoader once"), "%s", f->fix);
+	cr_expect(s_has_rank(f, 0));
+	s_done(&r);
+
+	r = loader_per_epoch_workers(2, 0);
+	s_finish_only(&r, "worker-respawn");
+	s_done(&r);
+
+	/* No workers: nothing to fork again. */
+	r = loader_per_epoch_workers(0, 0);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+}
+
 /* --- duplicate-rank --------------------------------------------------------
  */
 
