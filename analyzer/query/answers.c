@@ -64,7 +64,8 @@ const char *aw_read_kind_name(enum aw_read_kind kind)
 	return "?";
 }
 
-static uint32_t aw_hit_global(const struct aw_model *model,
+/* The loader object whose pass a hit is part of, AW_NONE. */
+static uint32_t aw_hit_loader(const struct aw_model *model,
 			      const struct aw_hit *hit)
 {
 	uint32_t loader = hit->loader;
@@ -74,9 +75,8 @@ static uint32_t aw_hit_global(const struct aw_model *model,
 			loader =
 			    aw_model_find_loader(model, owner, hit->loader_id);
 	}
-	if (loader == AW_NONE)
-		return AW_NONE;
-	return model->loaders[aw_model_iterated_loader(model, loader)].global;
+	return loader == AW_NONE ? AW_NONE
+				 : aw_model_iterated_loader(model, loader);
 }
 
 static int aw_compare_reads(const void *a, const void *b)
@@ -84,8 +84,8 @@ static int aw_compare_reads(const void *a, const void *b)
 	const struct aw_answer_read *x = a, *y = b;
 	if (x->global != y->global)
 		return x->global < y->global ? -1 : 1;
-	if (x->hit->iteration != y->hit->iteration)
-		return x->hit->iteration < y->hit->iteration ? -1 : 1;
+	if (x->epoch != y->epoch)
+		return x->epoch < y->epoch ? -1 : 1;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	if (x->hit->kind != y->hit->kind)
@@ -105,7 +105,9 @@ aw_answers_sample_reads(const struct aw_model *model,
 	for (size_t i = 0; i < r->n_hits; i++) {
 		const struct aw_hit *hit = &r->hits[i];
 		const struct aw_process *p = &model->processes[hit->process];
-		uint32_t global = aw_hit_global(model, hit);
+		uint32_t loader = aw_hit_loader(model, hit);
+		uint32_t global =
+		    loader != AW_NONE ? model->loaders[loader].global : AW_NONE;
 		if (watch->query.loader &&
 		    !aw_answers_loader_shown(model, watch, global))
 			continue;
@@ -118,6 +120,11 @@ aw_answers_sample_reads(const struct aw_model *model,
 		reads[*n] = (struct aw_answer_read){
 		    .hit = hit,
 		    .global = global,
+		    /* A loader object built for one epoch of a stream: its
+		     * pass is that epoch. */
+		    .epoch = loader != AW_NONE
+				 ? aw_model_epoch(model, loader, hit->iteration)
+				 : hit->iteration,
 		    .rank = hit->kind == AW_READ_DISPATCHED ? hit->to_rank
 							    : p->rank,
 		    .pid = p->pid};

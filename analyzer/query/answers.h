@@ -31,6 +31,7 @@ void aw_answers_filter_findings(const struct aw_model *model,
 struct aw_answer_read {
 	const struct aw_hit *hit;
 	uint32_t global; /* AW_NONE: loader unknown */
+	uint32_t epoch;  /* of the global loader, ACCWATCH_UNKNOWN */
 	int32_t rank;    /* the rank it counts for (the receiving one) */
 	int32_t pid;
 };

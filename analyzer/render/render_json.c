@@ -492,9 +492,9 @@ static json_t *aw_json_query(const struct aw_model *model,
 				      model->loaders_global[reads[i].global].id)
 				: json_null());
 			json_object_set_new(r, "epoch",
-					    h->iteration == ACCWATCH_UNKNOWN
+					    reads[i].epoch == ACCWATCH_UNKNOWN
 						? json_null()
-						: json_integer(h->iteration));
+						: json_integer(reads[i].epoch));
 			aw_json_set_known_int(r, "rank", reads[i].rank);
 			aw_json_set_string(r, "how",
 					   aw_read_kind_name(h->kind));

@@ -470,10 +470,10 @@ static void aw_print_sample_answer(FILE *out, const struct aw_model *model,
 					 ? model->loaders_global[r->global].id
 					 : "loader ?";
 		fprintf(out, "  %s epoch ", loader);
-		if (h->iteration == UINT32_MAX)
+		if (r->epoch == UINT32_MAX)
 			fputs("?", out);
 		else
-			fprintf(out, "%u", h->iteration);
+			fprintf(out, "%u", r->epoch);
 		switch (h->kind) {
 		case AW_READ_CONSUMED:
 			fprintf(out,

@@ -365,6 +365,31 @@ Test(query, sample_consumed_prefetched_and_fetched)
 	aw_model_destroy(m);
 }
 
+Test(query, sample_reads_of_a_dataloader_built_every_epoch)
+{
+	/* Rank 0 builds loader objects 1 and 2 at one site around sampler
+	 * object 7, one per epoch: sample 5 is read in epochs 0 and 1. */
+	struct aw_query q = {.by_sample = true, .sample = 5};
+	struct aw_model *m = asked(&q, 0, NULL);
+	s_process(m, 100, 99, 0, 1, "rank");
+	struct s_loader_opts o = S_BASE_LOADER(0);
+	for (uint32_t e = 1; e <= 2; e++) {
+		s_loader_around(m, 100, e, &o, 7);
+		s_reads(m, 100, e, 0, 0, 10, 5, true);
+	}
+	aw_model_finish(m);
+	size_t n;
+	struct aw_answer_read *reads = aw_answers_sample_reads(m, &watch, &n);
+	cr_assert_eq(n, 2);
+	for (uint32_t e = 0; e < 2; e++) {
+		cr_expect_eq(reads[e].global, 0);
+		cr_expect_eq(reads[e].epoch, e);
+		cr_expect_eq(reads[e].hit->iteration, 0, "the loader's pass");
+	}
+	free(reads);
+	aw_model_destroy(m);
+}
+
 Test(query, rank_and_epoch_sequence_in_order)
 {
 	struct aw_query q = {.by_sequence = true, .rank = 1, .epoch = 1};
