@@ -9,10 +9,13 @@ Truth format (rank-<r>.json):
   {"rank", "world", "pid",
    "loaders": [{"site": "ranks.py:<line>",      creation site (for loaders built
                                                 by accelerate: the prepare() line)
-                "ordinal": 0,                   order among the loader objects built
-                                                at that site (prepare() builds the
-                                                DataLoader torch iterates first: 0;
-                                                accelerate's adapter around it is 1)
+                "ordinal": 0,                   order among the loaders built at that
+                                                site (prepare() builds the DataLoader
+                                                torch iterates first: 0; accelerate's
+                                                adapter around it is 1); DataLoaders
+                                                built one per epoch around one sampler
+                                                (or over one dataset) are one loader,
+                                                one entry read once per epoch
                 "iterated": bool,               false: this rank never iterated it
                 "len": [values],                what len(loader) answered, if called
                 "epochs": [{"epoch": i,         iteration ordinal of the loader
