@@ -35,8 +35,10 @@
  *   iterable-duplicate  item fingerprints read by >1 source (worker or
  *                    main process) of the epoch: more than W*B-1 for
  *                    IterableDatasetShard (else 0) and >= 1% of distinct
- *   same-order       shuffle=1, one rank, consecutive epochs: equal xxh64
- *                    of the consumed sequence, equal and >= 2 samples
+ *   same-order       shuffle=1, one rank, consecutive epochs (of one
+ *                    loader object, or of the ones built per epoch around
+ *                    one sampler: model.h): equal xxh64 of the consumed
+ *                    sequence, equal and >= 2 samples
  *   never-read       >= 2 epochs, every one partial (not exhausted), and
  *                    together they read no sample the widest did not:
  *                    the rest of [0, N) is never read in the run
@@ -51,8 +53,10 @@
  *   fork-threads     fork (no exec after) with threads > 1, one of them
  *                    named unlike the main thread
  *   fork-cuda        fork (no exec after) with the CUDA driver mapped
- *   worker-respawn   num_workers > 0, persistent_workers not True, workers
- *                    of one loader started in >= 2 epochs
+ *   worker-respawn   num_workers > 0, workers of one rank's loader started
+ *                    in >= 2 epochs: persistent_workers not True, or its
+ *                    epochs came from several loader objects (a new
+ *                    DataLoader per epoch starts its own, persistent or not)
  *   duplicate-rank   >= 2 processes that iterated gave themselves one rank
  *                    (not inferred) and ran at the same time by the trace
  *                    clock (a restart, one after the other, adds up)
