@@ -471,9 +471,10 @@ static int aw_compare_site_keys(const void *a, const void *b)
  * loader object per epoch, each with one pass; its epochs are those
  * passes. In each process, a loader object built at a site continues the
  * newest one built there before it when it reads on from it (same sampler
- * object, or same dataset; aw_continues) and its passes all came after
- * that one's began. Each stream then counts once among the streams of its
- * site (site_ordinal), its passes numbered in order. */
+ * object, or same dataset; aw_continues) and its first pass began after
+ * that one's last (two loaders read in turn every epoch are two streams).
+ * Each stream then counts once among the streams of its site
+ * (site_ordinal), its passes numbered in order. */
 static void aw_link_streams(struct aw_model *model)
 {
 	size_t n = model->n_loaders;
