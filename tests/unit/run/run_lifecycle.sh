@@ -62,11 +62,16 @@ done
 set +m
 
 # The command catches USR1 and goes on: accwatch-run forwards it and waits.
-rm -rf "$work/trace"
-"$RUN" -o "$work/trace" -- bash -c 'trap "echo caught" USR1; sleep 2 & wait; wait; exit 4' \
-	>"$work/out" 2>"$work/err" &
+# The signal is sent once its trap is set (a loaded machine may take more
+# than a second to start the command).
+rm -rf "$work/trace" "$work/ready"
+"$RUN" -o "$work/trace" -- bash -c 'trap "echo caught" USR1; : >"$0"; sleep 2 & wait; wait; exit 4' \
+	"$work/ready" >"$work/out" 2>"$work/err" &
 pid=$!
-sleep 1
+for _ in $(seq 600); do
+	[ -e "$work/ready" ] && break
+	sleep 0.05
+done
 kill -s USR1 "$pid"
 wait "$pid"
 got=$?
