@@ -62,11 +62,6 @@ void aw_item_streams_add(struct aw_item_streams *items, uint32_t process,
 	stream->n += count;
 }
 
-struct aw_item_read {
-	uint64_t hash;
-	uint32_t slot; /* index into the epoch's streams */
-};
-
 static int aw_compare_reads(const void *a, const void *b)
 {
 	const struct aw_item_read *x = a, *y = b;
@@ -111,6 +106,11 @@ size_t aw_item_epoch_build(const struct aw_item_streams *items,
 	}
 	qsort(reads, total, sizeof(*reads), aw_compare_reads);
 	out->reads = total;
+	uint64_t *source_reads = aw_xcalloc(n ? n : 1, sizeof(*source_reads));
+	for (size_t i = 0; i < n; i++)
+		source_reads[i] = items->streams[streams[i]].n;
+	aw_item_rate_judge(reads, total, source_reads, n, &out->rate);
+	free(source_reads);
 
 	bool *rank_seen = aw_xcalloc(n_ranks ? n_ranks : 1, sizeof(*rank_seen));
 	for (size_t i = 0; i < total;) {

@@ -45,6 +45,35 @@ struct aw_item_example {
 
 #define AW_ITEM_EXAMPLES 3
 
+/* What an epoch's repeated items are (items_rate.c). */
+enum aw_item_repeats {
+	AW_REPEATS_NONE,   /* no item read by two sources */
+	AW_REPEATS_CHANCE, /* a few equal items, none read twice by one source
+			    */
+	/* drawn with replacement: repeats inside sources and across them,
+	 * at the rate such draws give */
+	AW_REPEATS_DRAWN,
+	/* more repeats across sources than chance or drawing gives: a copy */
+	AW_REPEATS_REPLICATED,
+};
+
+/* The facts the verdict comes from. A source is one worker or main process
+ * stream. Under drawing with replacement a source draws an item again as
+ * readily as another source does; replication hands other sources the
+ * same items and no source any item twice. */
+struct aw_item_rate {
+	uint64_t within_pairs; /* pairs of reads of an item in one source */
+	uint64_t across_pairs; /* ... in two sources */
+	/* Copies: repeated items whose sources include one that read
+	 * nothing but items those same sources read (its whole read is
+	 * also elsewhere), judged item by item. */
+	uint64_t copied_items;
+	uint64_t copied_repeated; /* of them, read twice by one source */
+	double copied_expected;   /* ... what drawing with replacement gives */
+	double copied_chance;     /* its chance of copied_repeated or fewer */
+	enum aw_item_repeats verdict;
+};
+
 /* One epoch of an iterable loader, all ranks. */
 struct aw_item_epoch {
 	uint64_t reads;    /* fingerprints, duplicates included */
@@ -54,6 +83,7 @@ struct aw_item_epoch {
 	uint64_t across_ranks;   /* repeated items read by several ranks */
 	uint64_t across_workers; /* ... by several sources of one rank */
 	uint32_t sources;        /* streams (processes) in the epoch */
+	struct aw_item_rate rate;
 	struct aw_item_example examples[AW_ITEM_EXAMPLES];
 	size_t n_examples;
 };
@@ -64,6 +94,25 @@ void aw_item_streams_add(struct aw_item_streams *items, uint32_t process,
 			 uint32_t loader_id, uint32_t iteration,
 			 int32_t worker_id, const uint64_t *hashes,
 			 size_t count);
+
+/* One read of an epoch: its fingerprint and its source (an index into the
+ * epoch's streams). */
+struct aw_item_read {
+	uint64_t hash;
+	uint32_t slot;
+};
+
+/* Below this chance, repeats are not what chance or drawing with
+ * replacement gives: the rate of false replication verdicts accepted per
+ * epoch. A probability, not a share of the data: the evidence needed
+ * grows with the number of sources and shrinks with the repeats seen. */
+#define AW_ITEM_CHANCE_LIMIT 1e-6
+
+/* Judges the repeats of `total` reads sorted by (hash, slot), over
+ * `n_sources` sources that read source_reads[s] each. */
+void aw_item_rate_judge(const struct aw_item_read *reads, size_t total,
+			const uint64_t *source_reads, size_t n_sources,
+			struct aw_item_rate *out);
 
 /* Per-rank counts of one epoch, filled by aw_item_epoch_build. */
 struct aw_item_rank_counts {
