@@ -269,6 +269,8 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 {
 	const struct aw_loader *d = in->desc;
 	struct aw_coverage c = {.promised = true, .derived = true};
+	if (aw_epoch_items_by_chance(in, true))
+		c.promised = false; /* items drawn with replacement */
 	if (d->n_chain == 0 || in->loader->rebuilt) {
 		/* No chain (an older recorder), or accelerate's dispatcher,
 		 * whose last step the loader's drop_last decides. */
@@ -390,10 +392,30 @@ bool aw_epoch_order_diverged(const struct aw_check_input *in,
 	       e->cross_rank_duplicates > aw_epoch_padding(in).samples;
 }
 
+bool aw_epoch_items_by_chance(const struct aw_check_input *in, bool drawn)
+{
+	/* Groups' epochs (by_group) keep no items: the loader's own does. */
+	const struct aw_epoch *e = NULL;
+	for (size_t i = 0; i < in->loader->n_epochs && !e; i++)
+		if (in->loader->epochs[i].epoch == in->epoch->epoch)
+			e = &in->loader->epochs[i];
+	if (!e || !e->items)
+		return false;
+	bool from_items = false;
+	for (size_t c = 0; c < e->n_cells; c++)
+		from_items |= e->cells[c].from_items;
+	enum aw_item_repeats v = e->items->rate.verdict;
+	return from_items &&
+	       (v == AW_REPEATS_DRAWN || (!drawn && v == AW_REPEATS_CHANCE));
+}
+
 bool aw_epoch_unsharded(const struct aw_check_input *in)
 {
 	const struct aw_epoch *e = in->epoch;
-	if (in->world < 2 || e->union_count == 0)
+	/* Drawing with replacement promises no share: each rank draws from
+	 * everything, and reads it all when it is small. */
+	if (in->world < 2 || e->union_count == 0 ||
+	    aw_epoch_items_by_chance(in, true))
 		return false;
 	if (e->cross_rank_duplicates <= aw_epoch_padding(in).samples)
 		return false;
@@ -415,6 +437,7 @@ static const struct aw_check aw_checks[] = {
     {"uneven-batches", AW_CHECK_RANKS, aw_check_uneven_batches, NULL},
     {"index-range", AW_CHECK_RANKS, aw_check_index_range, NULL},
     {"iterable-duplicate", AW_CHECK_RANKS, aw_check_iterable_duplicate, NULL},
+    {"resampled", AW_CHECK_RANKS, aw_check_resampled, NULL},
     {"same-order", AW_CHECK_LOADER, aw_check_same_order, NULL},
     {"never-read", AW_CHECK_LOADER, aw_check_never_read, NULL},
     {"read-amplification", AW_CHECK_LOADER, aw_check_read_amplification, NULL},

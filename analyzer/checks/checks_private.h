@@ -53,6 +53,11 @@ uint32_t aw_worker_epoch(const struct aw_model *model,
  * one sharding rank (*shard): each reads the same shard. */
 bool aw_ranks_share_one_shard(const struct aw_check_input *in, int32_t *shard);
 
+/* Whether the epoch's rows count item fingerprints whose repeats are not
+ * a replicated stream (items_rate.c): equal items by chance, or drawn with
+ * replacement (drawn: only those). */
+bool aw_epoch_items_by_chance(const struct aw_check_input *in, bool drawn);
+
 /* Whether the program went through accelerate (a loader it built). */
 bool aw_model_uses_accelerate(const struct aw_model *model);
 
@@ -74,6 +79,7 @@ aw_check_fn aw_check_forks, aw_check_worker_respawn, aw_check_duplicate_rank;
 aw_check_fn aw_check_worker_died, aw_check_worker_stuck, aw_check_rank_died;
 
 /* checks_trace.c: item fingerprints and the trace itself. */
-aw_check_fn aw_check_iterable_duplicate, aw_check_trace_incomplete;
+aw_check_fn aw_check_iterable_duplicate, aw_check_resampled,
+    aw_check_trace_incomplete;
 
 #endif

@@ -411,9 +411,11 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	struct aw_padding pad = aw_epoch_padding(in);
-	/* Ranks drawing with replacement share samples by chance. */
+	/* Ranks drawing with replacement share samples by chance; so do
+	 * equal items of an IterableDataset, when no copy explains them. */
 	if (in->world < 2 || e->cross_rank_duplicates <= pad.samples ||
-	    aw_epoch_unsharded(in) || aw_unjudgeable(in) || aw_one_cause(in) ||
+	    aw_epoch_items_by_chance(in, false) || aw_epoch_unsharded(in) ||
+	    aw_unjudgeable(in) || aw_one_cause(in) ||
 	    !aw_epoch_coverage(in).promised)
 		return;
 	struct aw_finding *f =
@@ -456,7 +458,8 @@ void aw_check_padding(const struct aw_check_input *in, struct aw_findings *out)
 	const struct aw_epoch *e = in->epoch;
 	struct aw_padding pad = aw_epoch_padding(in);
 	if (in->world < 2 || e->cross_rank_duplicates == 0 ||
-	    e->cross_rank_duplicates > pad.samples || aw_unjudgeable(in))
+	    e->cross_rank_duplicates > pad.samples || aw_unjudgeable(in) ||
+	    aw_epoch_items_by_chance(in, false))
 		return;
 	struct aw_finding *f =
 	    aw_sharing_finding(in, out, "padding", AW_SEVERITY_INFO, &pad);

@@ -1,6 +1,6 @@
 /* Checks on what the trace itself holds: the same items from several
- * workers or ranks (iterable-duplicate) and a trace with holes
- * (trace-incomplete). */
+ * workers or ranks (iterable-duplicate, or resampled when they were drawn
+ * with replacement) and a trace with holes (trace-incomplete). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,23 +23,57 @@ static void aw_format_source(const struct aw_item_source *s, char *buf,
 			 s->pid);
 }
 
-/* Items read by more than one worker or rank in one epoch: beyond
+/* The rate behind a verdict on repeated items, as evidence: what was seen
+ * inside sources against what drawing with replacement gives. */
+static void aw_evidence_rate(struct aw_finding *f, const struct aw_item_rate *r)
+{
+	aw_finding_add_evidence(f,
+				"pairs of reads of one item: %" PRIu64
+				" by one worker (or main process), %" PRIu64
+				" by two",
+				r->within_pairs, r->across_pairs);
+	if (r->copied_items)
+		aw_finding_add_evidence(
+		    f,
+		    "%" PRIu64 " repeated items have a source whose whole read "
+		    "the same other sources read too (a copy): %" PRIu64
+		    " of them read twice by one source, where drawing with "
+		    "replacement gives about %.1f (chance of so few: %.2g)",
+		    r->copied_items, r->copied_repeated, r->copied_expected,
+		    r->copied_chance);
+}
+
+/* Each rank's reads, distinct items and those also read elsewhere. */
+static void aw_evidence_item_ranks(struct aw_finding *f,
+				   const struct aw_epoch *e)
+{
+	for (size_t c = 0, shown = 0; c < e->n_cells; c++)
+		if (e->cells[c].from_items && shown++ < AW_EVIDENCE_RANKS)
+			aw_finding_add_evidence(
+			    f,
+			    "rank %d: %" PRIu64 " items read, %" PRIu64
+			    " distinct, %" PRIu64 " also read elsewhere",
+			    e->cells[c].rank, e->cells[c].samples,
+			    e->cells[c].unique, e->cells[c].repeated_items);
+}
+
+/* Items read by more than one worker or rank in one epoch, more than
+ * chance or drawing with replacement gives (items_rate.c), and beyond
  * IterableDatasetShard's padding (W*B-1, accelerate completes the last
- * buffer cyclically) and at least 1% of the distinct items, so that a few
- * equal items in the data are not taken for a replicated stream. */
+ * buffer cyclically). */
 void aw_check_iterable_duplicate(const struct aw_check_input *in,
 				 struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
 	const struct aw_item_epoch *items = e->items;
-	if (!items || items->repeated == 0)
+	if (!items || items->repeated == 0 ||
+	    items->rate.verdict != AW_REPEATS_REPLICATED)
 		return;
 	bool shard = in->desc->dataset_type &&
 		     strstr(in->desc->dataset_type, "IterableDatasetShard");
 	uint64_t allowance =
 	    shard ? aw_padding_allowance(in->world, in->batch_size) : 0;
-	if (items->repeated <= allowance ||
-	    items->repeated * 100 < items->distinct)
+	if (items->repeated <= allowance)
 		return;
 	struct aw_finding *f =
 	    aw_epoch_finding(in, out, "iterable-duplicate", AW_SEVERITY_ERROR);
@@ -53,14 +87,18 @@ void aw_check_iterable_duplicate(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "across_workers",
 			       (int64_t)items->across_workers);
 	aw_finding_add_integer(f, "across_ranks", (int64_t)items->across_ranks);
+	aw_finding_add_integer(f, "within_pairs",
+			       (int64_t)items->rate.within_pairs);
+	aw_finding_add_integer(f, "across_pairs",
+			       (int64_t)items->rate.across_pairs);
 	aw_finding_set_message(
 	    f,
 	    "%" PRIu64 " of the %" PRIu64
 	    " distinct items of epoch %u (%.1f%%) were read by more than one "
 	    "worker or rank (%" PRIu64 " extra reads; %" PRIu64
 	    " by several workers of one rank, %" PRIu64
-	    " by several ranks): the IterableDataset is replicated, not "
-	    "split",
+	    " by several ranks), more often than chance or drawing with "
+	    "replacement gives: the IterableDataset is replicated, not split",
 	    items->repeated, items->distinct, e->epoch,
 	    aw_percent(items->repeated, items->distinct), items->repeated_reads,
 	    items->across_workers, items->across_ranks);
@@ -73,14 +111,8 @@ void aw_check_iterable_duplicate(const struct aw_check_input *in,
 		    f, "item %016" PRIx64 ": read by %s and %s%s", x->hash, a,
 		    b, x->sources > 2 ? " and others" : "");
 	}
-	for (size_t c = 0, shown = 0; c < e->n_cells; c++)
-		if (e->cells[c].from_items && shown++ < AW_EVIDENCE_RANKS)
-			aw_finding_add_evidence(
-			    f,
-			    "rank %d: %" PRIu64 " items read, %" PRIu64
-			    " distinct, %" PRIu64 " also read elsewhere",
-			    e->cells[c].rank, e->cells[c].samples,
-			    e->cells[c].unique, e->cells[c].repeated_items);
+	aw_evidence_rate(f, &items->rate);
+	aw_evidence_item_ranks(f, e);
 	if (items->across_workers && !items->across_ranks)
 		aw_finding_set_fix(
 		    f, "split the stream by DataLoader worker in __iter__: "
@@ -93,6 +125,62 @@ void aw_check_iterable_duplicate(const struct aw_check_input *in,
 		       "(torch.distributed.get_rank() and "
 		       "torch.utils.data.get_worker_info()), or let "
 		       "accelerator.prepare() wrap it in IterableDatasetShard");
+}
+
+/* --- resampled ---------------------------------------------------------------
+ */
+
+/* Repeats across workers and ranks that come with repeats inside them at
+ * the rate drawing with replacement gives: random collisions of a stream
+ * that draws again on purpose, not a copy. */
+void aw_check_resampled(const struct aw_check_input *in,
+			struct aw_findings *out)
+{
+	const struct aw_epoch *e = in->epoch;
+	const struct aw_item_epoch *items = e->items;
+	if (!items || items->repeated == 0 ||
+	    items->rate.verdict != AW_REPEATS_DRAWN)
+		return;
+	const struct aw_item_rate *r = &items->rate;
+	struct aw_finding *f =
+	    aw_epoch_finding(in, out, "resampled", AW_SEVERITY_INFO);
+	aw_add_all_ranks(f, e);
+	aw_finding_add_integer(f, "repeated_items", (int64_t)items->repeated);
+	aw_finding_add_integer(f, "distinct_items", (int64_t)items->distinct);
+	aw_finding_add_integer(f, "within_pairs", (int64_t)r->within_pairs);
+	aw_finding_add_integer(f, "across_pairs", (int64_t)r->across_pairs);
+	aw_finding_set_message(
+	    f,
+	    "%" PRIu64 " of the %" PRIu64
+	    " distinct items of epoch %u were read by more than one worker or "
+	    "rank, and workers also read items twice themselves (%" PRIu64
+	    " of the %" PRIu64
+	    " pairs of reads of one item): the stream draws with replacement "
+	    "(resampling), and its repeats across workers and ranks are "
+	    "random collisions of those draws, not a replicated stream",
+	    items->repeated, items->distinct, e->epoch, r->within_pairs,
+	    r->within_pairs + r->across_pairs);
+	aw_evidence_rate(f, r);
+	if (!r->copied_items)
+		aw_finding_add_evidence(
+		    f, "no worker read only items that the same other workers "
+		       "read too: none is a copy of another");
+	bool everything = e->n_cells > 1;
+	for (size_t c = 0; c < e->n_cells; c++)
+		everything &= e->cells[c].unique == e->union_count;
+	if (everything)
+		aw_finding_add_evidence(
+		    f,
+		    "every rank read all %" PRIu64
+		    " distinct items of the epoch: what they draw from holds "
+		    "no more items than one rank reads",
+		    e->union_count);
+	aw_evidence_item_ranks(f, e);
+	aw_finding_set_fix(
+	    f, "nothing to change if drawing with replacement is meant (an "
+	       "epoch is then a random sample, not one pass over the data); "
+	       "to read every item once per epoch, split the shards among "
+	       "ranks and workers instead of drawing them again");
 }
 
 /* --- trace-incomplete ------------------------------------------------------

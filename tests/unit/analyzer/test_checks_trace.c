@@ -98,6 +98,187 @@ Test(checks_trace, iterable_dataset_shard_padding_is_allowed)
 	s_done(&r);
 }
 
+/* --- iterable-duplicate or resampled: copies against draws -----------------
+ */
+
+/* Rank r's worker w (pid 300 + 10r + w) of a world of `world` reads
+ * hashes h[0..n). */
+static void items_read(struct aw_model *m, int world, int rank, int32_t worker,
+		       const uint64_t *h, uint32_t n)
+{
+	int32_t pid = 300 + 10 * rank + worker;
+	s_process(m, pid, 100 + rank, rank, world, "worker");
+	s_worker(m, pid, worker, 0, 0);
+	s_item_fetch(m, pid, worker, 0, 0, 0, h, n);
+}
+
+/* Item k of shard s (shards of `size` items), read in the order of a
+ * stride through the shard from `start`: each draw has an order of its
+ * own, as a shuffle buffer gives. */
+static uint32_t draw(uint64_t *h, uint32_t shard, uint32_t size, uint32_t start)
+{
+	uint32_t stride = size % 7 ? 7 : 3;
+	for (uint32_t k = 0; k < size; k++)
+		h[k] = 0x5000 + (uint64_t)shard * size +
+		       (start + k * stride) % size;
+	return size;
+}
+
+/* Source i of `sources` (rank i / per_rank, worker i % per_rank) draws
+ * shards[i][0..n) of `size` items. */
+static void draws(struct aw_model *m, int world, int per_rank,
+		  const uint32_t (*shards)[3], int n, uint32_t size)
+{
+	for (int i = 0; i < world * per_rank; i++) {
+		uint64_t h[3 * 32];
+		uint32_t count = 0;
+		for (int d = 0; d < n; d++)
+			count += draw(h + count, shards[i][d], size,
+				      (uint32_t)(i + d));
+		items_read(m, world, i / per_rank, i % per_rank, h, count);
+	}
+}
+
+Test(checks_trace, resampled_shards_are_random_collisions)
+{
+	/* webdataset's resampled=True: 4 ranks of 2 workers each draw 3 of
+	 * 8 shards (10 items) with replacement. Shards collide across
+	 * workers and ranks, and three workers draw a shard twice: no worker
+	 * is a copy of another, the repeats are draws. */
+	static const uint32_t shards[8][3] = {
+	    {0, 3, 0}, {5, 1, 6}, {2, 2, 7}, {3, 4, 1},
+	    {6, 0, 5}, {7, 7, 4}, {1, 5, 2}, {4, 6, 3},
+	};
+	struct s_run r = s_run_of(0, NULL);
+	iterable_epoch(r.model, 4, "WebDataset");
+	draws(r.model, 4, 2, shards, 3, 10);
+	const struct aw_finding *f = s_finish_only(&r, NULL);
+	(void)f;
+	cr_expect_eq(s_count(&r.findings, "iterable-duplicate"), 0);
+	cr_expect_eq(s_count(&r.findings, "overlap"), 0);
+	const struct aw_finding *info = s_get(&r, "resampled");
+	cr_expect_eq(info->severity, AW_SEVERITY_INFO);
+	cr_expect_eq(s_number(info, "within_pairs"), 30,
+		     "3 shards drawn twice");
+	cr_expect_eq(s_number(info, "distinct_items"), 80);
+	cr_expect(s_says(info, "none is a copy of another"), "%s",
+		  info->evidence);
+	const struct aw_item_rate *rate =
+	    &r.model->loaders_global[0].epochs[0].items->rate;
+	cr_expect_eq(rate->verdict, AW_REPEATS_DRAWN);
+	cr_expect_eq(rate->copied_items, 0);
+	s_done(&r);
+}
+
+Test(checks_trace, copies_in_another_order_are_replication)
+{
+	/* Every rank reads all 60 items, its 2 workers splitting them, each
+	 * in an order of its own (a shuffle buffer per worker): the ranks'
+	 * workers are copies that never read an item twice, where drawing
+	 * with replacement would have repeated a quarter of them inside a
+	 * worker (chance of none: 0.75^60). */
+	struct s_run r = s_run_of(0, NULL);
+	iterable_epoch(r.model, 2, "WebDataset");
+	for (int rank = 0; rank < 2; rank++)
+		for (int32_t w = 0; w < 2; w++) {
+			uint64_t h[30];
+			draw(h, (uint32_t)w, 30, (uint32_t)(3 * rank + 1));
+			items_read(r.model, 2, rank, w, h, 30);
+		}
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "iterable-duplicate");
+	cr_expect_eq(s_number(f, "within_pairs"), 0);
+	cr_expect(s_says(f, "60 repeated items have a source whose whole "
+			    "read the same other sources read too (a copy): 0 "
+			    "of them read twice by one source, where drawing "
+			    "with replacement gives about 15.0 (chance of so "
+			    "few: 3.2e-08)"),
+		  "%s", f->evidence);
+	cr_expect_eq(s_count(&r.findings, "unsharded"), 1);
+	cr_expect_eq(s_count(&r.findings, "resampled"), 0);
+	s_done(&r);
+}
+
+/* Two ranks, one worker each, read the one shard of `size` items `times`
+ * times each. */
+static struct s_run one_shard(uint32_t size, int times)
+{
+	struct s_run r = s_run_of(0, NULL);
+	iterable_epoch(r.model, 2, "WebDataset");
+	for (int rank = 0; rank < 2; rank++) {
+		uint64_t h[3 * 40];
+		uint32_t count = 0;
+		for (int d = 0; d < times; d++)
+			count +=
+			    draw(h + count, 0, size, (uint32_t)(5 * rank + d));
+		items_read(r.model, 2, rank, 0, h, count);
+	}
+	s_finish(&r);
+	return r;
+}
+
+Test(checks_trace, resampling_one_shard_on_two_ranks)
+{
+	/* Resampling from one shard: every draw is that shard, so each rank
+	 * reads every item, each worker 3 times. The repeats across the
+	 * ranks come with repeats inside each worker at exactly the rate
+	 * drawing from a pool of one gives: a resampled stream, not a copy
+	 * of one. Nothing is split wrongly (one shard cannot be split among
+	 * two ranks): no iterable-duplicate, overlap nor unsharded; the info
+	 * says every rank read the whole pool. */
+	struct s_run r = one_shard(20, 3);
+	cr_expect_eq(s_count(&r.findings, "iterable-duplicate"), 0);
+	cr_expect_eq(s_count(&r.findings, "overlap"), 0);
+	cr_expect_eq(s_count(&r.findings, "unsharded"), 0);
+	const struct aw_finding *f = s_get(&r, "resampled");
+	cr_expect(s_says(f, "every rank read all 20 distinct items"), "%s",
+		  f->evidence);
+	cr_expect(s_says(f, "20 repeated items have a source whose whole read "
+			    "the same other sources read too (a copy): 20 of "
+			    "them read twice by one source"),
+		  "%s", f->evidence);
+	s_done(&r);
+}
+
+Test(checks_trace, one_shard_read_once_by_two_ranks_is_a_copy)
+{
+	/* Each rank reads the one shard once: its worker never draws again,
+	 * and the fingerprints cannot tell this from a replicated stream:
+	 * each rank reads the same 30 items, none twice (chance under
+	 * drawing with replacement: 2^-30): iterable-duplicate and
+	 * unsharded. */
+	struct s_run r = one_shard(30, 1);
+	cr_expect_eq(s_count(&r.findings, "iterable-duplicate"), 1);
+	cr_expect_eq(s_count(&r.findings, "unsharded"), 1);
+	cr_expect_eq(s_count(&r.findings, "resampled"), 0);
+	s_done(&r);
+
+	/* 10 items: no repeat inside either worker has a chance of 2^-10,
+	 * too high to call the ranks copies; 10 shared reads are within the
+	 * padding a trace without a sampler chain allows (W*B-1 = 19). */
+	r = one_shard(10, 1);
+	s_expect_exactly(&r.findings, NULL);
+	const struct aw_item_rate *rate =
+	    &r.model->loaders_global[0].epochs[0].items->rate;
+	cr_expect_eq(rate->verdict, AW_REPEATS_CHANCE);
+	cr_expect_float_eq(rate->copied_chance, 1.0 / 1024, 1e-9);
+	s_done(&r);
+}
+
+Test(checks_trace, few_equal_items_of_a_split_stream_are_chance)
+{
+	/* A stream split by rank and worker whose data holds 3 items equal
+	 * to items of another rank (the same content twice in the data):
+	 * the workers that read them read other items too, nothing is a
+	 * copy: no iterable-duplicate, no overlap. */
+	struct s_run r = iterable_run(50);
+	uint64_t h[3] = {0x1000, 0x1001, 0x1002}; /* rank 0 worker 0's */
+	s_item_fetch(r.model, 311, 1, 0, 0, 1, h, 3);
+	s_finish(&r);
+	s_expect_exactly(&r.findings, NULL);
+	s_done(&r);
+}
+
 /* --- trace-incomplete --------------------------------------------------------
  */
 

@@ -212,8 +212,9 @@ Test(suppress, ids_a_source_allows_that_are_no_finding_are_said_once)
 Test(suppress, finding_ids_are_those_of_the_checks_table)
 {
 	const char *known[] = {
-	    "unsharded", "padding",      "stale-len", "len-mismatch",
-	    "fork-cuda", "fork-threads", "rank-died", "trace-incomplete"};
+	    "unsharded",    "padding",          "stale-len",
+	    "len-mismatch", "fork-cuda",        "fork-threads",
+	    "rank-died",    "trace-incomplete", "resampled"};
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
 		cr_expect(aw_checks_known_id(known[i]), "%s", known[i]);
 	const char *unknown[] = {"len", "fork", "all", "", "Unsharded"};
@@ -222,5 +223,5 @@ Test(suppress, finding_ids_are_those_of_the_checks_table)
 	size_t n = 0;
 	while (aw_checks_finding_id(n))
 		n++;
-	cr_expect_eq(n, 26);
+	cr_expect_eq(n, 27);
 }
