@@ -533,6 +533,30 @@ def dispatcher(truth, rank, world, workers=0):
     truth.epochs(truth.loader(psite), prepared, 2)
 
 
+# --- webdataset shards -------------------------------------------------------
+
+def webdataset_shards(count, size):
+    """count tar shards of size samples each, written with webdataset's
+    ShardWriter into a directory of this process's own (removed at exit):
+    sample k of shard s holds the int value s * size + k ("cls"), so a
+    sample says which one it is on every rank. Returns the shards' paths."""
+    import atexit
+    import shutil
+    import tempfile
+    import webdataset as wds
+    where = tempfile.mkdtemp(prefix="accwatch-wds-")
+    atexit.register(shutil.rmtree, where, ignore_errors=True)
+    with wds.ShardWriter(os.path.join(where, "shard-%02d.tar"), maxcount=size, verbose=0) as sink:
+        for value in range(count * size):
+            sink.write({"__key__": f"sample{value:05d}", "cls": value})
+    return [os.path.join(where, f"shard-{s:02d}.tar") for s in range(count)]
+
+
+def webdataset_value(sample):
+    """A decoded webdataset sample as its value (see webdataset_shards)."""
+    return sample["cls"]
+
+
 # --- the scenario files ------------------------------------------------------
 
 SCENARIOS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios")
