@@ -47,13 +47,15 @@ struct aw_item_example {
 
 /* What an epoch's repeated items are (items_rate.c). */
 enum aw_item_repeats {
-	AW_REPEATS_NONE,   /* no item read by two sources */
-	AW_REPEATS_CHANCE, /* a few equal items, none read twice by one source
-			    */
-	/* drawn with replacement: repeats inside sources and across them,
-	 * at the rate such draws give */
+	AW_REPEATS_NONE, /* no item read by two sources */
+	/* equal items in sources that are no copies, none read twice by
+	 * one source: chance */
+	AW_REPEATS_CHANCE,
+	/* drawn with replacement: sources read items twice themselves, and
+	 * any copy among them repeats at the rate such draws give */
 	AW_REPEATS_DRAWN,
-	/* more repeats across sources than chance or drawing gives: a copy */
+	/* copies with fewer repeats inside a source than drawing with
+	 * replacement gives: a replicated stream */
 	AW_REPEATS_REPLICATED,
 };
 
