@@ -34,13 +34,15 @@
  *   index-range      an index >= N, or < 0 / >= 2^32
  *   iterable-duplicate  item fingerprints read by >1 source (worker or
  *                    main process) of the epoch: more than W*B-1 for
- *                    IterableDatasetShard (else 0), and fewer read twice
- *                    inside one source than drawing with replacement
- *                    gives, at a chance < 1e-6 (items_rate.c: copies item
- *                    by item, other repeats per group read alike)
- *   resampled (info) items read by >1 source, and read twice inside
- *                    sources at the rate drawing with replacement gives:
- *                    not iterable-duplicate, overlap nor unsharded
+ *                    IterableDatasetShard (else 0), where a source's
+ *                    whole read was read by the same other sources (a
+ *                    copy), and fewer of those items read twice inside
+ *                    one source than drawing with replacement gives, at a
+ *                    chance < 1e-6 (items_rate.c)
+ *   resampled (info) items read by >1 source, not iterable-duplicate, and
+ *                    sources read items twice themselves (draws with
+ *                    replacement): then not overlap nor unsharded either;
+ *                    equal items without that are chance: not overlap
  *   same-order       shuffle=1, one rank, consecutive epochs (of one
  *                    loader object, or of the ones built per epoch around
  *                    one sampler: model.h): equal xxh64 of the consumed
