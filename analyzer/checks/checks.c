@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "checks_private.h"
+#include "lineage.h"
 #include "util.h"
 
 uint64_t aw_padding_allowance(uint64_t world, uint64_t batch_size)
@@ -77,10 +78,7 @@ static uint64_t aw_even_batches_padding(const struct aw_sampler_link *shard,
 static bool aw_even_batches(const struct aw_model *model,
 			    const struct aw_loader *d)
 {
-	const struct aw_loader *wrap =
-	    d->wraps
-		? d
-		: (d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL);
+	const struct aw_loader *wrap = aw_loader_wrap(model, d);
 	return !wrap || wrap->even_batches != 0;
 }
 

@@ -373,10 +373,7 @@ void aw_check_unused_prepared(const struct aw_check_input *in,
 static bool aw_split_without_even(const struct aw_model *model, uint32_t loader)
 {
 	const struct aw_loader *l = &model->loaders[loader];
-	const struct aw_loader *outer =
-	    l->wraps
-		? l
-		: (l->wrapper != AW_NONE ? &model->loaders[l->wrapper] : NULL);
+	const struct aw_loader *outer = aw_loader_wrap(model, l);
 	return outer && outer->split_batches == 1 && outer->even_batches == 0;
 }
 

@@ -36,16 +36,6 @@ static void aw_evidence_shares(struct aw_finding *f, const struct aw_epoch *e,
 	aw_evidence_more(f, e);
 }
 
-/* The accelerate wrap of a loader that came out of prepare() (the loader
- * itself or the one wrapping it), NULL for a loader of the user's. */
-static const struct aw_loader *aw_prepared_wrap(const struct aw_model *model,
-						const struct aw_loader *d)
-{
-	if (d->wraps)
-		return d;
-	return d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL;
-}
-
 /* unsharded's fix, for what the program has: a stream to split, one shard
  * everyone was given, a loader prepare() built for fewer processes than
  * the ranks, or no sharding at all. */
@@ -55,7 +45,7 @@ static void aw_unsharded_fix(const struct aw_check_input *in,
 	int32_t shard;
 	const struct aw_cell *a, *b;
 	bool accelerate = aw_model_uses_accelerate(in->model);
-	const struct aw_loader *wrap = aw_prepared_wrap(in->model, in->desc);
+	const struct aw_loader *wrap = aw_loader_wrap(in->model, in->desc);
 	if (wrap && wrap->wrap_num_processes >= 1 &&
 	    (uint64_t)wrap->wrap_num_processes < in->world)
 		aw_finding_set_fix(

@@ -16,6 +16,14 @@ bool aw_loader_is_accelerate(const struct aw_loader *l)
 	return l->wraps || l->wrapped || aw_has(l->loader_class, "accelerate.");
 }
 
+const struct aw_loader *aw_loader_wrap(const struct aw_model *model,
+				       const struct aw_loader *l)
+{
+	if (l->wraps)
+		return l;
+	return l->wrapper != AW_NONE ? &model->loaders[l->wrapper] : NULL;
+}
+
 const char *aw_loader_wrap_kind(const struct aw_model *model,
 				const struct aw_loader *l)
 {

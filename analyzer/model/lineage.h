@@ -17,6 +17,11 @@ bool aw_loader_is_accelerate(const struct aw_loader *loader);
 /* Its sampler, batch sampler, dataset or accelerate wrap shards the data. */
 bool aw_loader_shards(const struct aw_model *model,
 		      const struct aw_loader *loader);
+/* The accelerate wrap of a loader that came out of prepare(): the loader
+ * itself when it is the outer one, else the one wrapping it; NULL for a
+ * loader nothing wraps. */
+const struct aw_loader *aw_loader_wrap(const struct aw_model *model,
+				       const struct aw_loader *loader);
 /* "prepare() (DataLoaderShard)" style name of what built a loader. */
 const char *aw_loader_wrap_kind(const struct aw_model *model,
 				const struct aw_loader *loader);

@@ -282,10 +282,7 @@ static json_t *aw_json_loader(const struct aw_model *model,
 				   : AW_NONE));
 	json_object_set_new(loader, "wrapped_by",
 			    aw_json_loader_ref(model, d->wrapper));
-	const struct aw_loader *wrap =
-	    d->wraps
-		? d
-		: (d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL);
+	const struct aw_loader *wrap = aw_loader_wrap(model, d);
 	if (wrap) {
 		json_t *acc = json_object();
 		aw_json_set_string_or_null(acc, "kind", wrap->wrap_kind);

@@ -300,10 +300,7 @@ static void aw_print_loader_header(FILE *out, const struct aw_model *model,
 
 	/* Lineage: what accelerate built from what. */
 	const char *kind = aw_loader_wrap_kind(model, d);
-	const struct aw_loader *outer =
-	    d->wraps
-		? d
-		: (d->wrapper != AW_NONE ? &model->loaders[d->wrapper] : NULL);
+	const struct aw_loader *outer = aw_loader_wrap(model, d);
 	if (outer && d->wraps && d->wrap_inner != AW_NONE &&
 	    d->wrap_inner != g->representative) {
 		const struct aw_loader *inner = &model->loaders[d->wrap_inner];
