@@ -824,6 +824,7 @@ def _emit_dist_groups():
             _groups_told.add(text)
             _aw.dist_group(rank=rank, ranks=text)
 
+
 def _wrap_init_process_group(original):
     @functools.wraps(original)
     def init_process_group(*args, **kwargs):

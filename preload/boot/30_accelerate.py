@@ -58,14 +58,13 @@ def _wrap_accelerate_init(kind):
     return make
 
 
-def _hand_over(inner, batch):
+def _hand_over(entry, batch):
     """map()'s function over DataLoaderShard's iterator: counts a batch the
     loop is handed in the current pass of the loader it reads (which
     yielded one more: the shard fetches the next batch first, to know
     which is last)."""
     try:
-        entry = _loaders.get(id(inner))
-        rec = entry.current if entry is not None else None
+        rec = entry.current
         if rec is not None and rec.open:
             rec.handed = max(rec.handed, 0) + 1
     except Exception:
@@ -74,17 +73,20 @@ def _hand_over(inner, batch):
 
 
 def _wrap_shard_iter(original):
-    """DataLoaderShard.__iter__, its generator seen through map(): a C
-    iterator, so no frame of ours stands in a traceback of the loop."""
+    """DataLoaderShard.__iter__, its generator seen through map() while a
+    session records (a C iterator: no frame of ours stands in a traceback
+    of the loop); without one, or for a loader we never saw built, its own
+    generator."""
     @functools.wraps(original)
     def __iter__(self):
         iterator = original(self)
         try:
-            inner = vars(self).get("base_dataloader", self)
-            return map(functools.partial(_hand_over, inner), iterator)
+            entry = _loader_of(vars(self).get("base_dataloader", self))
+            if entry is not None and _aw.recording():
+                return map(functools.partial(_hand_over, entry), iterator)
         except Exception:
             _debug("DataLoaderShard.__iter__")
-            return iterator
+        return iterator
     return __iter__
 
 
