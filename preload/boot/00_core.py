@@ -259,11 +259,38 @@ def _class_name(obj):
 
 # --- Python stacks -----------------------------------------------------------
 
+def _library_dirs():
+    """Directories whose code is not the program's own, known at boot: the
+    standard library (where os lives) and the interpreter's installed
+    packages (site's own list; nothing is imported for it)."""
+    dirs = [os.path.dirname(os.__file__)]
+    site = sys.modules.get("site")
+    for name in ("getsitepackages", "getusersitepackages"):
+        try:
+            found = getattr(site, name)()
+        except Exception:
+            continue
+        dirs.extend([found] if isinstance(found, str) else found)
+    return tuple(os.path.join(d, "") for d in dirs if d)
+
+
+_LIBRARY_DIRS = _library_dirs() + ("<frozen ",)
+# An installed package's file, wherever its tree is on the path (a venv, a
+# conda env, another interpreter's packages on PYTHONPATH).
+_INSTALLED = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+
+
+def _is_library(path):
+    return path.startswith(_LIBRARY_DIRS) or any(part in path for part in _INSTALLED)
+
+
 def _internal_prefixes():
+    """The boot's prefix and the directories of the _FRAMEWORKS imported so
+    far (wherever they are: a source tree on PYTHONPATH too)."""
     modules = sys.modules
     loaded = tuple(name in modules for name in _FRAMEWORKS)
     if loaded != _state.prefixes_loaded:
-        dirs = []
+        dirs = [_aw.BOOT_PREFIX]
         for name in _FRAMEWORKS:
             path = getattr(modules.get(name), "__file__", None)
             if path:
@@ -274,13 +301,23 @@ def _internal_prefixes():
 
 
 def _user_frame(frame):
+    """The innermost frame of the program's own code: the first outside the
+    frameworks, the standard library and installed packages (the user's
+    line that asked HF's Trainer or a WebLoader for a loader, not the
+    library's line that built it). When every frame is a library's (a
+    program that is an installed package), the innermost outside the
+    frameworks; None when there is none."""
     prefixes = _internal_prefixes()
+    fallback = None
     while frame is not None:
         path = frame.f_code.co_filename
-        if not path.startswith(_aw.BOOT_PREFIX) and not path.startswith(prefixes):
-            return frame
+        if not path.startswith(prefixes):
+            if not _is_library(path):
+                return frame
+            if fallback is None:
+                fallback = frame
         frame = frame.f_back
-    return None
+    return fallback
 
 
 def _site_of(frame):
