@@ -1,6 +1,7 @@
 /* libaccwatch.so: preloaded everywhere, dormant unless it is Python; there
  * an audit hook waits for torch's DataLoader, then loads the recorder. */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "accwatch_events.h"
 #include "accwatch_libc.h"
 #include "accwatch_preload.h"
+#include "accwatch_shm.h"
 
 extern char **environ;
 
@@ -231,6 +233,26 @@ end:
 	return handle;
 }
 
+/* Loading the recorder starts LTTng-UST, which maps its wait files in
+ * /dev/shm and reads them: a page tmpfs cannot back there kills the program
+ * with SIGBUS, a read-only /dev/shm records nothing. Checked (and the pages
+ * reserved) first; on failure the process stays dormant and says why once. */
+static int accwatch_shm_usable(void)
+{
+	struct accwatch_shm_check check;
+	char line[512];
+	int saved_errno = errno;
+	int usable = accwatch_shm_prepare(&check) == ACCWATCH_SHM_OK;
+
+	if (!usable) {
+		accwatch_shm_describe(&check, line, sizeof(line));
+		accwatch_log("accwatch: ", "%s; process %ld runs unrecorded",
+			     line, (long)getpid());
+	}
+	errno = saved_errno;
+	return usable;
+}
+
 /* Called from the audit hook, GIL held, guard set. */
 static void accwatch_attach(void)
 {
@@ -250,6 +272,8 @@ static void accwatch_attach(void)
 	    ACCWATCH_PRELOAD_OK)
 		memset(&accwatch_preload.api.batch, 0,
 		       sizeof(accwatch_preload.api.batch));
+	if (!accwatch_shm_usable())
+		goto end;
 	accwatch_preload.record_handle = accwatch_open_recorder();
 	if (!accwatch_preload.record_handle)
 		goto end;
