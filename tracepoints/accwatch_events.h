@@ -25,6 +25,9 @@
  * followed by the pid, of one line (see accwatch_record_stall.c). */
 #define ACCWATCH_ENV_STALL_DIR "ACCWATCH_STALL_DIR"
 #define ACCWATCH_STALL_NOTE "accwatch-stalled."
+/* accwatch-run's note in its output directory when recording could not work
+ * there (/dev/shm full or read-only...): the cause and its fix, one line. */
+#define ACCWATCH_UNRECORDED_NOTE "accwatch-unrecorded"
 
 /* A loader, iteration or batch number the recorder could not know. */
 #define ACCWATCH_UNKNOWN UINT32_MAX
@@ -86,7 +89,7 @@ static inline int64_t accwatch_kind_load(const void *at,
 	case ACCWATCH_KIND_i32:
 		return *(const int32_t *)at;
 	case ACCWATCH_KIND_u64:
-		return (int64_t)*(const uint64_t *)at;
+		return (int64_t) * (const uint64_t *)at;
 	case ACCWATCH_KIND_i64:
 		return *(const int64_t *)at;
 	case ACCWATCH_KIND_str:
@@ -118,7 +121,8 @@ struct accwatch_info_head {
 	struct accwatch_##list##_info {                                        \
 		uint32_t run;                                                  \
 		int32_t pid;                                                   \
-		ACCWATCH_FIELDS_##list(ACCWATCH_INFO_MEMBER, ~) uint32_t count;\
+		ACCWATCH_FIELDS_##list(ACCWATCH_INFO_MEMBER,                   \
+				       ~) uint32_t count;                      \
 	};
 ACCWATCH_FIELD_LISTS(ACCWATCH_INFO_STRUCT)
 

@@ -104,6 +104,30 @@ static int aw_compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* accwatch-run's note that recording could not work (accwatch_events.h): the
+ * real reason a directory holds no trace. */
+static bool aw_unrecorded_note(const char *dir, char *error, size_t error_size)
+{
+	char *path = aw_xasprintf("%s/%s", dir, ACCWATCH_UNRECORDED_NOTE);
+	FILE *file = fopen(path, "re");
+	char line[768];
+	bool found = false;
+
+	free(path);
+	if (!file)
+		return false;
+	if (fgets(line, sizeof(line), file) && line[0] != '\n') {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(error, error_size,
+			 "nothing was recorded in %s: accwatch-run found that "
+			 "%s",
+			 dir, line);
+		found = true;
+	}
+	fclose(file);
+	return found;
+}
+
 enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
 					     const char *path, char *error,
 					     size_t error_size)
@@ -149,6 +173,12 @@ enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
 	}
 	if (found == 0) {
 		char why[512] = "";
+		if (S_ISDIR(st.st_mode) &&
+		    aw_unrecorded_note(path, error, error_size)) {
+			free(notes.unreadable);
+			free(notes.too_deep);
+			return AW_TRACE_DIRS_NONE;
+		}
 		if (notes.unreadable)
 			snprintf(
 			    why, sizeof(why), "; %s could not be read (%s)",

@@ -17,6 +17,7 @@ enum accwatch_run_option_id {
 	ACCWATCH_RUN_OPT_BUFFERS_UID,
 	ACCWATCH_RUN_OPT_BUFFERS_PID,
 	ACCWATCH_RUN_OPT_QUIET,
+	ACCWATCH_RUN_OPT_IF_UNRECORDABLE,
 	ACCWATCH_RUN_OPT_HELP,
 	ACCWATCH_RUN_OPT_VERSION,
 };
@@ -31,6 +32,7 @@ static const struct accwatch_option accwatch_run_option_table[] = {
     {"buffers-uid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_UID},
     {"buffers-pid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_PID},
     {"quiet", 'q', false, ACCWATCH_RUN_OPT_QUIET},
+    {"if-unrecordable", 0, true, ACCWATCH_RUN_OPT_IF_UNRECORDABLE},
     {"help", 'h', false, ACCWATCH_RUN_OPT_HELP},
     {"version", 'V', false, ACCWATCH_RUN_OPT_VERSION},
 };
@@ -167,6 +169,14 @@ accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
 	case ACCWATCH_RUN_OPT_QUIET:
 		options->quiet = true;
 		break;
+	case ACCWATCH_RUN_OPT_IF_UNRECORDABLE:
+		if (strcmp(value, "fail") != 0 && strcmp(value, "run") != 0) {
+			accwatch_run_args_set_culprit(error, value,
+						      strlen(value));
+			return ACCWATCH_RUN_ARGS_BAD_UNRECORDABLE;
+		}
+		options->unrecordable_run = strcmp(value, "run") == 0;
+		break;
 	case ACCWATCH_RUN_OPT_HELP:
 		return ACCWATCH_RUN_ARGS_HELP;
 	case ACCWATCH_RUN_OPT_VERSION:
@@ -294,6 +304,12 @@ void accwatch_run_args_describe(enum accwatch_run_args_status status,
 			 "(wait as long as it takes) to %u",
 			 culprit, ACCWATCH_RUN_MAX_STALL_SECONDS);
 		break;
+	case ACCWATCH_RUN_ARGS_BAD_UNRECORDABLE:
+		snprintf(line, line_len,
+			 "bad --if-unrecordable '%s': give 'fail' (do not "
+			 "start the command) or 'run' (run it unrecorded)",
+			 culprit);
+		break;
 	case ACCWATCH_RUN_ARGS_EMPTY_OUTPUT:
 		snprintf(line, line_len,
 			 "the output directory (-o) must not be empty");
@@ -345,6 +361,16 @@ void accwatch_run_args_usage(FILE *out)
 	    "      --buffers-uid    one buffer set per user (default)\n"
 	    "      --buffers-pid    one buffer set per process\n"
 	    "  -q, --quiet          do not say where the trace was written\n"
+	    "      --if-unrecordable fail|run\n"
+	    "                       when recording cannot work (/dev/shm full "
+	    "or\n"
+	    "                       read-only, no usable LTTNG_HOME/HOME for "
+	    "the\n"
+	    "                       session daemon), say why and exit 122 "
+	    "without\n"
+	    "                       starting COMMAND (fail, the default), or "
+	    "run it\n"
+	    "                       unrecorded (run)\n"
 	    "  -h, --help           show this help and exit\n"
 	    "  -V, --version        show the version and exit\n"
 	    "\n"
@@ -359,7 +385,9 @@ void accwatch_run_args_usage(FILE *out)
 	    "Exit status: the command's own status, 128+N if it died of signal "
 	    "N,\n"
 	    "126 if it could not be executed, 127 if it was not found, 125 if\n"
-	    "accwatch-run itself failed, 2 on a usage error.\n"
+	    "accwatch-run itself failed, 122 if recording cannot work here "
+	    "(COMMAND\n"
+	    "not started; see --if-unrecordable), 2 on a usage error.\n"
 	    "\n"
 	    "Example:\n"
 	    "  accwatch-run -o trace -- accelerate launch --num_processes 4 "

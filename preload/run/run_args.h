@@ -33,8 +33,10 @@ enum accwatch_run_args_status {
 	ACCWATCH_RUN_ARGS_BAD_SIZE,  /* culprit: the value of --subbuf-size */
 	ACCWATCH_RUN_ARGS_BAD_COUNT, /* culprit: the value of --num-subbuf */
 	ACCWATCH_RUN_ARGS_BAD_STALL, /* culprit: the value of --stall-timeout */
-	ACCWATCH_RUN_ARGS_EMPTY_OUTPUT,    /* -o "" */
-	ACCWATCH_RUN_ARGS_MISSING_COMMAND, /* no command after the options */
+	ACCWATCH_RUN_ARGS_BAD_UNRECORDABLE, /* culprit: the value of
+					       --if-unrecordable */
+	ACCWATCH_RUN_ARGS_EMPTY_OUTPUT,     /* -o "" */
+	ACCWATCH_RUN_ARGS_MISSING_COMMAND,  /* no command after the options */
 };
 
 enum accwatch_run_buffers {
@@ -49,6 +51,9 @@ struct accwatch_run_options {
 	bool
 	    discard; /* drop events when buffers are full instead of blocking */
 	bool quiet;  /* no closing message */
+	/* --if-unrecordable=run: when recording cannot work (run_preflight.h),
+	 * run the command unrecorded instead of refusing to start it. */
+	bool unrecordable_run;
 	enum accwatch_run_buffers buffers;
 	uint64_t subbuf_size; /* bytes, power of two */
 	uint64_t num_subbuf;  /* power of two */

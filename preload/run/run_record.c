@@ -21,6 +21,7 @@
 #include "run_guard.h"
 #include "run_log.h"
 #include "run_output.h"
+#include "run_preflight.h"
 #include "run_preload.h"
 #include "run_session.h"
 #include "run_signals.h"
@@ -448,6 +449,33 @@ static void accwatch_run_record_reaped(const char *name, const char *path)
 			 name, path);
 }
 
+/* --if-unrecordable=run: the command as it is, no preload, no session; the
+ * output directory (when it can be made) keeps the reason for
+ * accwatch-report. */
+static int
+accwatch_run_record_unrecorded(const struct accwatch_run_options *options,
+			       const char *why)
+{
+	struct accwatch_run_output output = {0};
+	struct accwatch_run_child_result child;
+	bool has_output;
+	int exit_code;
+
+	accwatch_run_log("%s; running '%s' unrecorded (--if-unrecordable=run)",
+			 why, options->command[0]);
+	has_output = accwatch_run_record_prepare_output(options, &output);
+	if (has_output)
+		accwatch_run_preflight_note(output.path, why);
+	accwatch_run_child_run(options->command, environ, NULL, NULL, &child);
+	exit_code = accwatch_run_record_child_exit(options->command, &child);
+	if (child.status == ACCWATCH_RUN_CHILD_EXITED ||
+	    child.status == ACCWATCH_RUN_CHILD_SIGNALED)
+		accwatch_run_log("nothing was recorded%s%s: %s",
+				 has_output ? " in " : "",
+				 has_output ? output.path : "", why);
+	return exit_code;
+}
+
 int accwatch_run_record(const struct accwatch_run_options *options)
 {
 	int exit_code = ACCWATCH_RUN_EXIT_FAILURE;
@@ -465,6 +493,7 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	bool command_started = false;
 	uint32_t run_id = 0, name_salt = 0;
 	uint64_t discarded = 0;
+	char unrecordable[768];
 
 	if (accwatch_run_signals_install() != ACCWATCH_RUN_SIGNALS_OK) {
 		accwatch_run_log("cannot install signal handlers: %s",
@@ -473,6 +502,16 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	}
 	if (!accwatch_run_record_find_preload(preload, sizeof(preload)))
 		goto end;
+	if (!accwatch_run_preflight(options, unrecordable,
+				    sizeof(unrecordable))) {
+		if (options->unrecordable_run)
+			return accwatch_run_record_unrecorded(options,
+							      unrecordable);
+		accwatch_run_log("%s; '%s' was not started "
+				 "(--if-unrecordable=run runs it unrecorded)",
+				 unrecordable, options->command[0]);
+		return ACCWATCH_RUN_EXIT_UNRECORDABLE;
+	}
 	while (run_id == 0) {
 		if (!accwatch_run_record_random(&run_id) ||
 		    !accwatch_run_record_random(&name_salt)) {
@@ -550,6 +589,13 @@ end:
 		    sizeof(summary.stalled_note));
 		summary.teardown_stuck = session.created;
 		summary.quiet = options->quiet;
+		/* A /dev/shm that filled up after the check above: the
+		 * preload stayed dormant and said so; say it again here. */
+		if (summary.trace_empty &&
+		    accwatch_run_preflight_shm_after(
+			summary.unrecorded, sizeof(summary.unrecorded)))
+			accwatch_run_preflight_note(output.path,
+						    summary.unrecorded);
 		accwatch_run_summary_print(stderr, &summary);
 	} else {
 		accwatch_run_output_discard(&output);

@@ -6,6 +6,9 @@
 #include "run_args.h"
 
 #define ACCWATCH_RUN_EXIT_USAGE 2
+#define ACCWATCH_RUN_EXIT_UNRECORDABLE                                         \
+	122                           /* recording cannot work here:           \
+					   the command was not started */
 #define ACCWATCH_RUN_EXIT_FAILURE 125 /* accwatch-run itself failed */
 #define ACCWATCH_RUN_EXIT_CANNOT_EXECUTE 126
 #define ACCWATCH_RUN_EXIT_NOT_FOUND 127

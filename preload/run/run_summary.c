@@ -114,6 +114,12 @@ void accwatch_run_summary_print(FILE *out,
 			summary->free_bytes / 1024);
 		return;
 	}
+	if (summary->trace_empty && summary->unrecorded[0]) {
+		fprintf(out, "%s: warning: nothing was recorded in %s: %s\n",
+			ACCWATCH_RUN_PROGRAM, summary->trace_path,
+			summary->unrecorded);
+		return;
+	}
 	if (summary->quiet)
 		return;
 	if (summary->trace_empty) {

@@ -24,6 +24,8 @@ struct accwatch_run_summary {
 	/* The session daemon never finished stopping the session. */
 	bool teardown_stuck;
 	bool quiet; /* only warnings */
+	/* Why nothing could be recorded (run_preflight.h), when known. */
+	char unrecorded[768];
 };
 
 /* Below this much free space the consumer cannot have written everything. */
