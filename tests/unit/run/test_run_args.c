@@ -225,6 +225,33 @@ Test(run_args, stall_timeouts_in_whole_seconds)
 	cr_assert(strstr(line, "--stall-timeout '99999999999'"), "%s", line);
 }
 
+Test(run_args, if_unrecordable_fail_or_run)
+{
+	char *run[] = {"accwatch-run", "--if-unrecordable=run", "cmd", NULL};
+	char *fail[] = {"accwatch-run", "--if-unrecordable", "fail", "cmd",
+			NULL};
+	char *bad[] = {"accwatch-run", "--if-unrecordable=skip", "cmd", NULL};
+	char *none[] = {"accwatch-run", "cmd", NULL};
+	struct accwatch_run_options options;
+	struct accwatch_run_args_error error;
+	char line[256];
+
+	cr_assert_eq(parse(ARGC(none), none, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
+	cr_assert_not(options.unrecordable_run, "refusing is the default");
+	cr_assert_eq(parse(ARGC(run), run, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
+	cr_assert(options.unrecordable_run);
+	cr_assert_eq(parse(ARGC(fail), fail, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
+	cr_assert_not(options.unrecordable_run);
+	cr_assert_eq(parse(ARGC(bad), bad, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_UNRECORDABLE);
+	accwatch_run_args_describe(ACCWATCH_RUN_ARGS_BAD_UNRECORDABLE, &error,
+				   line, sizeof(line));
+	cr_assert(strstr(line, "--if-unrecordable 'skip'"), "%s", line);
+}
+
 Test(run_args, missing_command)
 {
 	char *nothing[] = {"accwatch-run", NULL};
