@@ -17,7 +17,14 @@ fi
 work=$(mktemp -d)
 chmod 755 "$work"
 user=awshm$$
-trap 'userdel "$user" 2>/dev/null; rm -rf "$work"' EXIT
+# The user's wait file in /dev/shm (accwatch-run reserves it) goes with it.
+cleanup() {
+	local uid
+	uid=$(id -u "$user" 2>/dev/null) && rm -f "/dev/shm/lttng-ust-wait-8-$uid"
+	userdel "$user" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
 failed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 export ACCWATCH_TEST_PYTHON=$python ACCWATCH_TEST_LIB=$lib ACCWATCH_TEST_BIN=$bin
