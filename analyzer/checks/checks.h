@@ -31,7 +31,7 @@
  *                    total_size, the length it shards) and the rank read
  *                    it all; either with no rank ended by a signal or a
  *                    status > 0 (nor, by design, a pass without iter_end)
- *   index-range      an index >= N, or < 0 / >= 2^32
+ *   index-range      an index >= N, or < 0
  *   iterable-duplicate  item fingerprints read by >1 source (worker or
  *                    main process) of the epoch: more than W*B-1 for
  *                    IterableDatasetShard (else 0), where a source's

@@ -525,10 +525,10 @@ static void aw_runs_text(const struct aw_index_runs *runs, struct aw_text *out)
 				  : i + 1 == runs->n_runs ? " and "
 							  : ", ";
 		if (runs->first[i] == runs->last[i])
-			aw_text_add(out, "%s%u", sep, runs->first[i]);
+			aw_text_add(out, "%s%" PRIu64, sep, runs->first[i]);
 		else
-			aw_text_add(out, "%s%u-%u", sep, runs->first[i],
-				    runs->last[i]);
+			aw_text_add(out, "%s%" PRIu64 "-%" PRIu64, sep,
+				    runs->first[i], runs->last[i]);
 	}
 	if (runs->n_runs > shown)
 		aw_text_add(out, ", and %" PRIu64 " more run%s",
@@ -1156,10 +1156,10 @@ void aw_check_index_range(const struct aw_check_input *in,
 	if (n >= 0)
 		snprintf(bound, sizeof(bound), "[0, %" PRId64 ")", n);
 	else
-		snprintf(bound, sizeof(bound), "[0, 2^32)");
+		snprintf(bound, sizeof(bound), "[0, 2^63)");
 	for (size_t c = 0, shown = 0; c < e->n_cells; c++) {
 		const struct aw_cell *cell = &e->cells[c];
-		uint32_t above[4];
+		uint64_t above[4];
 		size_t n_above = n >= 0 ? aw_sample_set_at_or_above(
 					      cell->set, (uint64_t)n, above, 4)
 					: 0;
@@ -1172,8 +1172,8 @@ void aw_check_index_range(const struct aw_check_input *in,
 		size_t used = 0;
 		for (size_t i = 0; i < n_above; i++)
 			used += (size_t)snprintf(
-			    examples + used, sizeof(examples) - used, "%s%u",
-			    used ? ", " : "", above[i]);
+			    examples + used, sizeof(examples) - used,
+			    "%s%" PRIu64, used ? ", " : "", above[i]);
 		for (uint32_t i = 0; i < cell->set->n_examples; i++)
 			used += (size_t)snprintf(examples + used,
 						 sizeof(examples) - used,
@@ -1184,12 +1184,14 @@ void aw_check_index_range(const struct aw_check_input *in,
 			aw_finding_add_evidence(
 			    f,
 			    "rank %d: %" PRIu64 " distinct index%s >= %s, "
-			    "%" PRIu64 " negative or too large to store "
+			    "%" PRIu64 " read%s of negative ones "
 			    "(e.g. %s)",
 			    cell->rank, distinct_above,
 			    distinct_above == 1 ? "" : "es",
-			    n >= 0 ? "len(dataset)" : "2^32",
-			    cell->set->unrepresentable, examples);
+			    n >= 0 ? "len(dataset)" : "2^63",
+			    cell->set->unrepresentable,
+			    cell->set->unrepresentable == 1 ? "" : "s",
+			    examples);
 		else
 			aw_finding_add_evidence(
 			    f,
@@ -1205,7 +1207,7 @@ void aw_check_index_range(const struct aw_check_input *in,
 			 beyond == 1 ? "" : "es");
 	if (bad_reads)
 		snprintf(bad_part, sizeof(bad_part),
-			 "%" PRIu64 " read%s of negative or huge indices",
+			 "%" PRIu64 " read%s of negative indices",
 			 bad_reads, bad_reads == 1 ? "" : "s");
 	aw_finding_set_message(
 	    f,

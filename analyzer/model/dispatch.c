@@ -32,10 +32,10 @@ void aw_dispatch_fini(struct aw_dispatch *d)
 }
 
 static void aw_dispatch_give(struct aw_dispatch *d, uint32_t rank,
-			     const uint32_t *slice, size_t count)
+			     const uint64_t *slice, size_t count)
 {
 	struct aw_dispatch_share *share = &d->shares[rank];
-	aw_sample_set_add(&share->set, slice, count);
+	aw_sample_set_add64(&share->set, slice, count);
 	share->batches++;
 	if (count > share->max_batch_len)
 		share->max_batch_len = (uint32_t)count;
@@ -47,7 +47,7 @@ static void aw_dispatch_give(struct aw_dispatch *d, uint32_t rank,
 	read.kind = AW_READ_DISPATCHED;
 	read.batch = (uint32_t)d->steps;
 	read.to_rank = (int32_t)rank;
-	read.indices = slice;
+	read.wide = (const int64_t *)slice; /* indices <= INT64_MAX */
 	read.count = count;
 	d->observer->on_read(d->observer->data, &read);
 }
@@ -90,7 +90,7 @@ void aw_dispatch_observe(struct aw_dispatch *d,
 	d->read_template = *template;
 }
 
-void aw_dispatch_add_batch(struct aw_dispatch *d, const uint32_t *indices,
+void aw_dispatch_add_batch(struct aw_dispatch *d, const uint64_t *indices,
 			   size_t count)
 {
 	if (d->finished)

@@ -33,10 +33,10 @@ struct aw_dispatch {
 	struct aw_dispatch_share *shares;
 	/* The step being filled; it is only known to be the last at the end,
 	 * so a full step waits until the next batch comes. */
-	uint32_t *step;
+	uint64_t *step;
 	size_t step_len, step_cap;
 	uint32_t step_batches;
-	uint32_t *first; /* the epoch's first W samples */
+	uint64_t *first; /* the epoch's first W samples */
 	uint32_t n_first;
 	bool first_taken;
 	uint64_t steps;
@@ -58,7 +58,7 @@ void aw_dispatch_observe(struct aw_dispatch *d,
 			 const struct aw_model_observer *observer,
 			 const struct aw_read *template);
 /* One inner batch rank 0 consumed, in order. */
-void aw_dispatch_add_batch(struct aw_dispatch *d, const uint32_t *indices,
+void aw_dispatch_add_batch(struct aw_dispatch *d, const uint64_t *indices,
 			   size_t count);
 /* The epoch ended: the held step is the last one. Without `exhausted` (a
  * loop that left early) no padding is added and a partial step is dropped. */

@@ -11,8 +11,9 @@
 /* A batch claiming more slots than this is taken as corrupt: only what its
  * chunks bring is kept. */
 #define AW_BATCH_RESERVE_MAX (1u << 24)
-/* Slots of a batch that no chunk filled (lost events). */
-#define AW_SLOT_EMPTY UINT32_MAX
+/* Slots of a batch that no chunk filled (lost events): no index, which is
+ * at most INT64_MAX. */
+#define AW_SLOT_EMPTY UINT64_MAX
 
 void aw_iteration_init(struct aw_iteration *it, uint32_t loader,
 		       uint32_t ordinal, uint32_t window)
@@ -100,26 +101,27 @@ void aw_iteration_observe(struct aw_iteration *it,
 
 /* One batch placed, to the observer. */
 static void aw_iteration_tell(const struct aw_iteration *it, uint32_t ordinal,
-			      const uint32_t *indices, size_t count,
+			      const uint64_t *indices, size_t count,
 			      enum aw_read_kind kind)
 {
 	struct aw_read read = it->read_template;
 	read.kind = kind;
 	read.batch = ordinal;
-	read.indices = indices;
+	/* Slots hold indices in [0, INT64_MAX]: the same values as int64. */
+	read.wide = (const int64_t *)indices;
 	read.count = count;
 	it->observer->on_read(it->observer->data, &read);
 }
 
 /* The dataset indices of consumed positions, in it->mapped. */
-static const uint32_t *aw_iteration_map(struct aw_iteration *it,
-					const uint32_t *positions,
+static const uint64_t *aw_iteration_map(struct aw_iteration *it,
+					const uint64_t *positions,
 					size_t *count)
 {
 	AW_GROW(it->mapped, it->mapped_cap, *count);
 	size_t n = 0;
 	for (size_t i = 0; i < *count; i++) {
-		uint32_t to = aw_mapping_apply(it->mapping, positions[i]);
+		uint64_t to = aw_mapping_apply(it->mapping, positions[i]);
 		if (to == AW_UNMAPPED)
 			it->unmapped++;
 		else
@@ -131,7 +133,7 @@ static const uint32_t *aw_iteration_map(struct aw_iteration *it,
 
 /* One consumed batch (its indices, no holes), in consumption order. */
 static void aw_iteration_consume(struct aw_iteration *it, uint32_t ordinal,
-				 const uint32_t *indices, size_t count)
+				 const uint64_t *indices, size_t count)
 {
 	if (it->mapping && it->mapping->n_levels)
 		indices = aw_iteration_map(it, indices, &count);
@@ -144,13 +146,13 @@ static void aw_iteration_consume(struct aw_iteration *it, uint32_t ordinal,
 	if (it->observer)
 		aw_iteration_tell(it, ordinal, indices, count,
 				  AW_READ_CONSUMED);
-	aw_sample_set_add(&it->consumed, indices, count);
+	aw_sample_set_add64(&it->consumed, indices, count);
 	if (count)
 		XXH64_update(&it->order, indices, count * sizeof(*indices));
 }
 
 static void aw_iteration_consume_slots(struct aw_iteration *it,
-				       uint32_t ordinal, uint32_t *slots,
+				       uint32_t ordinal, uint64_t *slots,
 				       size_t count, bool may_have_holes)
 {
 	if (!may_have_holes) {
@@ -194,7 +196,7 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 		    batch->filled + batch->unrepresentable;
 		if (it->observer) {
 			/* In dataset indices, as consumed batches are. */
-			const uint32_t *indices = it->buffer + batch->start;
+			const uint64_t *indices = it->buffer + batch->start;
 			size_t count = batch->reserved;
 			if (it->mapping && it->mapping->n_levels) {
 				uint64_t unmapped = it->unmapped; /* consumed */
@@ -219,7 +221,7 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 	} else if (it->buffer_head > it->buffer_cap / 2) {
 		size_t shift = it->buffer_head;
 		memmove(it->buffer, it->buffer + shift,
-			(it->buffer_len - shift) * sizeof(uint32_t));
+			(it->buffer_len - shift) * sizeof(*it->buffer));
 		it->buffer_len -= shift;
 		it->buffer_head = 0;
 		for (size_t i = 0; i < it->n_pending; i++)
@@ -245,7 +247,7 @@ aw_iteration_reserve(struct aw_iteration *it, uint32_t ordinal, uint32_t total,
 {
 	AW_GROW(it->buffer, it->buffer_cap, it->buffer_len + count);
 	memset(it->buffer + it->buffer_len, 0xff,
-	       (size_t)count * sizeof(uint32_t));
+	       (size_t)count * sizeof(*it->buffer));
 	AW_GROW(it->pending, it->pending_cap, it->n_pending + 1);
 	struct aw_pending_batch *batch = &it->pending[it->n_pending++];
 	batch->ordinal = ordinal;
@@ -283,7 +285,7 @@ static bool aw_iteration_extend(struct aw_iteration *it,
 		return false;
 	size_t more = (size_t)(end - have);
 	AW_GROW(it->buffer, it->buffer_cap, it->buffer_len + more);
-	memset(it->buffer + it->buffer_len, 0xff, more * sizeof(uint32_t));
+	memset(it->buffer + it->buffer_len, 0xff, more * sizeof(*it->buffer));
 	it->buffer_len += more;
 	batch->reserved += (uint32_t)more;
 	return true;
@@ -294,27 +296,22 @@ static void aw_iteration_fold(struct aw_iteration *it, uint32_t ordinal,
 			      const uint32_t *u32, const int64_t *i64,
 			      uint32_t count)
 {
-	if (u32) {
-		aw_iteration_consume(it, ordinal, u32, count);
-	} else {
-		/* Narrowed like the buffer does: unrepresentable ones counted.
-		 */
-		uint32_t narrow[512];
-		size_t n = 0;
-		for (uint32_t i = 0; i < count; i++) {
-			if (i64[i] < 0 || i64[i] > (int64_t)UINT32_MAX) {
-				aw_sample_set_note_unrepresentable(
-				    &it->consumed, i64[i]);
-				continue;
-			}
-			narrow[n++] = (uint32_t)i64[i];
-			if (n == sizeof(narrow) / sizeof(narrow[0])) {
-				aw_iteration_consume(it, ordinal, narrow, n);
-				n = 0;
-			}
+	/* Widened through a stack buffer; negative indices counted apart. */
+	uint64_t wide[512];
+	size_t n = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		if (i64 && i64[i] < 0) {
+			aw_sample_set_note_unrepresentable(&it->consumed,
+							   i64[i]);
+			continue;
 		}
-		aw_iteration_consume(it, ordinal, narrow, n);
+		wide[n++] = u32 ? u32[i] : (uint64_t)i64[i];
+		if (n == sizeof(wide) / sizeof(wide[0])) {
+			aw_iteration_consume(it, ordinal, wide, n);
+			n = 0;
+		}
 	}
+	aw_iteration_consume(it, ordinal, wide, n);
 }
 
 /* A chunk of a batch that was already folded (it came late): it goes
@@ -396,20 +393,21 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 		aw_iteration_fold(it, ordinal, u32, i64, count);
 		goto window;
 	}
-	uint32_t *slots =
+	uint64_t *slots =
 	    it->buffer + batch->start + (chunk->offset - batch->base);
 	if (u32) {
-		memcpy(slots, u32, (size_t)count * sizeof(uint32_t));
+		for (uint32_t i = 0; i < count; i++)
+			slots[i] = u32[i];
 		batch->filled += count;
 	} else {
 		for (uint32_t i = 0; i < count; i++) {
-			if (i64[i] < 0 || i64[i] >= (int64_t)UINT32_MAX) {
+			if (i64[i] < 0) {
 				batch->unrepresentable++;
 				aw_sample_set_keep_example(&it->consumed,
 							   i64[i]);
 				continue;
 			}
-			slots[i] = (uint32_t)i64[i];
+			slots[i] = (uint64_t)i64[i];
 			batch->filled++;
 		}
 	}

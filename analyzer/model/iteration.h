@@ -29,7 +29,7 @@ struct aw_pending_batch {
 	uint32_t base, reserved;
 	uint32_t filled;          /* indices written to the slots */
 	uint32_t folded;          /* indices consumed at once (out of place) */
-	uint32_t unrepresentable; /* wide indices that do not fit uint32 */
+	uint32_t unrepresentable; /* negative indices, not kept */
 	size_t start;             /* first slot in the buffer */
 };
 
@@ -82,12 +82,12 @@ struct aw_iteration {
 	 * its batches have no indices, the dispatcher is fed its item
 	 * fingerprints' ordinals (a batch gathered from its chunks). */
 	bool dispatch_items;
-	uint32_t *item_batch;
+	uint64_t *item_batch;
 	size_t item_batch_len, item_batch_cap;
 	/* Positions to dataset indices (NULL: they are the same); unmapped:
 	 * consumed positions no map told, left out of `consumed`. */
 	const struct aw_mapping *mapping;
-	uint32_t *mapped;
+	uint64_t *mapped;
 	size_t mapped_cap;
 	uint64_t unmapped;
 	/* Told of every batch placed (NULL: no one wants them); the template
@@ -101,7 +101,7 @@ struct aw_iteration {
 	uint32_t window;
 	struct aw_pending_batch *pending;
 	size_t n_pending, pending_cap;
-	uint32_t *buffer;
+	uint64_t *buffer;
 	size_t buffer_head, buffer_len, buffer_cap;
 	uint32_t last_ordinal, folded_max_ordinal;
 	bool any_batch, folded_any;

@@ -31,8 +31,7 @@ bool aw_mapping_add(struct aw_mapping *m, const struct aw_event *event,
 	for (uint32_t i = 0; i < count; i++) {
 		int64_t to =
 		    wide ? event->values.i64[i] : (int64_t)event->values.u32[i];
-		level->to[e->offset + i] =
-		    to >= 0 && to < AW_UNMAPPED ? (uint32_t)to : AW_UNMAPPED;
+		level->to[e->offset + i] = to >= 0 ? (uint64_t)to : AW_UNMAPPED;
 	}
 	m->n_levels = AW_MAX(m->n_levels, e->depth + 1);
 	return true;
@@ -48,8 +47,8 @@ void aw_mapping_free(struct aw_mapping *m)
 }
 
 /* A position of level `from` through the levels below it. */
-static uint32_t aw_mapping_apply_from(const struct aw_mapping *m, uint32_t from,
-				      uint32_t position)
+static uint64_t aw_mapping_apply_from(const struct aw_mapping *m, uint32_t from,
+				      uint64_t position)
 {
 	for (uint32_t i = from; i < m->n_levels; i++) {
 		const struct aw_mapping_level *level = &m->levels[i];
@@ -62,7 +61,7 @@ static uint32_t aw_mapping_apply_from(const struct aw_mapping *m, uint32_t from,
 	return position;
 }
 
-uint32_t aw_mapping_apply(const struct aw_mapping *m, uint32_t position)
+uint64_t aw_mapping_apply(const struct aw_mapping *m, uint64_t position)
 {
 	return aw_mapping_apply_from(m, 0, position);
 }
@@ -77,19 +76,19 @@ void aw_mapping_image_from(const struct aw_mapping *m, uint32_t from,
 {
 	if (from >= m->n_levels)
 		return;
-	uint32_t chunk[1024];
+	uint64_t chunk[1024];
 	uint32_t n = 0;
 	for (uint32_t p = 0; p < m->levels[from].n; p++) {
-		uint32_t to = aw_mapping_apply_from(m, from, p);
+		uint64_t to = aw_mapping_apply_from(m, from, p);
 		if (to == AW_UNMAPPED)
 			continue;
 		chunk[n++] = to;
 		if (n == sizeof(chunk) / sizeof(chunk[0])) {
-			aw_sample_set_add(out, chunk, n);
+			aw_sample_set_add64(out, chunk, n);
 			n = 0;
 		}
 	}
-	aw_sample_set_add(out, chunk, n);
+	aw_sample_set_add64(out, chunk, n);
 }
 
 int64_t aw_mapping_base_len(const struct aw_mapping *m)

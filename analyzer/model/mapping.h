@@ -16,11 +16,11 @@
  * loader's positions counted as they are. */
 #define AW_MAPPING_LEVELS_MAX 4
 #define AW_MAPPING_ENTRIES_MAX (1u << 26)
-/* An entry no part of the map told. */
-#define AW_UNMAPPED UINT32_MAX
+/* An entry no part of the map told (no index: they are at most INT64_MAX). */
+#define AW_UNMAPPED UINT64_MAX
 
 struct aw_mapping_level {
-	uint32_t *to; /* position -> position below, AW_UNMAPPED */
+	uint64_t *to; /* position -> position below, AW_UNMAPPED */
 	uint32_t n;
 	int64_t base_len; /* of the dataset below, -1 unknown */
 };
@@ -38,7 +38,7 @@ bool aw_mapping_add(struct aw_mapping *m, const struct aw_event *event,
 		    uint64_t *budget);
 void aw_mapping_free(struct aw_mapping *m);
 /* The bottom index of a position, AW_UNMAPPED when a level lacks it. */
-uint32_t aw_mapping_apply(const struct aw_mapping *m, uint32_t position);
+uint64_t aw_mapping_apply(const struct aw_mapping *m, uint64_t position);
 /* Adds the image of every position of the top level to out. */
 void aw_mapping_image(const struct aw_mapping *m, struct aw_sample_set *out);
 /* The image of every position of level `from` through that level and the

@@ -663,13 +663,16 @@ static void aw_model_tell_fetch(struct aw_model *model, uint32_t process,
 				       c->loader)
 		   : NULL;
 	const uint32_t *indices = narrow ? event->values.u32 : NULL;
-	uint32_t *mapped = NULL;
+	const int64_t *wide = narrow ? NULL : event->values.i64;
+	uint64_t *mapped = NULL;
 	if (mapping) {
 		mapped = aw_xcalloc(event->count ? event->count : 1,
 				    sizeof(*mapped));
 		for (uint32_t i = 0; i < event->count; i++)
 			mapped[i] = aw_mapping_apply(mapping, indices[i]);
-		indices = mapped;
+		/* Mapped indices are <= INT64_MAX, or AW_UNMAPPED (-1). */
+		indices = NULL;
+		wide = (const int64_t *)mapped;
 	}
 	struct aw_read read = {.kind = AW_READ_FETCHED,
 			       .process = process,
@@ -682,7 +685,7 @@ static void aw_model_tell_fetch(struct aw_model *model, uint32_t process,
 			       .worker_id = c->worker_id,
 			       .to_rank = -1,
 			       .indices = indices,
-			       .wide = narrow ? NULL : event->values.i64,
+			       .wide = wide,
 			       .count = event->count};
 	model->observer.on_read(model->observer.data, &read);
 	free(mapped);

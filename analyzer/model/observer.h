@@ -30,7 +30,9 @@ struct aw_read {
 	uint32_t offset;   /* position in the batch of the first index */
 	int32_t worker_id; /* AW_READ_FETCHED, else -1 */
 	int32_t to_rank;   /* AW_READ_DISPATCHED: the rank that got it */
-	/* The indices: 32-bit ones, or `wide` for a wide fetch. */
+	/* The indices: 32-bit ones as a worker fetched them, or `wide` (a
+	 * wide fetch; every batch placed, consumed, drawn ahead or
+	 * dispatched; a fetch mapped to dataset indices, -1: unmapped). */
 	const uint32_t *indices;
 	const int64_t *wide;
 	size_t count;

@@ -17,6 +17,8 @@ void aw_sample_set_init(struct aw_sample_set *set)
 	set->bitmap = roaring_bitmap_create();
 	if (!set->bitmap)
 		aw_out_of_memory(sizeof(roaring_bitmap_t));
+	set->high = NULL;
+	set->n_high = set->high_capacity = 0;
 	set->staged = NULL;
 	set->n_staged = 0;
 	set->staged_capacity = 0;
@@ -30,6 +32,11 @@ void aw_sample_set_fini(struct aw_sample_set *set)
 	if (set->bitmap)
 		roaring_bitmap_free(set->bitmap);
 	set->bitmap = NULL;
+	for (uint32_t i = 0; i < set->n_high; i++)
+		roaring_bitmap_free(set->high[i].bitmap);
+	free(set->high);
+	set->high = NULL;
+	set->n_high = set->high_capacity = 0;
 	free(set->staged);
 	set->staged = NULL;
 	set->n_staged = set->staged_capacity = 0;
@@ -124,15 +131,63 @@ void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
 	}
 }
 
-void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
-			    size_t count)
+/* The bitmap of high half `high`, made when absent and `make`, else NULL. */
+static roaring_bitmap_t *aw_sample_set_high(struct aw_sample_set *set,
+					    uint32_t high, bool make)
+{
+	uint32_t lo = 0, hi = set->n_high;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (set->high[mid].high < high)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < set->n_high && set->high[lo].high == high)
+		return set->high[lo].bitmap;
+	if (!make)
+		return NULL;
+	if (set->n_high == set->high_capacity) {
+		uint32_t capacity =
+		    set->high_capacity ? set->high_capacity * 2 : 4;
+		struct aw_sample_high *grown =
+		    realloc(set->high, capacity * sizeof(*grown));
+		if (!grown)
+			aw_out_of_memory(capacity * sizeof(*grown));
+		set->high = grown;
+		set->high_capacity = capacity;
+	}
+	memmove(&set->high[lo + 1], &set->high[lo],
+		(set->n_high - lo) * sizeof(set->high[0]));
+	set->n_high++;
+	set->high[lo].high = high;
+	set->high[lo].bitmap = roaring_bitmap_create();
+	if (!set->high[lo].bitmap)
+		aw_out_of_memory(sizeof(roaring_bitmap_t));
+	return set->high[lo].bitmap;
+}
+
+static const roaring_bitmap_t *
+aw_sample_set_high_of(const struct aw_sample_set *set, uint32_t high)
+{
+	return aw_sample_set_high((struct aw_sample_set *)set, high, false);
+}
+
+void aw_sample_set_add64(struct aw_sample_set *set, const uint64_t *indices,
+			 size_t count)
 {
 	/* Narrowed through a stack buffer: no allocation per call. */
 	uint32_t narrow[512];
 	size_t filled = 0;
 	for (size_t i = 0; i < count; i++) {
-		if (indices[i] < 0 || indices[i] > (int64_t)UINT32_MAX) {
-			aw_sample_set_note_unrepresentable(set, indices[i]);
+		if (indices[i] > UINT32_MAX) {
+			/* Rare: straight into its bitmap, no staging. */
+			roaring_bitmap_add(
+			    aw_sample_set_high(set,
+					       (uint32_t)(indices[i] >> 32),
+					       true),
+			    (uint32_t)indices[i]);
+			set->samples++;
 			continue;
 		}
 		narrow[filled++] = (uint32_t)indices[i];
@@ -142,6 +197,25 @@ void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
 		}
 	}
 	aw_sample_set_add(set, narrow, filled);
+}
+
+void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
+			    size_t count)
+{
+	uint64_t chunk[512];
+	size_t filled = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (indices[i] < 0) {
+			aw_sample_set_note_unrepresentable(set, indices[i]);
+			continue;
+		}
+		chunk[filled++] = (uint64_t)indices[i];
+		if (filled == sizeof(chunk) / sizeof(chunk[0])) {
+			aw_sample_set_add64(set, chunk, filled);
+			filled = 0;
+		}
+	}
+	aw_sample_set_add64(set, chunk, filled);
 }
 
 void aw_sample_set_keep_example(struct aw_sample_set *set, int64_t index)
@@ -160,19 +234,37 @@ void aw_sample_set_note_unrepresentable(struct aw_sample_set *set,
 	aw_sample_set_keep_example(set, index);
 }
 
-size_t aw_sample_set_at_or_above(const struct aw_sample_set *set,
-				 uint64_t limit, uint32_t *out, size_t max)
+/* The 0-based rank-th element of bitmap from `from` on, through out. */
+static size_t aw_bitmap_from(const roaring_bitmap_t *bitmap, uint64_t high,
+			     uint64_t from, uint64_t *out, size_t max)
 {
-	if (limit > UINT32_MAX)
-		return 0;
-	uint64_t below = aw_sample_set_unique_below(set, limit);
-	uint64_t total = aw_sample_set_unique(set);
+	uint64_t below = from ? roaring_bitmap_range_cardinality(bitmap, 0, from)
+			      : 0;
+	uint64_t total = roaring_bitmap_get_cardinality(bitmap);
 	size_t n = 0;
-	/* roaring_bitmap_select takes a 0-based rank. */
-	for (uint64_t rank = below; rank < total && n < max; rank++)
-		if (roaring_bitmap_select(aw_sample_set_bitmap(set),
-					  (uint32_t)rank, &out[n]))
-			n++;
+	for (uint64_t rank = below; rank < total && n < max; rank++) {
+		uint32_t low;
+		if (roaring_bitmap_select(bitmap, (uint32_t)rank, &low))
+			out[n++] = high << 32 | low;
+	}
+	return n;
+}
+
+size_t aw_sample_set_at_or_above(const struct aw_sample_set *set,
+				 uint64_t limit, uint64_t *out, size_t max)
+{
+	size_t n = 0;
+	if (limit <= UINT32_MAX)
+		n = aw_bitmap_from(aw_sample_set_bitmap(set), 0, limit, out,
+				   max);
+	for (uint32_t i = 0; i < set->n_high && n < max; i++) {
+		uint64_t high = set->high[i].high;
+		if (high < limit >> 32)
+			continue;
+		uint64_t from = high == limit >> 32 ? (limit & UINT32_MAX) : 0;
+		n += aw_bitmap_from(set->high[i].bitmap, high, from, out + n,
+				    max - n);
+	}
 	return n;
 }
 
@@ -181,6 +273,10 @@ void aw_sample_set_merge(struct aw_sample_set *set,
 {
 	aw_sample_set_fold(set);
 	roaring_bitmap_or_inplace(set->bitmap, aw_sample_set_bitmap(src));
+	for (uint32_t i = 0; i < src->n_high; i++)
+		roaring_bitmap_or_inplace(
+		    aw_sample_set_high(set, src->high[i].high, true),
+		    src->high[i].bitmap);
 	set->samples += src->samples;
 	set->unrepresentable += src->unrepresentable;
 	for (uint32_t i = 0; i < src->n_examples; i++)
@@ -189,7 +285,11 @@ void aw_sample_set_merge(struct aw_sample_set *set,
 
 uint64_t aw_sample_set_unique(const struct aw_sample_set *set)
 {
-	return roaring_bitmap_get_cardinality(aw_sample_set_bitmap(set));
+	uint64_t unique =
+	    roaring_bitmap_get_cardinality(aw_sample_set_bitmap(set));
+	for (uint32_t i = 0; i < set->n_high; i++)
+		unique += roaring_bitmap_get_cardinality(set->high[i].bitmap);
+	return unique;
 }
 
 uint64_t aw_sample_set_duplicates(const struct aw_sample_set *set)
@@ -203,40 +303,90 @@ uint64_t aw_sample_set_unique_below(const struct aw_sample_set *set,
 {
 	if (limit == 0)
 		return 0;
-	if (limit > (uint64_t)UINT32_MAX + 1)
-		limit = (uint64_t)UINT32_MAX + 1;
-	return roaring_bitmap_range_cardinality(aw_sample_set_bitmap(set), 0,
-						limit);
+	uint64_t unique = roaring_bitmap_range_cardinality(
+	    aw_sample_set_bitmap(set), 0,
+	    limit > (uint64_t)UINT32_MAX + 1 ? (uint64_t)UINT32_MAX + 1
+					     : limit);
+	for (uint32_t i = 0; i < set->n_high; i++) {
+		uint64_t high = set->high[i].high;
+		if (high < limit >> 32)
+			unique += roaring_bitmap_get_cardinality(
+			    set->high[i].bitmap);
+		else if (high == limit >> 32 && (limit & UINT32_MAX))
+			unique += roaring_bitmap_range_cardinality(
+			    set->high[i].bitmap, 0, limit & UINT32_MAX);
+	}
+	return unique;
 }
 
 uint64_t aw_sample_set_overlap(const struct aw_sample_set *a,
 			       const struct aw_sample_set *b)
 {
-	return roaring_bitmap_and_cardinality(aw_sample_set_bitmap(a),
-					      aw_sample_set_bitmap(b));
+	uint64_t both = roaring_bitmap_and_cardinality(aw_sample_set_bitmap(a),
+						       aw_sample_set_bitmap(b));
+	for (uint32_t i = 0; i < a->n_high; i++) {
+		const roaring_bitmap_t *other =
+		    aw_sample_set_high_of(b, a->high[i].high);
+		if (other)
+			both += roaring_bitmap_and_cardinality(
+			    a->high[i].bitmap, other);
+	}
+	return both;
 }
 
-/* roaring_iterate's walk over the lacking indices, ascending. */
+/* The walk over lacking indices, ascending, into runs. */
+static void aw_index_runs_add(struct aw_index_runs *runs, uint64_t first,
+			      uint64_t last)
+{
+	bool continues = runs->count > 0 && runs->previous + 1 == first;
+	runs->count += last - first + 1;
+	runs->previous = last;
+	if (continues) {
+		if (runs->n_runs <= AW_INDEX_RUNS_KEPT)
+			runs->last[runs->n_runs - 1] = last;
+		return;
+	}
+	if (runs->n_runs < AW_INDEX_RUNS_KEPT) {
+		runs->first[runs->n_runs] = first;
+		runs->last[runs->n_runs] = last;
+	}
+	runs->n_runs++;
+}
+
+/* roaring_iterate's callback: one lacking index of high half `high`. */
 struct aw_runs_walk {
 	struct aw_index_runs *runs;
-	uint32_t previous;
+	uint64_t high;
 };
 
-static bool aw_index_runs_add(uint32_t index, void *data)
+static bool aw_index_runs_walk(uint32_t low, void *data)
 {
 	struct aw_runs_walk *walk = data;
-	struct aw_index_runs *runs = walk->runs;
-	bool extends = runs->count > 0 && walk->previous + 1 == index;
-	runs->count++;
-	walk->previous = index;
-	if (extends) {
-		if (runs->n_runs <= AW_INDEX_RUNS_KEPT)
-			runs->last[runs->n_runs - 1] = index;
-		return true;
+	uint64_t index = walk->high << 32 | low;
+	aw_index_runs_add(walk->runs, index, index);
+	return true;
+}
+
+/* Within [0, limit): the gaps between the indices the set holds, walked
+ * over what it holds, not over what it lacks (a dataset of 2^32 samples
+ * of which a few were read). */
+struct aw_gaps_walk {
+	struct aw_index_runs *runs;
+	uint64_t high, next, limit;
+	bool done;
+};
+
+static bool aw_gaps_walk(uint32_t low, void *data)
+{
+	struct aw_gaps_walk *walk = data;
+	uint64_t index = walk->high << 32 | low;
+	if (index >= walk->limit) {
+		walk->done = true;
+		return false;
 	}
-	if (runs->n_runs < AW_INDEX_RUNS_KEPT)
-		runs->first[runs->n_runs] = runs->last[runs->n_runs] = index;
-	runs->n_runs++;
+	if (index > walk->next)
+		aw_index_runs_add(walk->runs, walk->next, index - 1);
+	walk->next = index + 1;
 	return true;
 }
 
@@ -245,21 +395,41 @@ void aw_sample_set_lacks(const struct aw_sample_set *set,
 			 struct aw_index_runs *out)
 {
 	memset(out, 0, sizeof(*out));
-	if (limit > (uint64_t)UINT32_MAX + 1)
-		limit = (uint64_t)UINT32_MAX + 1;
-	roaring_bitmap_t *rest =
-	    within ? roaring_bitmap_copy(aw_sample_set_bitmap(within))
-		   : roaring_bitmap_from_range(0, limit, 1);
-	if (!rest)
-		aw_out_of_memory(sizeof(roaring_bitmap_t));
-	roaring_bitmap_andnot_inplace(rest, aw_sample_set_bitmap(set));
+	if (!within) {
+		struct aw_gaps_walk walk = {.runs = out, .limit = limit};
+		roaring_iterate(aw_sample_set_bitmap(set), aw_gaps_walk, &walk);
+		for (uint32_t i = 0; i < set->n_high && !walk.done; i++) {
+			walk.high = set->high[i].high;
+			roaring_iterate(set->high[i].bitmap, aw_gaps_walk,
+					&walk);
+		}
+		if (walk.next < limit)
+			aw_index_runs_add(out, walk.next, limit - 1);
+		return;
+	}
 	struct aw_runs_walk walk = {.runs = out};
-	roaring_iterate(rest, aw_index_runs_add, &walk);
-	roaring_bitmap_free(rest);
+	for (uint32_t i = 0; i <= within->n_high; i++) {
+		/* i == 0: below 2^32; then within's high halves. */
+		const roaring_bitmap_t *part =
+		    i ? within->high[i - 1].bitmap : aw_sample_set_bitmap(within);
+		const roaring_bitmap_t *mine =
+		    i ? aw_sample_set_high_of(set, within->high[i - 1].high)
+		      : aw_sample_set_bitmap(set);
+		walk.high = i ? within->high[i - 1].high : 0;
+		roaring_bitmap_t *rest = roaring_bitmap_copy(part);
+		if (!rest)
+			aw_out_of_memory(sizeof(roaring_bitmap_t));
+		if (mine)
+			roaring_bitmap_andnot_inplace(rest, mine);
+		roaring_iterate(rest, aw_index_runs_walk, &walk);
+		roaring_bitmap_free(rest);
+	}
 }
 
-uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets,
-			       size_t n, uint64_t *shared)
+/* The indices in two or more of the bitmaps of one high half (NULL: a set
+ * with none there), and per set how many of its own are among them. */
+static uint64_t aw_bitmaps_shared(const roaring_bitmap_t *const *bitmaps,
+				  size_t n, uint64_t *shared)
 {
 	/* seen: in at least one set so far; repeated: in at least two. */
 	roaring_bitmap_t *seen = roaring_bitmap_create();
@@ -267,19 +437,54 @@ uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets,
 	if (!seen || !repeated)
 		aw_out_of_memory(sizeof(roaring_bitmap_t));
 	for (size_t i = 0; i < n; i++) {
-		roaring_bitmap_t *again =
-		    roaring_bitmap_and(seen, aw_sample_set_bitmap(sets[i]));
+		if (!bitmaps[i])
+			continue;
+		roaring_bitmap_t *again = roaring_bitmap_and(seen, bitmaps[i]);
 		if (!again)
 			aw_out_of_memory(sizeof(roaring_bitmap_t));
 		roaring_bitmap_or_inplace(repeated, again);
 		roaring_bitmap_free(again);
-		roaring_bitmap_or_inplace(seen, aw_sample_set_bitmap(sets[i]));
+		roaring_bitmap_or_inplace(seen, bitmaps[i]);
 	}
 	for (size_t i = 0; shared && i < n; i++)
-		shared[i] = roaring_bitmap_and_cardinality(
-		    aw_sample_set_bitmap(sets[i]), repeated);
+		if (bitmaps[i])
+			shared[i] +=
+			    roaring_bitmap_and_cardinality(bitmaps[i], repeated);
 	uint64_t count = roaring_bitmap_get_cardinality(repeated);
 	roaring_bitmap_free(seen);
 	roaring_bitmap_free(repeated);
+	return count;
+}
+
+uint64_t aw_sample_sets_shared(const struct aw_sample_set *const *sets,
+			       size_t n, uint64_t *shared)
+{
+	const roaring_bitmap_t **bitmaps = calloc(n ? n : 1, sizeof(*bitmaps));
+	if (!bitmaps)
+		aw_out_of_memory((n ? n : 1) * sizeof(*bitmaps));
+	for (size_t i = 0; shared && i < n; i++)
+		shared[i] = 0;
+	for (size_t i = 0; i < n; i++)
+		bitmaps[i] = aw_sample_set_bitmap(sets[i]);
+	uint64_t count = aw_bitmaps_shared(bitmaps, n, shared);
+	/* Each high half any set holds, once: the first set holding it
+	 * counts it. */
+	for (size_t first = 0; first < n; first++) {
+		for (uint32_t h = 0; h < sets[first]->n_high; h++) {
+			uint32_t high = sets[first]->high[h].high;
+			bool counted = false;
+			for (size_t i = 0; i < first && !counted; i++)
+				counted = aw_sample_set_high_of(sets[i], high);
+			if (counted)
+				continue;
+			for (size_t i = 0; i < n; i++)
+				bitmaps[i] =
+				    i < first
+					? NULL
+					: aw_sample_set_high_of(sets[i], high);
+			count += aw_bitmaps_shared(bitmaps, n, shared);
+		}
+	}
+	free(bitmaps);
 	return count;
 }

@@ -1,6 +1,8 @@
 /* A multiset of dataset indices as the analyzer needs it: the distinct indices
- * in a CRoaring bitmap plus how many were added in all (duplicates included).
- */
+ * in CRoaring bitmaps plus how many were added in all (duplicates included).
+ * Indices are 64-bit: those below 2^32 (nearly always all of them) in one
+ * 32-bit bitmap, the others in one bitmap per high 32 bits (Debian 12's
+ * CRoaring 0.2 has no 64-bit bitmap of its own). */
 #ifndef AW_SAMPLE_SET_H
 #define AW_SAMPLE_SET_H
 
@@ -10,19 +12,28 @@
 
 #define AW_SAMPLE_SET_EXAMPLES 4
 
-struct aw_sample_set {
-	/* Distinct indices; read it through the functions below, which first
-	 * fold in what is still staged. */
+/* The indices of one high half: (high << 32) | each element of bitmap. */
+struct aw_sample_high {
+	uint32_t high;
 	roaring_bitmap_t *bitmap;
+};
+
+struct aw_sample_set {
+	/* Distinct indices below 2^32; read it through the functions below,
+	 * which first fold in what is still staged. */
+	roaring_bitmap_t *bitmap;
+	/* Distinct indices from 2^32 on, by high half, ascending. */
+	struct aw_sample_high *high;
+	uint32_t n_high, high_capacity;
 	/* Indices added but not yet in the bitmap: inserting shuffled indices
 	 * one by one into CRoaring's array containers costs a memmove each, so
 	 * they are staged, sorted and added in bulk (a cache: logically const).
 	 */
 	uint32_t *staged;
 	uint32_t n_staged, staged_capacity;
-	/* Indices added that fit uint32, duplicates included. */
+	/* Indices added and stored, duplicates included. */
 	uint64_t samples;
-	/* Indices < 0 or >= 2^32: counted, not stored. */
+	/* Indices < 0: counted, not stored. */
 	uint64_t unrepresentable;
 	/* The first few of them, for the evidence of index-range. */
 	int64_t examples[AW_SAMPLE_SET_EXAMPLES];
@@ -34,6 +45,9 @@ void aw_sample_set_fini(struct aw_sample_set *set);
 
 void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
 		       size_t count);
+void aw_sample_set_add64(struct aw_sample_set *set, const uint64_t *indices,
+			  size_t count);
+/* Negative ones are counted as unrepresentable, not stored. */
 void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
 			    size_t count);
 /* An index that does not fit: counted, and kept as an example. */
@@ -44,13 +58,13 @@ void aw_sample_set_note_unrepresentable(struct aw_sample_set *set,
 void aw_sample_set_keep_example(struct aw_sample_set *set, int64_t index);
 /* Up to `max` distinct indices >= limit, smallest first; returns how many. */
 size_t aw_sample_set_at_or_above(const struct aw_sample_set *set,
-				 uint64_t limit, uint32_t *out, size_t max);
+				 uint64_t limit, uint64_t *out, size_t max);
 
 /* Adds every element of src to set (union of bitmaps, sum of counts). */
 void aw_sample_set_merge(struct aw_sample_set *set,
 			 const struct aw_sample_set *src);
 
-/* The bitmap with everything added so far. */
+/* The bitmap of the indices below 2^32 added so far. */
 const roaring_bitmap_t *aw_sample_set_bitmap(const struct aw_sample_set *set);
 
 uint64_t aw_sample_set_unique(const struct aw_sample_set *set);
@@ -69,10 +83,12 @@ uint64_t aw_sample_set_overlap(const struct aw_sample_set *a,
 struct aw_index_runs {
 	uint64_t count;  /* indices in all */
 	uint64_t n_runs; /* runs in all */
-	uint32_t first[AW_INDEX_RUNS_KEPT], last[AW_INDEX_RUNS_KEPT];
+	uint64_t first[AW_INDEX_RUNS_KEPT], last[AW_INDEX_RUNS_KEPT];
+	uint64_t previous; /* the last index walked */
 };
 
-/* The distinct indices of `within` (NULL: of [0, limit)) that set lacks. */
+/* The distinct indices of `within` (NULL: of [0, limit)) that set lacks;
+ * linear in what the sets hold, not in limit. */
 void aw_sample_set_lacks(const struct aw_sample_set *set,
 			 const struct aw_sample_set *within, uint64_t limit,
 			 struct aw_index_runs *out);

@@ -32,12 +32,13 @@ void aw_sequence_fini(struct aw_sequence *sequence)
 }
 
 void aw_sequence_add_batch(struct aw_sequence *sequence,
-			   const uint32_t *indices, size_t count)
+			   const uint32_t *indices, const int64_t *wide,
+			   size_t count)
 {
 	AW_GROW(sequence->indices, sequence->cap, sequence->n + count);
-	if (count)
-		memcpy(sequence->indices + sequence->n, indices,
-		       count * sizeof(*indices));
+	for (size_t i = 0; i < count; i++)
+		sequence->indices[sequence->n + i] =
+		    wide ? wide[i] : (int64_t)indices[i];
 	sequence->n += count;
 	AW_GROW(sequence->batch_ends, sequence->batches_cap,
 		sequence->n_batches + 1);

@@ -41,11 +41,11 @@ struct aw_hit {
 
 /* Indices in the order a rank consumed them, with batch boundaries. */
 struct aw_sequence {
-	uint32_t *indices;
+	int64_t *indices;
 	size_t n, cap;
 	size_t *batch_ends; /* index into `indices` after each batch */
 	size_t n_batches, batches_cap;
-	uint64_t unrepresentable; /* wide indices that were not kept */
+	uint64_t unrepresentable; /* negative indices that were not kept */
 };
 
 struct aw_query_results {
@@ -59,8 +59,10 @@ void aw_query_results_add(struct aw_query_results *results,
 			  const struct aw_hit *hit);
 
 void aw_sequence_fini(struct aw_sequence *sequence);
+/* One batch: 32-bit indices, or wide ones (wide non-NULL). */
 void aw_sequence_add_batch(struct aw_sequence *sequence,
-			   const uint32_t *indices, size_t count);
+			   const uint32_t *indices, const int64_t *wide,
+			   size_t count);
 
 /* Whether a loader answers to --loader: its id ("L1") or a site ending in
  * the text given ("train.py:31" matches "/home/u/train.py:31"). */

@@ -103,11 +103,12 @@ static void aw_watch_on_read(void *data, const struct aw_read *read)
 	bool consumed = read->kind == AW_READ_CONSUMED ||
 			(read->kind == AW_READ_DISPATCHED &&
 			 read->to_rank == watch->query.rank);
-	if (!consumed || read->iteration == AW_NONE || read->wide)
+	if (!consumed || read->iteration == AW_NONE)
 		return;
 	struct aw_sequence *sequence = aw_watch_kept(watch, read->iteration);
 	if (sequence)
-		aw_sequence_add_batch(sequence, read->indices, read->count);
+		aw_sequence_add_batch(sequence, read->indices, read->wide,
+				      read->count);
 }
 
 struct aw_model_observer aw_query_watch_observer(struct aw_query_watch *watch)

@@ -534,7 +534,7 @@ static void aw_print_sequence_answer(FILE *out, const struct aw_model *model,
 		for (size_t b = 0; b < s->n_batches; b++) {
 			fprintf(out, "  batch %zu:", b);
 			for (size_t k = start; k < s->batch_ends[b]; k++)
-				fprintf(out, " %u", s->indices[k]);
+				fprintf(out, " %" PRId64, s->indices[k]);
 			fputc('\n', out);
 			start = s->batch_ends[b];
 		}

@@ -14,8 +14,9 @@
  * them (0, 1, 2, ...), fed to a dispatcher. */
 static void feed(struct aw_dispatch *d, uint32_t n, uint32_t b)
 {
-	uint32_t *idx = calloc(n ? n : 1, sizeof(*idx));
-	s_range(idx, 0, n, 1);
+	uint64_t *idx = calloc(n ? n : 1, sizeof(*idx));
+	for (uint32_t i = 0; i < n; i++)
+		idx[i] = i;
 	for (uint32_t start = 0; start < n; start += b)
 		aw_dispatch_add_batch(d, idx + start,
 				      n - start < b ? n - start : b);
@@ -36,7 +37,7 @@ static void readme_slices(const struct aw_dispatch *d,
 			  const struct aw_sequence *keep)
 {
 	cr_assert_eq(keep->n_batches, 13);
-	const uint32_t last[5] = {399, 400, 401, 0, 1};
+	const int64_t last[5] = {399, 400, 401, 0, 1};
 	cr_assert_eq(keep->batch_ends[12] - keep->batch_ends[11], 5);
 	cr_expect_eq(
 	    memcmp(keep->indices + keep->batch_ends[11], last, sizeof(last)),
@@ -93,7 +94,8 @@ ParameterizedTestParameters(dispatch, shares_of_the_ranks)
 static void keep_rank_3(void *data, const struct aw_read *read)
 {
 	if (read->kind == AW_READ_DISPATCHED && read->to_rank == 3)
-		aw_sequence_add_batch(data, read->indices, read->count);
+		aw_sequence_add_batch(data, read->indices, read->wide,
+				      read->count);
 }
 
 ParameterizedTest(struct dispatch_case *c, dispatch, shares_of_the_ranks)
@@ -416,7 +418,8 @@ Test(query, rank_and_epoch_sequence_in_order)
 	const struct aw_sequence *s = seqs[0].sequence;
 	cr_assert_eq(s->n, 8, "the prefetched batch is not consumed");
 	cr_expect_eq(s->n_batches, 2);
-	cr_expect_eq(memcmp(s->indices, idx, sizeof(idx)), 0);
+	for (size_t i = 0; i < 8; i++)
+		cr_expect_eq(s->indices[i], (int64_t)idx[i]);
 	free(seqs);
 	/* Only the asked iteration keeps its sequence. */
 	cr_expect_eq(watch.n_kept, 1);

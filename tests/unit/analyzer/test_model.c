@@ -425,9 +425,10 @@ Test(model, indices_out_of_range_do_not_crash)
 	s_iter_end(m, 100, 0, 0, 2, 2, 1);
 	const struct aw_epoch *e = finished_epoch(m);
 	cr_expect_eq(e->union_in_range, 2);
-	cr_expect_eq(e->out_of_range, 2);
-	cr_expect_eq(m->index_out_of_range, 2);
-	cr_expect_eq(m->index_unrepresentable, 2);
+	/* 150, 2^32-1 and 2^40 are kept, beyond the dataset; -1 is not. */
+	cr_expect_eq(e->out_of_range, 3);
+	cr_expect_eq(m->index_out_of_range, 3);
+	cr_expect_eq(m->index_unrepresentable, 1);
 	cr_expect_eq(e->missing, 98);
 	aw_model_destroy(m);
 }
@@ -1029,5 +1030,89 @@ Test(mapping, ranks_are_judged_on_dataset_indices)
 	cr_expect_eq(e->missing, 0);
 	cr_expect_eq(e->cross_rank_duplicates, 0);
 	aw_findings_fini(&f);
+	aw_model_destroy(m);
+}
+
+/* --- datasets longer than 2^32 ----------------------------------------------
+ */
+
+#define TWO32 (INT64_C(1) << 32)
+
+/* Two ranks of a dataset of 2^32+8 samples, rank r reading six of
+ * 2^32-4 .. 2^32+7 (rank 1 also `extra`, an index of its own): counts,
+ * coverage and bounds in 64 bits. */
+static struct aw_model *long_dataset(int64_t extra)
+{
+	struct s_loader_opts opts = plain;
+	opts.dataset_len = TWO32 + 8;
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &opts);
+	for (int r = 0; r < 2; r++) {
+		int64_t wide[7];
+		uint32_t n = 0;
+		for (int64_t i = TWO32 - 4 + r; i < TWO32 + 8; i += 2)
+			wide[n++] = i;
+		if (r == 1 && extra >= 0)
+			wide[n++] = extra;
+		s_iter_begin(m, 100 + r, 0, 0);
+		s_batch_wide(m, 100 + r, 0, 0, 0, 0, n, wide, n);
+		s_iter_end(m, 100 + r, 0, 0, 1, 1, 1);
+	}
+	return m;
+}
+
+Test(model, indices_beyond_2_32_are_samples)
+{
+	struct aw_model *m = long_dataset(-1);
+	const struct aw_epoch *e = finished_epoch(m);
+	cr_expect_eq(e->out_of_range, 0);
+	cr_expect_eq(m->index_out_of_range, 0);
+	cr_expect_eq(m->index_unrepresentable, 0);
+	cr_expect_eq(e->union_in_range, 12);
+	cr_expect_eq(e->missing, (uint64_t)TWO32 + 8 - 12);
+	for (int r = 0; r < 2; r++) {
+		cr_expect_eq(cell_of(m, 0, 0, r)->samples, 6);
+		cr_expect_eq(cell_of(m, 0, 0, r)->unique, 6);
+	}
+	aw_model_destroy(m);
+
+	/* len(dataset) itself is beyond it. */
+	m = long_dataset(TWO32 + 8);
+	e = finished_epoch(m);
+	cr_expect_eq(e->out_of_range, 1);
+	cr_expect_eq(e->union_in_range, 12);
+	cr_expect_eq(cell_of(m, 0, 0, 1)->samples, 7);
+	aw_model_destroy(m);
+}
+
+Test(mapping, wide_maps_reach_beyond_2_32)
+{
+	/* Subset(base of 2^63-1, [2^32-1, 2^32, 2^63-2, 7]), read whole. */
+	struct aw_model *m = plain_ranks(1);
+	const int64_t to[] = {TWO32 - 1, TWO32, INT64_MAX - 1, 7};
+	struct aw_event e = s_event(AW_EVENT_DATASET_MAP_WIDE, 100);
+	e.u.dataset_map = (struct aw_event_dataset_map){.loader = 0,
+							.depth = 0,
+							.kind = "subset",
+							.base_len = INT64_MAX,
+							.offset = 0,
+							.total = 4};
+	e.count = 4;
+	e.values.i64 = (int64_t *)to;
+	aw_model_add_event(m, &e);
+	const struct aw_mapping *map = m->loaders[0].mapping;
+	cr_assert(map);
+	cr_expect_eq(aw_mapping_apply(map, 0), (uint64_t)TWO32 - 1);
+	cr_expect_eq(aw_mapping_apply(map, 1), (uint64_t)TWO32);
+	cr_expect_eq(aw_mapping_apply(map, 2), (uint64_t)INT64_MAX - 1);
+	cr_expect_eq(aw_mapping_apply(map, 4), AW_UNMAPPED);
+	const uint32_t positions[] = {0, 1, 2, 3};
+	s_iter_begin(m, 100, 0, 0);
+	s_batch(m, 100, 0, 0, 0, 0, 4, positions, 4);
+	s_iter_end(m, 100, 0, 0, 1, 1, 1);
+	const struct aw_epoch *ep = finished_epoch(m);
+	cr_expect_eq(ep->out_of_range, 0);
+	cr_expect_eq(ep->union_in_range, 4);
+	cr_expect_eq(cell_of(m, 0, 0, 0)->unique, 4);
 	aw_model_destroy(m);
 }

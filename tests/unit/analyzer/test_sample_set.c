@@ -44,7 +44,7 @@ Test(sample_set, unique_below_limit)
 }
 
 /* aw_sample_set_add_wide of indices into a new set, then its counts: the
- * indices that fit are samples, the others only counted apart. */
+ * indices >= 0 are samples, the negative ones only counted apart. */
 static void expect_wide(const int64_t *indices, size_t count, uint64_t samples,
 			uint64_t unrepresentable, uint64_t unique)
 {
@@ -57,11 +57,11 @@ static void expect_wide(const int64_t *indices, size_t count, uint64_t samples,
 	aw_sample_set_fini(&set);
 }
 
-Test(sample_set, wide_indices_out_of_uint32)
+Test(sample_set, wide_indices_negative_apart)
 {
 	const int64_t indices[] = {
 	    -1, 3, (int64_t)UINT32_MAX + 1, 3, INT64_MIN, INT64_MAX, 7};
-	expect_wide(indices, 7, 3, 4, 2);
+	expect_wide(indices, 7, 5, 2, 4);
 }
 
 Test(sample_set, wide_indices_many)
@@ -144,6 +144,97 @@ Test(sample_set, lacks_names_runs_and_counts_the_rest)
 	aw_sample_set_lacks(&set, NULL, 3, &runs);
 	cr_expect_eq(runs.count, 0);
 	cr_expect_eq(runs.n_runs, 0);
+	aw_sample_set_fini(&set);
+	aw_sample_set_fini(&within);
+}
+
+/* Indices around 2^32 and up to 2^63-1 are samples like any other: kept,
+ * counted, compared and named (a dataset longer than 2^32). */
+#define TWO32 ((uint64_t)1 << 32)
+
+Test(sample_set, indices_beyond_2_32)
+{
+	struct aw_sample_set a, b;
+	aw_sample_set_init(&a);
+	aw_sample_set_init(&b);
+	const uint64_t ia[] = {TWO32 - 4, TWO32 - 1, TWO32,     TWO32 + 7,
+			       TWO32,     INT64_MAX, 3 * TWO32, 5};
+	const int64_t ib[] = {(int64_t)TWO32 - 1, (int64_t)TWO32 + 1,
+			      INT64_MAX, (int64_t)(3 * TWO32) + 2, 6};
+	aw_sample_set_add64(&a, ia, 8);
+	aw_sample_set_add_wide(&b, ib, 5);
+	cr_expect_eq(a.samples, 8);
+	cr_expect_eq(a.unrepresentable, 0);
+	cr_expect_eq(aw_sample_set_unique(&a), 7);
+	cr_expect_eq(aw_sample_set_duplicates(&a), 1);
+	cr_expect_eq(aw_sample_set_unique_below(&a, TWO32), 3);
+	cr_expect_eq(aw_sample_set_unique_below(&a, TWO32 + 1), 4);
+	cr_expect_eq(aw_sample_set_unique_below(&a, TWO32 + 8), 5);
+	cr_expect_eq(aw_sample_set_unique_below(&a, (uint64_t)INT64_MAX), 6);
+	cr_expect_eq(aw_sample_set_unique_below(&a, UINT64_MAX), 7);
+	/* 2^32-1 and 2^63-1 in both. */
+	cr_expect_eq(aw_sample_set_overlap(&a, &b), 2);
+	cr_expect_eq(aw_sample_set_overlap(&b, &a), 2);
+
+	uint64_t above[4];
+	cr_assert_eq(aw_sample_set_at_or_above(&a, TWO32 + 8, above, 4), 2);
+	cr_expect_eq(above[0], 3 * TWO32);
+	cr_expect_eq(above[1], (uint64_t)INT64_MAX);
+	cr_assert_eq(aw_sample_set_at_or_above(&a, 6, above, 4), 4);
+	cr_expect_eq(above[0], TWO32 - 4);
+	cr_expect_eq(above[2], TWO32);
+
+	const struct aw_sample_set *sets[] = {&a, &b};
+	uint64_t shared[2];
+	cr_expect_eq(aw_sample_sets_shared(sets, 2, shared), 2);
+	cr_expect_eq(shared[0], 2);
+	cr_expect_eq(shared[1], 2);
+
+	aw_sample_set_merge(&a, &b);
+	cr_expect_eq(a.samples, 13);
+	cr_expect_eq(aw_sample_set_unique(&a), 10);
+	cr_expect_eq(aw_sample_set_unique_below(&a, 3 * TWO32 + 3), 9);
+	aw_sample_set_fini(&a);
+	aw_sample_set_fini(&b);
+}
+
+Test(sample_set, lacks_across_2_32)
+{
+	struct aw_sample_set set, within;
+	aw_sample_set_init(&set);
+	aw_sample_set_init(&within);
+	/* Of [0, 2^32+8), read 2^32-4 .. 2^32+7 but 2^32-1 and 2^32+2. */
+	uint64_t read[10];
+	size_t n = 0;
+	for (uint64_t i = TWO32 - 4; i < TWO32 + 8; i++)
+		if (i != TWO32 - 1 && i != TWO32 + 2)
+			read[n++] = i;
+	aw_sample_set_add64(&set, read, n);
+	struct aw_index_runs runs;
+	aw_sample_set_lacks(&set, NULL, TWO32 + 8, &runs);
+	cr_expect_eq(runs.count, TWO32 - 4 + 2);
+	cr_expect_eq(runs.n_runs, 3);
+	cr_expect_eq(runs.first[0], 0);
+	cr_expect_eq(runs.last[0], TWO32 - 5);
+	cr_expect_eq(runs.first[1], TWO32 - 1);
+	cr_expect_eq(runs.last[1], TWO32 - 1);
+	cr_expect_eq(runs.first[2], TWO32 + 2);
+	cr_expect_eq(runs.last[2], TWO32 + 2);
+	/* A run that crosses 2^32. */
+	aw_sample_set_lacks(&set, NULL, TWO32 + 12, &runs);
+	cr_expect_eq(runs.n_runs, 4);
+	cr_expect_eq(runs.first[3], TWO32 + 8);
+	cr_expect_eq(runs.last[3], TWO32 + 11);
+	/* Within a set of its own, over both halves. */
+	const uint64_t part[] = {TWO32 - 2, TWO32 - 1, TWO32 + 2, TWO32 + 3,
+				 INT64_MAX};
+	aw_sample_set_add64(&within, part, 5);
+	aw_sample_set_lacks(&set, &within, 0, &runs);
+	cr_expect_eq(runs.count, 3);
+	cr_expect_eq(runs.n_runs, 3);
+	cr_expect_eq(runs.first[0], TWO32 - 1);
+	cr_expect_eq(runs.first[1], TWO32 + 2);
+	cr_expect_eq(runs.first[2], (uint64_t)INT64_MAX);
 	aw_sample_set_fini(&set);
 	aw_sample_set_fini(&within);
 }
