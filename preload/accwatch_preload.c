@@ -89,6 +89,8 @@ static const struct accwatch_symbol accwatch_record_symbols[] = {
     ACCWATCH_SYMBOL(PyObject_IsInstance),
     ACCWATCH_SYMBOL(PyModule_New),
     ACCWATCH_SYMBOL(PyObject_SetAttrString),
+    ACCWATCH_SYMBOL(PyUnicode_AsEncodedString),
+    ACCWATCH_SYMBOL(PyBytes_AsStringAndSize),
     {"_Py_NoneStruct", offsetof(struct accwatch_capi, Py_None)},
     ACCWATCH_SYMBOL(PyList_Type),
     ACCWATCH_SYMBOL(PyTuple_Type),

@@ -33,6 +33,12 @@
 #define ACCWATCH_UNKNOWN UINT32_MAX
 /* Indices per event at most; longer batches are split (offset/total). */
 #define ACCWATCH_CHUNK_MAX 4096u
+/* Bytes of a string field at most: a longer one is recorded cut (at a
+ * character's boundary) and a string_cut event says so. With at most 8
+ * strings an event, or ACCWATCH_CHUNK_MAX 64-bit indices, no event is
+ * above 40 KiB: less than the smallest sub-buffer accwatch-run takes
+ * (LTTng drops an event larger than a sub-buffer). */
+#define ACCWATCH_STR_MAX 4096u
 
 /* The kinds of field of the catalogue, for the recorder's keyword tables
  * and the analyzer's member tables alike. */

@@ -287,7 +287,15 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "stalled_processes", (int64_t)s->n_stalls);
 	char parts[4][512];
 	size_t n_parts = 0;
-	if (discards)
+	if (discards && !s->discarded_events && !s->discarded_packets)
+		/* A record without a count (or with 0): some were lost,
+		 * how many the trace does not say. */
+		snprintf(parts[n_parts++], sizeof(parts[0]),
+			 "the tracer lost events, how many it does not say "
+			 "(%" PRIu64 " discard record%s)",
+			 s->discarded_events_messages,
+			 s->discarded_events_messages == 1 ? "" : "s");
+	else if (discards)
 		snprintf(
 		    parts[n_parts++], sizeof(parts[0]),
 		    "the tracer discarded %" PRIu64 " event%s (%" PRIu64

@@ -102,6 +102,8 @@ void aw_model_destroy(struct aw_model *model)
 	if (!model)
 		return;
 	aw_model_forget_derived(model);
+	free(model->cut_event);
+	free(model->cut_field);
 	for (size_t i = 0; i < model->n_iterations; i++)
 		aw_iteration_fini(&model->iterations[i]);
 	free(model->iterations);
@@ -778,6 +780,16 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 	switch (event->kind) {
 	case AW_EVENT_PROCESS:
 		aw_model_on_process(model, p, &event->u.process);
+		break;
+	case AW_EVENT_STRING_CUT:
+		if (model->strings_cut++ == 0) {
+			model->cut_pid = p->pid;
+			aw_set_string(&model->cut_event,
+				      event->u.string_cut.event_name);
+			aw_set_string(&model->cut_field,
+				      event->u.string_cut.field_name);
+			model->cut_length = event->u.string_cut.length;
+		}
 		break;
 	case AW_EVENT_DIST_INIT:
 		aw_set_known(&p->dist_rank, event->u.dist_init.rank);

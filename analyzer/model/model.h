@@ -366,6 +366,12 @@ struct aw_model {
 	uint32_t unranked_processes; /* iterated, but no rank could be given */
 	uint32_t incomplete_iterations;
 	uint64_t index_out_of_range, index_unrepresentable;
+	/* Strings the recorder cut to ACCWATCH_STR_MAX bytes (string_cut
+	 * events), and the first one: which event and field, how long. */
+	uint64_t strings_cut;
+	int32_t cut_pid;
+	char *cut_event, *cut_field;
+	uint64_t cut_length;
 };
 
 struct aw_model *aw_model_create(void);

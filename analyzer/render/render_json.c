@@ -442,6 +442,8 @@ static json_t *aw_json_trace(const struct aw_model *model)
 	aw_json_set_int(trace, "index_out_of_range", model->index_out_of_range);
 	aw_json_set_int(trace, "index_unrepresentable",
 			model->index_unrepresentable);
+	aw_json_set_int(trace, "strings_cut", (json_int_t)model->strings_cut);
+	aw_json_set_int(trace, "string_max_bytes", ACCWATCH_STR_MAX);
 	json_t *runs = json_array();
 	for (size_t i = 0; i < model->n_runs; i++)
 		json_array_append_new(runs, json_integer(model->runs[i]));

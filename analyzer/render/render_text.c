@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accwatch_events.h"
 #include "answers.h"
 #include "lineage.h"
 #include "render.h"
@@ -95,6 +96,16 @@ static void aw_print_notes(FILE *out, const struct aw_model *model)
 			"their processes are told apart, their loaders "
 			"joined by creation site\n",
 			model->n_runs);
+	if (model->strings_cut)
+		fprintf(out,
+			"note: %" PRIu64 " string%s cut at %u bytes when "
+			"recorded (the first: %s.%s of pid %d, %" PRIu64
+			" bytes), so that every event fits a sub-buffer\n",
+			model->strings_cut, aw_plural(model->strings_cut),
+			ACCWATCH_STR_MAX,
+			model->cut_event ? model->cut_event : "?",
+			model->cut_field ? model->cut_field : "?",
+			model->cut_pid, model->cut_length);
 	if (model->stats.other_run_events)
 		fprintf(out,
 			"note: %" PRIu64 " event%s of other runs left out "

@@ -289,7 +289,7 @@ void accwatch_run_args_describe(enum accwatch_run_args_status status,
 	case ACCWATCH_RUN_ARGS_BAD_SIZE:
 		snprintf(line, line_len,
 			 "bad --subbuf-size '%s': %s; give a power of two of "
-			 "at least 4k, e.g. 256k or 1M",
+			 "at least 64k, e.g. 256k or 1M",
 			 culprit, accwatch_run_size_reason(error->size_status));
 		break;
 	case ACCWATCH_RUN_ARGS_BAD_COUNT:

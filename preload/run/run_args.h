@@ -10,8 +10,9 @@
 
 #define ACCWATCH_RUN_DEFAULT_SUBBUF_SIZE (UINT64_C(1) << 20)
 #define ACCWATCH_RUN_DEFAULT_NUM_SUBBUF UINT64_C(4)
-/* A sub-buffer holds at least one page (lttng-sessiond refuses less). */
-#define ACCWATCH_RUN_MIN_SUBBUF_SIZE UINT64_C(4096)
+/* A sub-buffer holds the largest event the recorder makes (below 40 KiB,
+ * see ACCWATCH_STR_MAX): LTTng drops an event larger than one whole. */
+#define ACCWATCH_RUN_MIN_SUBBUF_SIZE UINT64_C(65536)
 #define ACCWATCH_RUN_MIN_NUM_SUBBUF UINT64_C(2)
 /* How long an event may wait for buffer space before its process stops
  * recording (--stall-timeout): a consumer that takes nothing for 10 s is

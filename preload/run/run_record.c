@@ -579,6 +579,8 @@ end:
 		summary.trace_empty =
 		    !accwatch_run_output_has_files(output.path);
 		summary.discarded = discarded;
+		summary.discard_mode = options->discard;
+		summary.subbuf_size = options->subbuf_size;
 		summary.free_bytes =
 		    accwatch_run_output_free_bytes(output.path);
 		summary.disk_full =

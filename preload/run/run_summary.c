@@ -84,7 +84,7 @@ void accwatch_run_summary_print(FILE *out,
 {
 	char quoted[PATH_MAX * 4 + 3];
 
-	if (summary->discarded > 0)
+	if (summary->discarded > 0 && summary->discard_mode)
 		fprintf(out,
 			"%s: warning: %" PRIu64
 			" events were discarded (buffers full); the "
@@ -92,6 +92,18 @@ void accwatch_run_summary_print(FILE *out,
 			"--discard or "
 			"with a larger --subbuf-size/--num-subbuf.\n",
 			ACCWATCH_RUN_PROGRAM, summary->discarded);
+	else if (summary->discarded > 0)
+		fprintf(out,
+			"%s: warning: %" PRIu64
+			" events were lost although the session waits for "
+			"buffer space: LTTng drops an event larger than a "
+			"sub-buffer (%" PRIu64
+			" bytes here) or one written by a program that set "
+			"its own LTTng buffers; the report's counts are "
+			"lower bounds. Run again with a larger "
+			"--subbuf-size.\n",
+			ACCWATCH_RUN_PROGRAM, summary->discarded,
+			summary->subbuf_size);
 	if (summary->stalled > 0)
 		accwatch_run_summary_stalled(out, summary);
 	if (summary->teardown_stuck) {

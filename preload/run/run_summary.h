@@ -13,6 +13,11 @@ struct accwatch_run_summary {
 	bool trace_empty;       /* no process registered with LTTng: nothing was
 				   written */
 	uint64_t discarded;     /* events the channel dropped */
+	/* The session discarded rather than blocked (--discard); its
+	 * sub-buffers' size. Without --discard, events are lost only when
+	 * one is larger than a sub-buffer. */
+	bool discard_mode;
+	uint64_t subbuf_size;
 	/* The trace's filesystem had less than ACCWATCH_RUN_FULL_BYTES left
 	 * after the run (free_bytes of them). */
 	bool disk_full;

@@ -64,7 +64,7 @@ case_run() {
 	mkdir -p "$out"
 	daemon || { fail "$name: no session daemon"; return; }
 	local begin=$(now) fault_at=0
-	"$run" -o "$out/trace" --stall-timeout 2 --subbuf-size 4k \
+	"$run" -o "$out/trace" --stall-timeout 2 --subbuf-size 64k \
 		--num-subbuf 2 -- "$python" "$here/preload_faults.py" 4 \
 		>"$out/run.out" 2>"$out/run.err" &
 	local pid=$!

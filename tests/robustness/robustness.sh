@@ -101,7 +101,7 @@ setup() {
 	record_aw unsharded -- unsharded || fail "recording unsharded"
 	record_aw absurd -- absurd || fail "recording absurd"
 	# Tiny discard-mode buffers and a burst: events must be lost.
-	record_aw discards --discard --subbuf-size 4k --num-subbuf 2 \
+	record_aw discards --discard --subbuf-size 64k --num-subbuf 2 \
 		-- bench 400000 || fail "recording discards"
 	mkdir -p "$traces/two_runs"
 	record_aw two_runs/first -- sharded || fail "recording two_runs/first"

@@ -105,7 +105,7 @@ Test(run_args, sizes_with_suffixes)
 			"--num-subbuf=8", "cmd",           NULL};
 	char *mega[] = {"accwatch-run", "--subbuf-size=2M", "cmd", NULL};
 	char *lower[] = {"accwatch-run", "--subbuf-size=4m", "cmd", NULL};
-	char *plain[] = {"accwatch-run", "--subbuf-size=4096", "cmd", NULL};
+	char *plain[] = {"accwatch-run", "--subbuf-size=65536", "cmd", NULL};
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
@@ -121,7 +121,7 @@ Test(run_args, sizes_with_suffixes)
 	cr_assert_eq(options.subbuf_size, 4 * 1024 * 1024);
 	cr_assert_eq(parse(ARGC(plain), plain, &options, &error),
 		     ACCWATCH_RUN_ARGS_OK);
-	cr_assert_eq(options.subbuf_size, 4096);
+	cr_assert_eq(options.subbuf_size, 65536);
 }
 
 Test(run_args, parse_size_cases)

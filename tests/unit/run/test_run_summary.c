@@ -41,12 +41,30 @@ Test(run_summary, quiet_prints_nothing)
 Test(run_summary, discarded_events_warn_even_when_quiet)
 {
 	struct accwatch_run_summary summary = {
-	    .trace_path = "/t", .quiet = true, .discarded = 12};
+	    .trace_path = "/t", .quiet = true, .discarded = 12,
+	    .discard_mode = true};
 	char *text = render(&summary);
 
 	cr_assert(strstr(text, "warning: 12 events were discarded"), "%s",
 		  text);
+	cr_assert(strstr(text, "without --discard"), "%s", text);
 	cr_assert_null(strstr(text, "accwatch-report"));
+	free(text);
+}
+
+/* Without --discard nothing is dropped for want of space: only an event
+ * larger than a sub-buffer is lost, and --discard is not the advice. */
+Test(run_summary, events_lost_without_discard_name_the_sub_buffer)
+{
+	struct accwatch_run_summary summary = {.trace_path = "/t",
+					       .discarded = 1,
+					       .subbuf_size = 65536};
+	char *text = render(&summary);
+
+	cr_assert(strstr(text, "warning: 1 events were lost"), "%s", text);
+	cr_assert(strstr(text, "larger than a sub-buffer (65536 bytes"), "%s",
+		  text);
+	cr_assert_null(strstr(text, "--discard"), "%s", text);
 	free(text);
 }
 
