@@ -137,8 +137,9 @@ struct accwatch_capi {
 	int (*PyObject_SetAttrString)(accwatch_pyobject *object,
 				      const char *name,
 				      accwatch_pyobject *value);
-	accwatch_pyobject *(*PyUnicode_AsEncodedString)(
-	    accwatch_pyobject *text, const char *encoding, const char *errors);
+	accwatch_pyobject *(*PyUnicode_AsEncodedString)(accwatch_pyobject *text,
+							const char *encoding,
+							const char *errors);
 	int (*PyBytes_AsStringAndSize)(accwatch_pyobject *bytes, char **buffer,
 				       ssize_t *length);
 

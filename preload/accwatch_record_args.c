@@ -34,9 +34,10 @@ ACCWATCH_FIELD_LISTS(ACCWATCH_ARG_LIST_DEFINE)
 #define ACCWATCH_IS_STR_str 1
 #define ACCWATCH_ARG_COUNT_STR(X, kind, name, absent) +ACCWATCH_IS_STR_##kind
 #define ACCWATCH_ARG_SLOTS_CHECK(list)                                         \
-	_Static_assert((0 ACCWATCH_FIELDS_##list(ACCWATCH_ARG_COUNT_STR, x)) <= \
-			   ACCWATCH_ARG_STR_SLOTS,                             \
-		       "more str fields in " #list " than string slots");
+	_Static_assert(                                                        \
+	    (0 ACCWATCH_FIELDS_##list(ACCWATCH_ARG_COUNT_STR, x)) <=           \
+		ACCWATCH_ARG_STR_SLOTS,                                        \
+	    "more str fields in " #list " than string slots");
 ACCWATCH_FIELD_LISTS(ACCWATCH_ARG_SLOTS_CHECK)
 
 struct accwatch_arg_texts {

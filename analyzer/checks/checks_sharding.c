@@ -1207,8 +1207,8 @@ void aw_check_index_range(const struct aw_check_input *in,
 			 beyond == 1 ? "" : "es");
 	if (bad_reads)
 		snprintf(bad_part, sizeof(bad_part),
-			 "%" PRIu64 " read%s of negative indices",
-			 bad_reads, bad_reads == 1 ? "" : "s");
+			 "%" PRIu64 " read%s of negative indices", bad_reads,
+			 bad_reads == 1 ? "" : "s");
 	aw_finding_set_message(
 	    f,
 	    "indices outside %s were read in epoch %u: %s%s%s; they are not "

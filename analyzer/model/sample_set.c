@@ -183,9 +183,8 @@ void aw_sample_set_add64(struct aw_sample_set *set, const uint64_t *indices,
 		if (indices[i] > UINT32_MAX) {
 			/* Rare: straight into its bitmap, no staging. */
 			roaring_bitmap_add(
-			    aw_sample_set_high(set,
-					       (uint32_t)(indices[i] >> 32),
-					       true),
+			    aw_sample_set_high(
+				set, (uint32_t)(indices[i] >> 32), true),
 			    (uint32_t)indices[i]);
 			set->samples++;
 			continue;
@@ -238,8 +237,8 @@ void aw_sample_set_note_unrepresentable(struct aw_sample_set *set,
 static size_t aw_bitmap_from(const roaring_bitmap_t *bitmap, uint64_t high,
 			     uint64_t from, uint64_t *out, size_t max)
 {
-	uint64_t below = from ? roaring_bitmap_range_cardinality(bitmap, 0, from)
-			      : 0;
+	uint64_t below =
+	    from ? roaring_bitmap_range_cardinality(bitmap, 0, from) : 0;
 	uint64_t total = roaring_bitmap_get_cardinality(bitmap);
 	size_t n = 0;
 	for (uint64_t rank = below; rank < total && n < max; rank++) {
@@ -310,8 +309,8 @@ uint64_t aw_sample_set_unique_below(const struct aw_sample_set *set,
 	for (uint32_t i = 0; i < set->n_high; i++) {
 		uint64_t high = set->high[i].high;
 		if (high < limit >> 32)
-			unique += roaring_bitmap_get_cardinality(
-			    set->high[i].bitmap);
+			unique +=
+			    roaring_bitmap_get_cardinality(set->high[i].bitmap);
 		else if (high == limit >> 32 && (limit & UINT32_MAX))
 			unique += roaring_bitmap_range_cardinality(
 			    set->high[i].bitmap, 0, limit & UINT32_MAX);
@@ -410,8 +409,8 @@ void aw_sample_set_lacks(const struct aw_sample_set *set,
 	struct aw_runs_walk walk = {.runs = out};
 	for (uint32_t i = 0; i <= within->n_high; i++) {
 		/* i == 0: below 2^32; then within's high halves. */
-		const roaring_bitmap_t *part =
-		    i ? within->high[i - 1].bitmap : aw_sample_set_bitmap(within);
+		const roaring_bitmap_t *part = i ? within->high[i - 1].bitmap
+						 : aw_sample_set_bitmap(within);
 		const roaring_bitmap_t *mine =
 		    i ? aw_sample_set_high_of(set, within->high[i - 1].high)
 		      : aw_sample_set_bitmap(set);
@@ -448,8 +447,8 @@ static uint64_t aw_bitmaps_shared(const roaring_bitmap_t *const *bitmaps,
 	}
 	for (size_t i = 0; shared && i < n; i++)
 		if (bitmaps[i])
-			shared[i] +=
-			    roaring_bitmap_and_cardinality(bitmaps[i], repeated);
+			shared[i] += roaring_bitmap_and_cardinality(bitmaps[i],
+								    repeated);
 	uint64_t count = roaring_bitmap_get_cardinality(repeated);
 	roaring_bitmap_free(seen);
 	roaring_bitmap_free(repeated);

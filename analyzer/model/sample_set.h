@@ -46,7 +46,7 @@ void aw_sample_set_fini(struct aw_sample_set *set);
 void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
 		       size_t count);
 void aw_sample_set_add64(struct aw_sample_set *set, const uint64_t *indices,
-			  size_t count);
+			 size_t count);
 /* Negative ones are counted as unrepresentable, not stored. */
 void aw_sample_set_add_wide(struct aw_sample_set *set, const int64_t *indices,
 			    size_t count);

@@ -159,8 +159,8 @@ Test(sample_set, indices_beyond_2_32)
 	aw_sample_set_init(&b);
 	const uint64_t ia[] = {TWO32 - 4, TWO32 - 1, TWO32,     TWO32 + 7,
 			       TWO32,     INT64_MAX, 3 * TWO32, 5};
-	const int64_t ib[] = {(int64_t)TWO32 - 1, (int64_t)TWO32 + 1,
-			      INT64_MAX, (int64_t)(3 * TWO32) + 2, 6};
+	const int64_t ib[] = {(int64_t)TWO32 - 1, (int64_t)TWO32 + 1, INT64_MAX,
+			      (int64_t)(3 * TWO32) + 2, 6};
 	aw_sample_set_add64(&a, ia, 8);
 	aw_sample_set_add_wide(&b, ib, 5);
 	cr_expect_eq(a.samples, 8);

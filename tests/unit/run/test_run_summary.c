@@ -40,9 +40,10 @@ Test(run_summary, quiet_prints_nothing)
 
 Test(run_summary, discarded_events_warn_even_when_quiet)
 {
-	struct accwatch_run_summary summary = {
-	    .trace_path = "/t", .quiet = true, .discarded = 12,
-	    .discard_mode = true};
+	struct accwatch_run_summary summary = {.trace_path = "/t",
+					       .quiet = true,
+					       .discarded = 12,
+					       .discard_mode = true};
 	char *text = render(&summary);
 
 	cr_assert(strstr(text, "warning: 12 events were discarded"), "%s",
@@ -56,9 +57,8 @@ Test(run_summary, discarded_events_warn_even_when_quiet)
  * larger than a sub-buffer is lost, and --discard is not the advice. */
 Test(run_summary, events_lost_without_discard_name_the_sub_buffer)
 {
-	struct accwatch_run_summary summary = {.trace_path = "/t",
-					       .discarded = 1,
-					       .subbuf_size = 65536};
+	struct accwatch_run_summary summary = {
+	    .trace_path = "/t", .discarded = 1, .subbuf_size = 65536};
 	char *text = render(&summary);
 
 	cr_assert(strstr(text, "warning: 1 events were lost"), "%s", text);
