@@ -56,7 +56,7 @@ static void emit_loader(uint32_t run, int32_t pid, uint32_t loader,
 	    .drop_last = 0, .shuffle = 1, .num_workers = 1,
 	    .persistent_workers = 0, .prefetch_factor = 2,
 	    .start_method = "fork", .sampler_replicas = 2, .sampler_rank = 0,
-	    .site = "train.py:10", .stack = "train.py:10 main");
+	    .site = "train.py:10", .stack = "train.py:10 main", .allow = "");
 }
 
 /* One batch, split into chunks of at most `chunk` indices; wide ones go out
