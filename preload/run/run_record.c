@@ -95,6 +95,56 @@ static bool accwatch_run_record_find_preload(char *path, size_t path_len)
 	return false;
 }
 
+/* Another user could swap the trace directory (or one on its way) for a
+ * link while the session starts: the trace would go where they chose, the
+ * daemon overwriting files there. Says which directory, whose, and what to
+ * do. */
+static void accwatch_run_record_unsafe(const char *dir,
+				       const struct accwatch_run_output *output)
+{
+	const char *found = output->unsafe_path;
+	long owner = (long)output->owner, you = (long)geteuid();
+	unsigned mode = (unsigned)output->mode;
+
+	switch (output->unsafe_reason) {
+	case ACCWATCH_RUN_OUTPUT_UNSAFE_OWNER:
+		accwatch_run_log(
+		    "refusing output directory %s: %s on its way belongs to "
+		    "uid %ld (mode %04o), neither you (uid %ld) nor root, who "
+		    "could replace the trace directory with a link to files "
+		    "of yours or theirs; choose a directory below ones only "
+		    "you and root can change, e.g. in your home",
+		    dir, found, owner, mode, you);
+		break;
+	case ACCWATCH_RUN_OUTPUT_UNSAFE_WRITABLE:
+		accwatch_run_log(
+		    "refusing output directory %s: %s on its way (uid %ld, "
+		    "mode %04o) is writable by other users and not sticky, so "
+		    "any of them could replace the trace directory with a link "
+		    "to files of yours or theirs; choose a directory below "
+		    "ones only you and root can change, or remove their write "
+		    "access (chmod go-w %s)",
+		    dir, found, owner, mode, found);
+		break;
+	case ACCWATCH_RUN_OUTPUT_UNSAFE_ENTRY:
+		accwatch_run_log(
+		    "refusing output directory %s: %s, in a directory shared "
+		    "with other users, was made by uid %ld (mode %04o), not by "
+		    "you (uid %ld): its owner decides where it leads; choose "
+		    "another name with -o",
+		    dir, found, owner, mode, you);
+		break;
+	case ACCWATCH_RUN_OUTPUT_UNSAFE_TARGET:
+		accwatch_run_log(
+		    "refusing output directory %s: it is writable by other "
+		    "users (mode %04o), who could put links into it for the "
+		    "session daemon to follow; run 'chmod go-w %s' or choose "
+		    "another with -o",
+		    found, mode, found);
+		break;
+	}
+}
+
 static void
 accwatch_run_record_output_error(enum accwatch_run_output_status status,
 				 const char *dir,
@@ -133,6 +183,9 @@ accwatch_run_record_output_error(enum accwatch_run_output_status status,
 				 "holds your processes' command lines; choose "
 				 "a directory of your own with -o",
 				 dir, (long)output->owner, (long)geteuid());
+		break;
+	case ACCWATCH_RUN_OUTPUT_UNSAFE:
+		accwatch_run_record_unsafe(dir, output);
 		break;
 	}
 }
@@ -479,7 +532,7 @@ accwatch_run_record_unrecorded(const struct accwatch_run_options *options,
 int accwatch_run_record(const struct accwatch_run_options *options)
 {
 	int exit_code = ACCWATCH_RUN_EXIT_FAILURE;
-	struct accwatch_run_output output = {0};
+	struct accwatch_run_output output = {.dir_fd = -1};
 	struct accwatch_run_session session = {0};
 	struct accwatch_run_child_result child;
 	struct accwatch_run_env_settings env_settings;
@@ -581,13 +634,12 @@ end:
 		summary.discarded = discarded;
 		summary.discard_mode = options->discard;
 		summary.subbuf_size = options->subbuf_size;
-		summary.free_bytes =
-		    accwatch_run_output_free_bytes(output.path);
+		summary.free_bytes = accwatch_run_output_free_bytes(&output);
 		summary.disk_full =
 		    summary.free_bytes >= 0 &&
 		    summary.free_bytes < ACCWATCH_RUN_FULL_BYTES;
 		summary.stalled = accwatch_run_output_stall_notes(
-		    output.path, summary.stalled_note,
+		    &output, summary.stalled_note,
 		    sizeof(summary.stalled_note));
 		summary.teardown_stuck = session.created;
 		summary.quiet = options->quiet;
@@ -602,5 +654,6 @@ end:
 	} else {
 		accwatch_run_output_discard(&output);
 	}
+	accwatch_run_output_close(&output);
 	return exit_code;
 }

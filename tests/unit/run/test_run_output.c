@@ -184,3 +184,121 @@ Test(run_output, another_users_directory_is_refused_also_through_a_symlink)
 	cr_expect_eq(accwatch_run_output_prepare(link, true, &output),
 		     ACCWATCH_RUN_OUTPUT_NOT_OWNED);
 }
+
+/* Another user's directory on the way, owner 12345: needs root to make. */
+static void give_away(const char *path, mode_t mode)
+{
+	cr_assert_eq(mkdir(path, mode), 0, "%s", path);
+	cr_assert_eq(chmod(path, mode), 0, "%s", path);
+	cr_assert_eq(chown(path, 12345, 12345), 0, "%s", path);
+}
+
+Test(run_output, parent_others_may_write_is_refused_before_anything_is_made)
+{
+	struct accwatch_run_output output;
+	char shared[PATH_MAX], dir[PATH_MAX];
+
+	under_root(shared, "shared");
+	under_root(dir, "shared/trace");
+	cr_assert_eq(mkdir(shared, 0777), 0);
+	cr_assert_eq(chmod(shared, 0777), 0);
+	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output),
+		     ACCWATCH_RUN_OUTPUT_UNSAFE);
+	cr_expect_eq(output.unsafe_reason, ACCWATCH_RUN_OUTPUT_UNSAFE_WRITABLE);
+	cr_expect_str_eq(output.unsafe_path, shared);
+	cr_expect_eq(output.mode, 0777);
+	cr_expect_eq(output.dir_fd, -1);
+	cr_expect_neq(access(dir, F_OK), 0, "nothing made in it");
+}
+
+Test(run_output, parent_of_another_user_is_refused)
+{
+	struct accwatch_run_output output;
+	char theirs[PATH_MAX], dir[PATH_MAX];
+
+	if (geteuid() != 0)
+		cr_skip_test("giving a directory to another user needs root");
+	under_root(theirs, "theirs");
+	under_root(dir, "theirs/trace");
+	give_away(theirs, 0755);
+	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output),
+		     ACCWATCH_RUN_OUTPUT_UNSAFE);
+	cr_expect_eq(output.unsafe_reason, ACCWATCH_RUN_OUTPUT_UNSAFE_OWNER);
+	cr_expect_str_eq(output.unsafe_path, theirs);
+	cr_expect_eq(output.owner, 12345);
+}
+
+Test(run_output, sticky_parent_is_fine_but_not_a_name_another_user_made)
+{
+	struct accwatch_run_output output;
+	char sticky[PATH_MAX], mine[PATH_MAX], link[PATH_MAX], made[PATH_MAX],
+	    below[PATH_MAX];
+
+	if (geteuid() != 0)
+		cr_skip_test("making a link as another user needs root");
+	under_root(sticky, "tmp");
+	under_root(mine, "tmp/mine");
+	under_root(link, "tmp/link");
+	under_root(made, "tmp/made");
+	under_root(below, "tmp/made/trace");
+	cr_assert_eq(mkdir(sticky, 01777), 0);
+	cr_assert_eq(chmod(sticky, 01777), 0);
+	cr_assert_eq(accwatch_run_output_prepare(mine, false, &output),
+		     ACCWATCH_RUN_OUTPUT_OK);
+	cr_expect_str_eq(output.path, mine);
+	accwatch_run_output_close(&output);
+	/* A link another user left where the trace will be: to a directory
+	 * of ours, empty (refused all the same: its owner could repoint it). */
+	cr_assert_eq(symlink(mine, link), 0);
+	cr_assert_eq(lchown(link, 12345, 12345), 0);
+	cr_assert_eq(accwatch_run_output_prepare(link, false, &output),
+		     ACCWATCH_RUN_OUTPUT_UNSAFE);
+	cr_expect_eq(output.unsafe_reason, ACCWATCH_RUN_OUTPUT_UNSAFE_ENTRY);
+	cr_expect_str_eq(output.unsafe_path, link);
+	/* A parent another user made, world-writable, for us to make the
+	 * trace in. */
+	give_away(made, 0777);
+	cr_assert_eq(accwatch_run_output_prepare(below, false, &output),
+		     ACCWATCH_RUN_OUTPUT_UNSAFE);
+	cr_expect_eq(output.unsafe_reason, ACCWATCH_RUN_OUTPUT_UNSAFE_ENTRY);
+	cr_expect_str_eq(output.unsafe_path, made);
+	cr_expect_neq(access(below, F_OK), 0, "nothing made in it");
+}
+
+Test(run_output, trace_directory_others_may_write_is_refused)
+{
+	struct accwatch_run_output output;
+	char dir[PATH_MAX];
+
+	under_root(dir, "open");
+	cr_assert_eq(mkdir(dir, 0777), 0);
+	cr_assert_eq(chmod(dir, 01777), 0);
+	cr_assert_eq(accwatch_run_output_prepare(dir, false, &output),
+		     ACCWATCH_RUN_OUTPUT_UNSAFE);
+	cr_expect_eq(output.unsafe_reason, ACCWATCH_RUN_OUTPUT_UNSAFE_TARGET);
+	cr_expect_str_eq(output.unsafe_path, dir);
+}
+
+Test(run_output, own_links_and_dot_dot_resolve_to_the_held_directory)
+{
+	struct accwatch_run_output output;
+	char real[PATH_MAX], link[PATH_MAX], odd[PATH_MAX], want[PATH_MAX];
+	struct stat held, named;
+
+	under_root(real, "real");
+	under_root(link, "link");
+	cr_assert_eq(mkdir(real, 0755), 0);
+	cr_assert_eq(symlink("real", link), 0);
+	snprintf(odd, sizeof(odd), "%s/./link/../link/trace/.", root);
+	under_root(want, "real/trace");
+	cr_assert_eq(accwatch_run_output_prepare(odd, false, &output),
+		     ACCWATCH_RUN_OUTPUT_OK);
+	cr_expect_str_eq(output.path, want);
+	cr_expect(output.created);
+	cr_assert_geq(output.dir_fd, 0);
+	cr_assert_eq(fstat(output.dir_fd, &held), 0);
+	cr_assert_eq(stat(want, &named), 0);
+	cr_expect(held.st_ino == named.st_ino && held.st_dev == named.st_dev);
+	cr_expect_eq(named.st_mode & 0777, 0700);
+	accwatch_run_output_close(&output);
+}
