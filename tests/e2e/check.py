@@ -61,7 +61,10 @@ import shutil
 import socket
 import subprocess
 import sys
+import signal
 import tempfile
+import threading
+import time
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -157,19 +160,207 @@ def rank_command(opts, truth):
     return python + [os.path.join(SOURCE, "examples", "launch.py"), "--nproc", nproc] + script
 
 
+# ctest gives a scenario 300 s (TIMEOUT in CMakeLists.txt); the run's own
+# deadline comes well before, so that a hang is described, not just killed.
+DEADLINE = 240
+# Set in the environment of every process of the run: found again at the
+# deadline, orphans included.
+JOB_MARK = "ACCWATCH_E2E_JOB"
+# The shared session daemons (never signalled) and accwatch-run with its
+# guardian (they end the session once the command is gone).
+SPARED = ("lttng-", "accwatch-run")
+
+
+class Tee(threading.Thread):
+    """Copies the run's stderr to ours as it comes, and keeps it: the
+    faulthandler dumps at the deadline are read back from it."""
+
+    def __init__(self, stream):
+        super().__init__(daemon=True)
+        self.stream, self.data, self.lock = stream, bytearray(), threading.Lock()
+        self.start()
+
+    def run(self):
+        while True:
+            chunk = os.read(self.stream.fileno(), 65536)
+            if not chunk:
+                return
+            with self.lock:
+                self.data += chunk
+            sys.stderr.buffer.write(chunk)
+            sys.stderr.buffer.flush()
+
+    def size(self):
+        with self.lock:
+            return len(self.data)
+
+    def since(self, offset):
+        with self.lock:
+            return bytes(self.data[offset:]).decode(errors="replace")
+
+
+def read_proc(pid, name):
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def proc_stat(pid):
+    """(state, ppid, comm) of a process, None when it is gone."""
+    text = read_proc(pid, "stat").decode(errors="replace")
+    if ")" not in text:
+        return None
+    comm = text[text.index("(") + 1:text.rindex(")")]
+    fields = text[text.rindex(")") + 2:].split()
+    return fields[0], int(fields[1]), comm
+
+
+def job_processes(root, mark):
+    """{pid: (ppid, comm)} of the run: root's descendants and every process
+    whose environment carries mark."""
+    found, children, marked = {}, {}, set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        pid, stat = int(entry), proc_stat(int(entry))
+        if stat is None:
+            continue
+        found[pid] = stat[1:]
+        children.setdefault(stat[1], []).append(pid)
+        if mark in read_proc(pid, "environ").split(b"\0"):
+            marked.add(pid)
+    todo, job = [root] + sorted(marked), set()
+    while todo:
+        pid = todo.pop()
+        if pid in found and pid not in job:
+            job.add(pid)
+            todo += children.get(pid, [])
+    return {pid: found[pid] for pid in sorted(job)}
+
+
+def describe_process(pid, ppid, comm):
+    """What the kernel says the process waits on: state, wchan of each
+    thread, the kernel stack (readable by root)."""
+    cmdline = read_proc(pid, "cmdline").replace(b"\0", b" ").decode(errors="replace").strip()
+    status = dict(l.split(":", 1) for l in read_proc(pid, "status").decode(errors="replace").splitlines() if ":" in l)
+    waits = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        tids = []
+    for tid in tids:
+        wchan = read_proc(pid, f"task/{tid}/wchan").decode(errors="replace") or "-"
+        waits[wchan] = waits.get(wchan, 0) + 1
+    kernel = [l.split("] ", 1)[-1] for l in read_proc(pid, "stack").decode(errors="replace").splitlines()]
+    lines = [f"pid {pid} (ppid {ppid}, {comm}), state {status.get('State', '?').strip()}, wchan "
+             f"{read_proc(pid, 'wchan').decode(errors='replace') or '-'}: {cmdline[:300]}",
+             f"  {len(tids)} threads waiting in: "
+             + ", ".join(f"{w} x{n}" for w, n in sorted(waits.items(), key=lambda i: -i[1]))]
+    if kernel:
+        lines.append("  kernel stack: " + " < ".join(kernel[:8]))
+    return lines
+
+
+def wait_gone(pid, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        stat = proc_stat(pid)
+        if stat is None or stat[0] in "ZX":
+            return
+        time.sleep(0.05)
+
+
+def wait_quiet(said, seconds):
+    """Until the run's stderr stops growing (the dump read through)."""
+    deadline, size = time.monotonic() + seconds, -1
+    while time.monotonic() < deadline and said.size() != size:
+        size = said.size()
+        time.sleep(0.2)
+
+
+def python_stacks(pid, said):
+    """The process's Python stacks, every thread, by faulthandler
+    (PYTHONFAULTHANDLER in the run's environment): SIGABRT, then SIGCONT to
+    this one process alone, the others stopped, so that its dump is all that
+    comes on the shared stderr. The process dies of it."""
+    start = said.size()
+    try:
+        os.kill(pid, signal.SIGABRT)
+        os.kill(pid, signal.SIGCONT)
+    except OSError:
+        return []
+    wait_gone(pid, 5)
+    wait_quiet(said, 2)
+    return ["  " + l for l in said.since(start).splitlines()
+            if l.strip() and not l.startswith(("Extension modules:", "accwatch-run:"))]
+
+
+def dump_job(job, mark, said):
+    """Past the deadline: what every process of the run was waiting on
+    (kernel state and wchan first, as found; then the Python stacks, the
+    processes stopped meanwhile), and the run killed. accwatch-run and the
+    session daemons are described, never signalled: accwatch-run ends the
+    session once its command is gone."""
+    processes = job_processes(job.pid, mark)
+    lines = []
+    for pid, (ppid, comm) in processes.items():
+        lines += describe_process(pid, ppid, comm)
+    victims = [pid for pid, (_, comm) in processes.items() if not comm.startswith(SPARED)]
+    for pid in victims:
+        try:
+            os.kill(pid, signal.SIGSTOP)
+        except OSError:
+            pass
+    def depth(pid):
+        return 1 + depth(processes[pid][0]) if processes[pid][0] in processes else 0
+
+    # Children first: accwatch-run ends the command's process group once
+    # the command is gone, and a parent may kill its children when one dies.
+    for pid in sorted(victims, key=depth, reverse=True):
+        try:
+            exe = os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+        except OSError:
+            exe = ""
+        if exe.startswith("python"):
+            lines += [f"Python stacks of pid {pid} ({processes[pid][1]}):"] + python_stacks(pid, said)
+    for pid in victims:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    try:
+        job.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        job.kill()
+        job.wait()
+    return lines
+
+
 def record(opts, work):
     trace, truth = os.path.join(work, "trace"), os.path.join(work, "truth")
     os.makedirs(truth)
     cmd = rank_command(opts, truth)
     if not opts.plain:
         cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "-o", trace, "--"] + cmd
+    env = run_env(opts)
+    env[JOB_MARK] = work
+    # Python's own fault handler, for the deadline's dumps: it prints every
+    # thread's stack on SIGABRT even when one holds the GIL in C code.
+    env["PYTHONFAULTHANDLER"] = "1"
+    what = "plain" if opts.plain else "recorded"
+    job = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE)
+    said = Tee(job.stderr)
     try:
-        run = subprocess.run(cmd, env=run_env(opts), timeout=opts.timeout)
+        returncode = job.wait(timeout=opts.timeout)
     except subprocess.TimeoutExpired:
-        raise Failure(f"the {'plain' if opts.plain else 'recorded'} run took more than {opts.timeout} s "
-                      f"(a rank hanging?): {' '.join(cmd)}")
-    expect(run.returncode == opts.status, f"{'plain' if opts.plain else 'recorded'} run exited {run.returncode} "
-           f"(expected {opts.status}): {' '.join(cmd)}")
+        dump = dump_job(job, f"{JOB_MARK}={work}".encode(), said)
+        raise Failure(f"the {what} run took more than {opts.timeout} s (a rank hanging?): {' '.join(cmd)}\n"
+                      f"what its processes were waiting on:\n" + "\n".join("  " + l for l in dump))
+    finally:
+        said.join(2)  # an orphan may hold the pipe: it goes on copying
+    expect(returncode == opts.status, f"{what} run exited {returncode} (expected {opts.status}): {' '.join(cmd)}")
     return trace, truth
 
 
@@ -579,7 +770,9 @@ def main():
                         help="some finding with this id has TEXT in its message, evidence or fix")
     parser.add_argument("--absent", action="append", default=[], metavar="TEXT",
                         help="no finding, infos included, has TEXT (any case) in its message, evidence or fix")
-    parser.add_argument("--timeout", type=int, default=300, help="seconds the run may take")
+    parser.add_argument("--timeout", type=int, default=DEADLINE,
+                        help="seconds the run may take; past them, what each of its processes waits on is "
+                        "printed (wchan, kernel and Python stacks) and the run killed")
     parser.add_argument("--status", type=int, default=0,
                         help="the run's exit status (the launcher's: 128 + signal when a rank was killed)")
     parser.add_argument("--html", action="store_true",
