@@ -299,14 +299,13 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 	return c;
 }
 
-/* The index-level sharding link of a loader's chain (DistributedSampler),
- * NULL when none. */
-static const struct aw_sampler_link *aw_index_shard(const struct aw_loader *d)
+/* Either link cuts the rank's part out of the positions of the rank's own
+ * dataset. */
+const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d)
 {
 	for (uint32_t i = 0; i < d->n_chain; i++) {
 		const struct aw_sampler_link *l = &d->chain[i];
-		if (l->seen && l->num_replicas >= 1 && l->rank >= 0 &&
-		    l->batch_size < 0)
+		if (l->seen && l->num_replicas >= 1 && l->rank >= 0)
 			return l;
 	}
 	return NULL;
@@ -342,7 +341,7 @@ bool aw_epoch_split_diverged(const struct aw_check_input *in,
 			     const struct aw_cell **a, const struct aw_cell **b)
 {
 	*a = *b = NULL;
-	return in->world >= 2 && aw_index_shard(in->desc) &&
+	return in->world >= 2 && aw_shard_link(in->desc) &&
 	       !in->loader->rebuilt && aw_epoch_maps_differ(in, a, b);
 }
 

@@ -189,6 +189,9 @@ struct aw_coverage {
 };
 struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in);
 
+/* The sharding link of a loader's chain (DistributedSampler's indices,
+ * BatchSamplerShard's batches), NULL when none. */
+const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d);
 /* The link whose permutation a sharding link cuts the ranks' shares from:
  * the sharding link itself when it shuffles (DistributedSampler), or a
  * shuffling link below it (a RandomSampler under accelerate's

@@ -309,6 +309,14 @@ static bool aw_one_cause(const struct aw_check_input *in)
 	       aw_epoch_order_diverged(in, &a, &b);
 }
 
+/* The index maps a cell's loader reads through. */
+static const struct aw_mapping *aw_cell_mapping(const struct aw_check_input *in,
+						const struct aw_cell *cell)
+{
+	const struct aw_iteration *it = &in->model->iterations[cell->iteration];
+	return in->model->loaders[it->loader].mapping;
+}
+
 void aw_check_split_diverged(const struct aw_check_input *in,
 			     struct aw_findings *out)
 {
@@ -321,19 +329,31 @@ void aw_check_split_diverged(const struct aw_check_input *in,
 	aw_finding_set_message(
 	    f,
 	    "the ranks hold different subsets of the dataset (rank %d's and "
-	    "rank %d's index maps differ), and each cuts its "
-	    "DistributedSampler "
+	    "rank %d's index maps differ), and each cuts its %s "
 	    "shard out of its own: %" PRIu64 " reads overlap and %" PRId64
 	    " of the %" PRIu64 " samples the subsets cover are never read in "
 	    "epoch %u",
-	    a->rank, b->rank, e->cross_rank_duplicates,
-	    AW_MAX(aw_unread_of_maps(e), 0), e->expected_count, e->epoch);
+	    a->rank, b->rank,
+	    aw_short_class(aw_shard_link(in->desc)->class_name),
+	    e->cross_rank_duplicates, AW_MAX(aw_unread_of_maps(e), 0),
+	    e->expected_count, e->epoch);
 	aw_evidence_shares(f, e, e->expected_count,
 			   "the samples the ranks' subsets cover");
-	aw_finding_set_fix(
-	    f, "split once, the same way on every rank: random_split(dataset, "
-	       "lengths, generator=torch.Generator().manual_seed(<one "
-	       "number>)), or split before the processes start");
+	const struct aw_mapping_level *part =
+	    aw_mapping_parting(aw_cell_mapping(in, a), aw_cell_mapping(in, b));
+	if (part && part->datasets)
+		aw_finding_set_fix(
+		    f, "split once, the same way on every rank: give the HF "
+		       "datasets split or shuffle one seed on every rank "
+		       "(train_test_split(..., seed=<one number>), "
+		       "shuffle(seed=<one number>)), or split before the "
+		       "processes start");
+	else
+		aw_finding_set_fix(
+		    f, "split once, the same way on every rank: "
+		       "random_split(dataset, lengths, "
+		       "generator=torch.Generator().manual_seed(<one "
+		       "number>)), or split before the processes start");
 }
 
 void aw_check_order_diverged(const struct aw_check_input *in,

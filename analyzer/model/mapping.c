@@ -26,6 +26,7 @@ bool aw_mapping_add(struct aw_mapping *m, const struct aw_event *event,
 		level->n = e->total;
 	}
 	level->base_len = e->base_len;
+	level->datasets = e->kind && strcmp(e->kind, "datasets") == 0;
 	uint32_t count = AW_MIN(event->count, e->total - e->offset);
 	bool wide = event->kind == AW_EVENT_DATASET_MAP_WIDE;
 	for (uint32_t i = 0; i < count; i++) {
@@ -117,6 +118,15 @@ uint32_t aw_mapping_common_levels(const struct aw_mapping *a,
 		k++;
 	}
 	return k;
+}
+
+const struct aw_mapping_level *aw_mapping_parting(const struct aw_mapping *a,
+						  const struct aw_mapping *b)
+{
+	uint32_t common = aw_mapping_common_levels(a, b);
+	if (common >= a->n_levels)
+		return NULL;
+	return &a->levels[a->n_levels - 1 - common];
 }
 
 bool aw_mapping_equal(const struct aw_mapping *a, const struct aw_mapping *b)

@@ -23,6 +23,9 @@ struct aw_mapping_level {
 	uint64_t *to; /* position -> position below, AW_UNMAPPED */
 	uint32_t n;
 	int64_t base_len; /* of the dataset below, -1 unknown */
+	/* Made by HF datasets (an indices mapping: select, shuffle,
+	 * train_test_split), whose permutations take a seed= argument. */
+	bool datasets;
 };
 
 /* Outermost first; owned by its loader, on the heap (iterations point at
@@ -50,6 +53,10 @@ void aw_mapping_image_from(const struct aw_mapping *m, uint32_t from,
  * of, made the same way in both (a split every rank made alike). */
 uint32_t aw_mapping_common_levels(const struct aw_mapping *a,
 				  const struct aw_mapping *b);
+/* The outermost level of a that b does not have alike (the cut where two
+ * ranks' maps part), NULL when they are alike all the way. */
+const struct aw_mapping_level *aw_mapping_parting(const struct aw_mapping *a,
+						  const struct aw_mapping *b);
 /* Whether two maps send every position to the same index. */
 bool aw_mapping_equal(const struct aw_mapping *a, const struct aw_mapping *b);
 /* The length of the dataset at the bottom, -1 unknown. */

@@ -627,10 +627,19 @@ void s_dataset_map(struct aw_model *m, int32_t pid, uint32_t loader,
 		   uint32_t depth, int64_t base_len, const uint32_t *to,
 		   uint32_t total, uint32_t offset, uint32_t count)
 {
+	s_dataset_map_of(m, pid, loader, "subset", depth, base_len, to, total,
+			 offset, count);
+}
+
+void s_dataset_map_of(struct aw_model *m, int32_t pid, uint32_t loader,
+		      const char *kind, uint32_t depth, int64_t base_len,
+		      const uint32_t *to, uint32_t total, uint32_t offset,
+		      uint32_t count)
+{
 	struct aw_event e = s_event(AW_EVENT_DATASET_MAP, pid);
 	e.u.dataset_map = (struct aw_event_dataset_map){.loader = loader,
 							.depth = depth,
-							.kind = "subset",
+							.kind = kind,
 							.base_len = base_len,
 							.offset = offset,
 							.total = total};

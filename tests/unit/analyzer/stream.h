@@ -243,5 +243,10 @@ const struct aw_process *s_process_of(const struct aw_model *m, int32_t pid);
 void s_dataset_map(struct aw_model *m, int32_t pid, uint32_t loader,
 		   uint32_t depth, int64_t base_len, const uint32_t *to,
 		   uint32_t total, uint32_t offset, uint32_t count);
+/* The same, of a map of that kind ("subset", "datasets", ...). */
+void s_dataset_map_of(struct aw_model *m, int32_t pid, uint32_t loader,
+		      const char *kind, uint32_t depth, int64_t base_len,
+		      const uint32_t *to, uint32_t total, uint32_t offset,
+		      uint32_t count);
 
 #endif

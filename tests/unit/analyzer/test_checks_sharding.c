@@ -1282,24 +1282,46 @@ Test(checks_sharding, ranks_drawing_with_replacement_share_by_chance)
 /* --- split-diverged --------------------------------------------------------
  */
 
-Test(checks_sharding, ranks_holding_different_subsets_are_split_diverged)
+/* DistributedSampler on 2 ranks over subsets of 20 of a base of 40 made by
+ * `kind`: rank r's subset starts at 10 r (they share 10..19, 30..39
+ * unread). */
+static struct s_run subsets_apart(const char *kind)
 {
-	/* DistributedSampler on 2 ranks over Subsets of 20 of a base of 40:
-	 * rank r's subset starts at 10 r (they share 10..19, 30..39 unread). */
 	struct s_run r = s_run_distributed(2, base);
 	s_distributed_chain(r.model, 2, 0, 20, 5, 0);
 	for (int rank = 0; rank < 2; rank++) {
 		uint32_t to[20];
 		s_range(to, 10 * (uint32_t)rank, 20, 1);
-		s_dataset_map(r.model, 100 + rank, 0, 0, 40, to, 20, 0, 20);
+		s_dataset_map_of(r.model, 100 + rank, 0, kind, 0, 40, to, 20, 0,
+				 20);
 		s_rank_reads(r.model, rank, 0, 10 * (uint32_t)rank,
 			     10 * (uint32_t)rank + 10, 5);
 	}
 	s_finish(&r);
+	return r;
+}
+
+Test(checks_sharding, ranks_holding_different_subsets_are_split_diverged)
+{
+	struct s_run r = subsets_apart("subset");
 	s_expect_exactly(&r.findings, "split-diverged");
 	const struct aw_finding *f = s_get(&r, "split-diverged");
 	cr_expect(s_says(f, "rank 0's and rank 1's index maps differ"), "%s",
 		  f->message);
+	cr_expect(strstr(f->fix, "random_split") != NULL, "%s", f->fix);
+	s_done(&r);
+}
+
+Test(checks_sharding, a_hf_split_apart_is_fixed_with_its_seed)
+{
+	/* The maps are HF datasets' (train_test_split without seed= on each
+	 * rank): the fix names its seed, not torch's random_split. */
+	struct s_run r = subsets_apart("datasets");
+	s_expect_exactly(&r.findings, "split-diverged");
+	const struct aw_finding *f = s_get(&r, "split-diverged");
+	cr_expect(strstr(f->fix, "train_test_split(..., seed=") != NULL, "%s",
+		  f->fix);
+	cr_expect(strstr(f->fix, "random_split") == NULL, "%s", f->fix);
 	s_done(&r);
 }
 
