@@ -409,6 +409,19 @@ static uint32_t aw_iterated_instead(const struct aw_model *model,
 	return found;
 }
 
+/* The batches a loader's chain skips at the start of every pass (accelerate's
+ * SkipBatchSampler: skip_first_batches when a run resumes). */
+static int64_t aw_chain_skipped_batches(const struct aw_loader *l)
+{
+	int64_t skipped = 0;
+	for (uint32_t i = 0; i < l->n_chain; i++) {
+		const struct aw_sampler_link *link = &l->chain[i];
+		if (link->seen && link->skip > 0 && link->batch_size < 0)
+			skipped += link->skip;
+	}
+	return skipped;
+}
+
 static void aw_len_in(const struct aw_model *model, uint32_t loader,
 		      struct aw_loader_hits *hits)
 {
@@ -430,11 +443,18 @@ static void aw_len_in(const struct aw_model *model, uint32_t loader,
 	    aw_full_epoch_batches(model, other, p->rank, counts, 8, &epoch);
 	if (n == 0)
 		return;
+	/* A loader that resumes an epoch (skip_first_batches of the one
+	 * len() was taken of) runs the rest of it: len() counted the whole,
+	 * the skipped batches too, as a schedule must. */
+	int64_t skipped =
+	    other == loader ? 0
+			    : aw_chain_skipped_batches(&model->loaders[other]);
 	for (size_t c = 0; c < l->n_len_calls; c++) {
 		const struct aw_len_call *call = &l->len_calls[c];
 		bool matches = false;
 		for (size_t i = 0; i < n && !matches; i++)
-			matches = (int64_t)counts[i] == call->value;
+			matches = (int64_t)counts[i] == call->value ||
+				  (int64_t)counts[i] + skipped == call->value;
 		if (matches)
 			continue;
 		struct aw_loader_hit hit = {.id = id,

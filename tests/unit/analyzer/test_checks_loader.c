@@ -291,6 +291,35 @@ Test(checks_loader, no_stale_len_when_the_counts_agree_or_nothing_was_iterated)
 	s_done(&r);
 }
 
+Test(checks_loader, no_stale_len_for_the_batches_a_resumed_pass_skips)
+{
+	/* Trainer's resume: len() of the loader it prepared (7 batches), then
+	 * a pass over skip_first_batches(loader, 2), which runs the last 5 of
+	 * the epoch; without the skip the 5 are stale-len. */
+	for (int skip = 2; skip >= 0; skip -= 2) {
+		struct s_run r = s_run_of(0, NULL);
+		prepared_loaders(r.model, 2);
+		for (int rank = 0; rank < 2; rank++) {
+			struct aw_event_sampler chain[2] = {
+			    s_link("accelerate.data_loader.SkipBatchSampler"),
+			    s_link("accelerate.data_loader.BatchSamplerShard")};
+			chain[0].skip = skip;
+			chain[1].batch_size = 10;
+			chain[1].num_replicas = 2;
+			chain[1].rank = rank;
+			s_chain(r.model, 100 + rank, 1, chain, 2);
+			s_chain(r.model, 100 + rank, 2, chain, 2);
+			s_loader_len(r.model, 100 + rank, 0, 7);
+			read_loader(r.model, rank, 1, 0, 50 * (uint32_t)rank,
+				    50 * (uint32_t)rank + 50);
+		}
+		s_finish(&r);
+		cr_expect_eq(s_count(&r.findings, "stale-len"), skip ? 0 : 1,
+			     "skip %d", skip);
+		s_done(&r);
+	}
+}
+
 Test(checks_loader, len_mismatch_in_a_full_epoch_only)
 {
 	struct s_run r = s_run_of(1, &base);
