@@ -117,6 +117,16 @@ def run_env(opts):
 LAUNCH_WITH_TORCH = ("import runpy, sys, torch.utils.data; sys.argv = sys.argv[1:]; "
                      "runpy.run_path(sys.argv[0], run_name='__main__')")
 
+# --jobs N: the launcher's command run N times one after the other in one
+# recording (a job, then a second job resuming from its checkpoint); each
+# job's processes see their index in SEQUENCE_ENV.
+SEQUENCE_ENV = "ACCWATCH_E2E_SEQUENCE"
+IN_SEQUENCE = ("import os, subprocess, sys\n"
+               "for job in range(int(sys.argv[1])):\n"
+               "    status = subprocess.call(sys.argv[2:], env=dict(os.environ, %s=str(job)))\n"
+               "    if status:\n"
+               "        sys.exit(status if status > 0 else 128 - status)\n" % SEQUENCE_ENV)
+
 
 def launcher(opts):
     if opts.launcher != "auto":
@@ -342,6 +352,8 @@ def record(opts, work):
     trace, truth = os.path.join(work, "trace"), os.path.join(work, "truth")
     os.makedirs(truth)
     cmd = rank_command(opts, truth)
+    if opts.jobs > 1:
+        cmd = [sys.executable, "-c", IN_SEQUENCE, str(opts.jobs)] + cmd
     if not opts.plain:
         cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "-o", trace, "--"] + cmd
     env = run_env(opts)
@@ -758,6 +770,9 @@ def main():
     parser.add_argument("--nproc", type=int, default=4)
     parser.add_argument("--max-restarts", type=int, default=0,
                         help="torchrun's --max-restarts: each attempt's ranks write their own truth")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="run the launcher this many times in one recording, one job after the other: "
+                        "each job's ranks write their own truth")
     parser.add_argument("--expect", nargs="*", default=[], help="the exact error and warning ids not suppressed")
     parser.add_argument("--suppressed", action="append", default=[], metavar="ID",
                         help="a finding with this id is suppressed (again for more: the exact set)")
