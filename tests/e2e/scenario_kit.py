@@ -220,6 +220,93 @@ def accelerate():
     return module
 
 
+# --- HF Trainer --------------------------------------------------------------
+
+class RowDataset(Dataset):
+    """Row i is {"x": i}: a dataset in the form HF's Trainer takes."""
+
+    def __init__(self, length):
+        self.length = length
+
+    def __len__(self):
+        return self.length
+
+    def __getitem__(self, index):
+        return {"x": index}
+
+
+def stack_rows(rows):
+    return {"x": torch.tensor([row["x"] for row in rows])}
+
+
+class Probe(torch.nn.Module):
+    """The smallest model Trainer trains: its loss is a function of the
+    batch, so every step sees the samples."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.ones(1))
+
+    def forward(self, x):
+        return {"loss": (self.weight * x.float()).mean()}
+
+
+def trainer_run(truth, length, batch_size, accumulation, max_steps=-1, epochs=1, dataset=None,
+                checkpoints=None, save_steps=0, stop_at=0, resumed=False):
+    """transformers' Trainer over RowDataset(length) on these CPU ranks, each
+    batch its training_step receives noted in the truth. Returns the trainer
+    and the truth entries of the loaders it builds (the DataLoader Trainer
+    makes, never iterated, and the one prepare() makes of it, whose
+    passes its training steps read; when resumed, prepare()'s loader is
+    not iterated either: the one skip_first_batches makes of it is); the
+    caller sets their site to the line that calls train(). checkpoints:
+    the directory Trainer saves to every save_steps steps (else none is
+    saved); stop_at: the step after which the training stops (a job that
+    ends there)."""
+    import tempfile
+    from transformers import Trainer, TrainerCallback, TrainingArguments
+    # Trainer's DataLoader, prepare()'s DataLoader and DataLoaderShard
+    # around it; resumed: skip_first_batches' DataLoader (iterated) and
+    # its DataLoaderShard.
+    entries = [truth.loader("", ordinal) for ordinal in range(4 if resumed else 2)]
+    entry = entries[-1]
+    entry["iterated"] = True
+
+    class EpochNote(TrainerCallback):
+        def on_epoch_begin(self, args, state, control, **kwargs):
+            entry["epochs"].append({"epoch": len(entry["epochs"]), "batches": []})
+
+        def on_step_end(self, args, state, control, **kwargs):
+            if state.global_step == stop_at:
+                control.should_training_stop = True
+
+    class NotingTrainer(Trainer):
+        def training_step(self, model, inputs, *args, **kwargs):
+            entry["epochs"][-1]["batches"].append(inputs["x"].tolist())
+            return super().training_step(model, inputs, *args, **kwargs)
+
+    args = TrainingArguments(
+        output_dir=checkpoints or tempfile.mkdtemp(prefix="accwatch-trainer-"), use_cpu=True,
+        per_device_train_batch_size=batch_size, gradient_accumulation_steps=accumulation,
+        max_steps=max_steps, num_train_epochs=epochs, report_to="none",
+        save_strategy="steps" if save_steps else "no", save_steps=save_steps or 500,
+        logging_strategy="no", disable_tqdm=True, dataloader_num_workers=0, ddp_backend="gloo")
+    trainer = NotingTrainer(model=Probe(), args=args,
+                            train_dataset=RowDataset(length) if dataset is None else dataset,
+                            data_collator=stack_rows, callbacks=[EpochNote()])
+    return trainer, entries
+
+
+def trainer_split(truth, seed):
+    """trainer_run over the train part of a HF datasets.Dataset of 200 rows
+    ({"x": row}) split by train_test_split(test_size=0.2, seed=seed) on
+    each rank: 2 epochs, batches of 4."""
+    import datasets
+    rows = datasets.Dataset.from_dict({"x": list(range(200))})
+    part = rows.train_test_split(test_size=0.2, seed=seed)["train"]
+    return trainer_run(truth, len(part), batch_size=4, accumulation=1, epochs=2, dataset=part)
+
+
 # --- what a rank read --------------------------------------------------------
 
 def items(batch):
@@ -246,8 +333,11 @@ def rank_options(parser):
 
 
 def attempt():
-    """Which attempt of the job this process is: torchrun's restart count."""
-    return int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0"))
+    """Which attempt of the job this process is: torchrun's restart count,
+    or its job's index among the jobs check.py --jobs runs one after the
+    other."""
+    return (int(os.environ.get("TORCHELASTIC_RESTART_COUNT", "0"))
+            + int(os.environ.get("ACCWATCH_E2E_SEQUENCE", "0")))
 
 
 class Truth:
