@@ -533,7 +533,9 @@ static void aw_respawn_explain(struct aw_finding *f,
 				      "(set_epoch on its sampler): a "
 				      "DataLoader built anew starts new "
 				      "workers whatever persistent_workers "
-				      "says");
+				      "says; when a library builds one on "
+				      "every iter(), give it your own "
+				      "DataLoader built that way");
 		return;
 	}
 	aw_finding_set_message(
