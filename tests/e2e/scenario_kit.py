@@ -307,6 +307,29 @@ def trainer_split(truth, seed):
     return trainer_run(truth, len(part), batch_size=4, accumulation=1, epochs=2, dataset=part)
 
 
+# --- DeepSpeed ---------------------------------------------------------------
+
+def deepspeed_epochs(truth, length, epochs, set_epoch):
+    """DeepSpeed's own loader (deepspeed.initialize(training_data=...)):
+    IndexDataset(length) in micro-batches of 4, which builds a new torch
+    DataLoader on every iter() around one DistributedSampler; `epochs`
+    passes, each noted in one truth entry at the line that iterates, after
+    loader.data_sampler.set_epoch(epoch) when set_epoch."""
+    import deepspeed
+    config = {"train_micro_batch_size_per_gpu": 4, "optimizer": {"type": "SGD", "params": {"lr": 0.1}}}
+    model = Probe()
+    engine, _, loader, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                training_data=IndexDataset(length), config=config)
+    entry = None
+    for epoch in range(epochs):
+        if set_epoch:
+            loader.data_sampler.set_epoch(epoch)
+        site = here(); batches = [items(batch) for batch in loader]
+        entry = entry or truth.loader(site)  # one loader: its epochs are DeepSpeed's DataLoaders
+        entry["iterated"] = True
+        entry["epochs"].append({"epoch": epoch, "batches": batches, "exhausted": True})
+
+
 # --- what a rank read --------------------------------------------------------
 
 def items(batch):
