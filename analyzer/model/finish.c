@@ -955,6 +955,7 @@ static void aw_resolve_item_stream(const struct aw_model *model,
 				   struct aw_item_stream *s)
 {
 	const struct aw_process *p = &model->processes[s->process];
+	s->pass = AW_NONE;
 	uint32_t owner = aw_model_rank_process(model, s->process);
 	if (owner == AW_NONE || p->rank < 0)
 		return;
@@ -986,6 +987,54 @@ static void aw_resolve_item_stream(const struct aw_model *model,
 	s->global = model->loaders[loader].global;
 	s->epoch = epoch;
 	s->rank = p->rank;
+	s->pass = s->iteration == ACCWATCH_UNKNOWN
+		      ? model->loaders[loader].last_iteration
+		      : aw_index_map_get(&model->iteration_index,
+					 aw_key2(loader, s->iteration));
+}
+
+/* A stream's place when grouping by pass. */
+struct aw_pass_key {
+	uint32_t pass, stream;
+};
+
+static int aw_compare_pass_keys(const void *a, const void *b)
+{
+	const struct aw_pass_key *x = a, *y = b;
+	if (x->pass != y->pass)
+		return x->pass < y->pass ? -1 : 1;
+	return (x->stream > y->stream) - (x->stream < y->stream);
+}
+
+/* A pass the loop left early (max_steps, a break) counts the items of the
+ * batches it got, not those its workers had fetched ahead. */
+static void aw_count_consumed_items(struct aw_model *model)
+{
+	struct aw_item_streams *items = &model->items;
+	struct aw_pass_key *keys =
+	    aw_xcalloc(items->n ? items->n : 1, sizeof(*keys));
+	uint32_t *group = aw_xcalloc(items->n ? items->n : 1, sizeof(*group));
+	size_t n = 0;
+	for (size_t i = 0; i < items->n; i++) {
+		items->streams[i].counted = items->streams[i].n;
+		if (items->streams[i].pass != AW_NONE)
+			keys[n++] = (struct aw_pass_key){items->streams[i].pass,
+							 (uint32_t)i};
+	}
+	qsort(keys, n, sizeof(*keys), aw_compare_pass_keys);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		for (; j < n && keys[j].pass == keys[i].pass; j++)
+			group[j - i] = keys[j].stream;
+		const struct aw_iteration *it =
+		    &model->iterations[keys[i].pass];
+		if (it->ended && !it->exhausted && !it->dispatch)
+			aw_item_streams_keep_consumed(items, group, j - i,
+						      it->yielded);
+		i = j;
+	}
+	free(group);
+	free(keys);
 }
 
 /* A stream's place when grouping by (global loader, epoch). */
@@ -1067,6 +1116,7 @@ static void aw_build_items(struct aw_model *model)
 			keys[n++] = (struct aw_stream_key){s->global, s->epoch,
 							   (uint32_t)i};
 	}
+	aw_count_consumed_items(model);
 	qsort(keys, n, sizeof(*keys), aw_compare_stream_keys);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;

@@ -15,8 +15,10 @@ void aw_item_streams_init(struct aw_item_streams *items)
 
 void aw_item_streams_fini(struct aw_item_streams *items)
 {
-	for (size_t i = 0; i < items->n; i++)
+	for (size_t i = 0; i < items->n; i++) {
 		free(items->streams[i].hashes);
+		free(items->streams[i].marks);
+	}
 	free(items->streams);
 	aw_index_map_fini(&items->first_of_process);
 	memset(items, 0, sizeof(*items));
@@ -44,6 +46,7 @@ aw_item_stream_for(struct aw_item_streams *items, uint32_t process,
 	stream->worker_id = worker_id;
 	stream->global = AW_NONE;
 	stream->rank = -1;
+	stream->pass = AW_NONE;
 	/* Newest first: a process's events come in runs of one stream. */
 	stream->next_of_process = first;
 	aw_index_map_put(&items->first_of_process, process, index);
@@ -52,14 +55,60 @@ aw_item_stream_for(struct aw_item_streams *items, uint32_t process,
 
 void aw_item_streams_add(struct aw_item_streams *items, uint32_t process,
 			 uint32_t loader_id, uint32_t iteration,
-			 int32_t worker_id, const uint64_t *hashes,
-			 size_t count)
+			 int32_t worker_id, uint32_t batch,
+			 const uint64_t *hashes, size_t count)
 {
 	struct aw_item_stream *stream =
 	    aw_item_stream_for(items, process, loader_id, iteration, worker_id);
 	AW_GROW(stream->hashes, stream->cap, stream->n + count);
 	memcpy(stream->hashes + stream->n, hashes, count * sizeof(*hashes));
 	stream->n += count;
+	struct aw_item_mark *last =
+	    stream->n_marks ? &stream->marks[stream->n_marks - 1] : NULL;
+	if (last && last->batch == batch) {
+		last->end = stream->n; /* a fetch in several events */
+		return;
+	}
+	AW_GROW(stream->marks, stream->marks_cap, stream->n_marks + 1);
+	stream->marks[stream->n_marks++] =
+	    (struct aw_item_mark){.batch = batch, .end = stream->n};
+}
+
+static int aw_compare_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+void aw_item_streams_keep_consumed(struct aw_item_streams *items,
+				   const uint32_t *streams, size_t n,
+				   uint32_t consumed)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += items->streams[streams[i]].n_marks;
+	if (total <= consumed)
+		return;
+	uint32_t *batches = aw_xcalloc(total ? total : 1, sizeof(*batches));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct aw_item_stream *s = &items->streams[streams[i]];
+		for (size_t m = 0; m < s->n_marks; m++)
+			batches[k++] = s->marks[m].batch;
+	}
+	qsort(batches, total, sizeof(*batches), aw_compare_u32);
+	/* Tasks are numbered once per pass: the consumed are the lowest. */
+	bool none = consumed == 0;
+	uint32_t last = none ? 0 : batches[consumed - 1];
+	free(batches);
+	for (size_t i = 0; i < n; i++) {
+		struct aw_item_stream *s = &items->streams[streams[i]];
+		size_t keep = 0, end = 0;
+		while (!none && keep < s->n_marks &&
+		       s->marks[keep].batch <= last)
+			end = s->marks[keep++].end;
+		s->counted = end;
+	}
 }
 
 static int aw_compare_reads(const void *a, const void *b)
@@ -93,14 +142,14 @@ size_t aw_item_epoch_build(const struct aw_item_streams *items,
 	for (size_t i = 0; i < n; i++) {
 		const struct aw_item_stream *s = &items->streams[streams[i]];
 		rank_of[i] = aw_rank_slot(counts, &n_ranks, s->rank);
-		counts[rank_of[i]].reads += s->n;
-		total += s->n;
+		counts[rank_of[i]].reads += s->counted;
+		total += s->counted;
 	}
 	struct aw_item_read *reads = aw_xcalloc(total, sizeof(*reads));
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct aw_item_stream *s = &items->streams[streams[i]];
-		for (size_t j = 0; j < s->n; j++)
+		for (size_t j = 0; j < s->counted; j++)
 			reads[k++] =
 			    (struct aw_item_read){s->hashes[j], (uint32_t)i};
 	}
@@ -108,7 +157,7 @@ size_t aw_item_epoch_build(const struct aw_item_streams *items,
 	out->reads = total;
 	uint64_t *source_reads = aw_xcalloc(n ? n : 1, sizeof(*source_reads));
 	for (size_t i = 0; i < n; i++)
-		source_reads[i] = items->streams[streams[i]].n;
+		source_reads[i] = items->streams[streams[i]].counted;
 	aw_item_rate_judge(reads, total, source_reads, n, &out->rate);
 	free(source_reads);
 

@@ -10,6 +10,13 @@
 
 #include "index_map.h"
 
+/* Where one fetch's fingerprints end in its stream, and its batch: in a
+ * worker the task's number in the pass (the order the loader yields). */
+struct aw_item_mark {
+	uint32_t batch;
+	size_t end;
+};
+
 /* The fingerprints one process produced for one pass of one loader. */
 struct aw_item_stream {
 	uint32_t process;
@@ -18,11 +25,15 @@ struct aw_item_stream {
 	int32_t worker_id;  /* -1: the main process */
 	uint64_t *hashes;
 	size_t n, cap;
+	struct aw_item_mark *marks; /* one per fetch, in the order fetched */
+	size_t n_marks, marks_cap;
 	uint32_t next_of_process; /* chain of the process's streams */
 	/* Resolved by aw_model_finish: where the reads count. */
 	uint32_t global; /* global loader, AW_NONE: left out */
 	uint32_t epoch;
 	int32_t rank;
+	uint32_t pass;  /* the rank's iteration it belongs to, AW_NONE */
+	size_t counted; /* the first reads that count: what the loop got */
 };
 
 struct aw_item_streams {
@@ -94,8 +105,15 @@ void aw_item_streams_init(struct aw_item_streams *items);
 void aw_item_streams_fini(struct aw_item_streams *items);
 void aw_item_streams_add(struct aw_item_streams *items, uint32_t process,
 			 uint32_t loader_id, uint32_t iteration,
-			 int32_t worker_id, const uint64_t *hashes,
-			 size_t count);
+			 int32_t worker_id, uint32_t batch,
+			 const uint64_t *hashes, size_t count);
+/* Counts, of the streams of one pass, the fetches of the `consumed` lowest
+ * batch numbers (their `counted`): what the loop got of a pass it left early,
+ * not what the workers had fetched ahead (their tasks are numbered in the order
+ * the loader yields). */
+void aw_item_streams_keep_consumed(struct aw_item_streams *items,
+				   const uint32_t *streams, size_t n,
+				   uint32_t consumed);
 
 /* One read of an epoch: its fingerprint and its source (an index into the
  * epoch's streams). */

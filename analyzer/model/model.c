@@ -925,7 +925,7 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		aw_item_streams_add(
 		    &model->items, process, event->u.chunk.loader,
 		    event->u.chunk.iteration, event->u.chunk.worker_id,
-		    event->values.u64, event->count);
+		    event->u.chunk.batch, event->values.u64, event->count);
 		break;
 	case AW_EVENT_WORKER_FETCH_END:
 		aw_set_known(&p->worker_id, event->u.fetch_end.worker_id);

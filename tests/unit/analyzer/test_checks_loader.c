@@ -1,6 +1,7 @@
 /* The loader checks (checks_loader.c) on event streams built here, with their
  * edges: same-order, unused-prepared, stale-len, len-mismatch. */
 #include <criterion/criterion.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <string.h>
 
@@ -555,6 +556,43 @@ Test(checks_loader, no_stale_epoch_when_the_order_moves_or_nothing_set_it)
 	r = stream_epochs(0, 0, 1, false);
 	s_finish_only(&r, NULL);
 	s_done(&r);
+}
+
+Test(checks_loader, a_pass_left_early_counts_the_items_the_loop_got)
+{
+	/* 2 workers, 6 tasks of 4 items fetched (worker w runs tasks w, w + 2,
+	 * w + 4), the loop stops after 3 batches: tasks 0-2 count, 12 items
+	 * (the rest was fetched ahead); the same pass run to its end counts
+	 * all 24. */
+	for (int exhausted = 0; exhausted < 2; exhausted++) {
+		struct s_loader_opts o = base;
+		o.iterable = 1;
+		o.dataset_len = -1;
+		o.num_workers = 2;
+		o.sampler = "_InfiniteConstantSampler";
+		struct s_run r = s_run_of(1, &o);
+		for (int32_t w = 0; w < 2; w++) {
+			s_process(r.model, 300 + w, 100, 0, 1, "worker");
+			s_worker(r.model, 300 + w, w, 0, 0);
+		}
+		s_iter_begin(r.model, 100, 0, 0);
+		for (uint32_t task = 0; task < 6; task++) {
+			uint64_t h[4];
+			for (uint32_t i = 0; i < 4; i++)
+				h[i] = 0x9000 + 4 * (uint64_t)task + i;
+			s_item_fetch(r.model, 300 + (int32_t)(task % 2),
+				     (int32_t)(task % 2), 0, 0, task, h, 4);
+		}
+		s_iter_end(r.model, 100, 0, 0, exhausted ? 6 : 3,
+			   exhausted ? 6 : 3, exhausted);
+		s_finish(&r);
+		const struct aw_cell *cell =
+		    &r.model->loaders_global[0].epochs[0].cells[0];
+		cr_expect_eq(cell->samples, exhausted ? 24 : 12, "%" PRIu64,
+			     cell->samples);
+		cr_expect_eq(cell->unique, exhausted ? 24 : 12);
+		s_done(&r);
+	}
 }
 
 /* --- resume-repeats-epoch --------------------------------------------------
