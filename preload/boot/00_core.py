@@ -131,6 +131,8 @@ _FRAMEWORKS = ("torch", "accelerate", "lightning", "pytorch_lightning",
                "torchdata")
 _Tensor = getattr(sys.modules.get("torch"), "Tensor", None)
 _ITERABLE_FETCHER = getattr(_fetch, "_IterableDatasetFetcher", ())
+_WORKER_LOOP = getattr(getattr(sys.modules.get("torch.utils.data._utils.worker"),
+                               "_worker_loop", None), "__code__", None)
 
 
 class _State(object):

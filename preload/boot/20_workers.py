@@ -73,6 +73,23 @@ def _item_view(item):
     return None
 
 
+def _task_of(frame):
+    """The number of the task a worker runs (torch's _worker_loop's idx: the
+    order the main process yields the batches in, from 0 each pass), read
+    from the worker loop's frame above the fetcher's; the worker's own
+    fetch count when the loop is not found."""
+    for _ in range(4):
+        if frame is None:
+            break
+        if frame.f_code is _WORKER_LOOP:
+            idx = frame.f_locals.get("idx")
+            if type(idx) is int and idx >= 0:
+                return idx
+            break
+        frame = frame.f_back
+    return None
+
+
 def _items_before(batched):
     """Runs before an IterableDataset fetcher's collate_fn(data): item_fetch
     with the fingerprints of data (a list of items when batched)."""
@@ -82,10 +99,12 @@ def _items_before(batched):
                 return
             worker = _state.worker
             if worker is not None:
+                fetch = worker.next_fetch()
+                task = _task_of(sys._getframe(1))
                 _aw.item_fetch(worker_id=worker.id, loader=worker.loader,
                                iteration=worker.iteration,
-                               batch=worker.next_fetch(), data=args[0],
-                               batched=batched)
+                               batch=fetch if task is None else task,
+                               data=args[0], batched=batched)
                 return
             rec = getattr(_drawn, "rec", None)
             if rec is not None and rec.pid == _state.pid:
