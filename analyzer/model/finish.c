@@ -891,6 +891,16 @@ static bool aw_dispatch_rebuilds(const struct aw_iteration *it)
 		 aw_iteration_batches(it) > 0);
 }
 
+/* An iterator made and dropped before the loop got a batch from it (a
+ * framework checking a loader it builds anew, Lightning's reloads): it
+ * read nothing anyone trained on, so it is no epoch. Its number stays
+ * taken: the loader's next pass keeps the epoch the program counts. */
+static bool aw_pass_dropped(const struct aw_iteration *it)
+{
+	return it->ended && !it->exhausted && it->yielded == 0 &&
+	       it->resumed <= 0 && !it->dispatch;
+}
+
 static void aw_build_epochs(struct aw_model *model)
 {
 	for (size_t i = 0; i < model->n_iterations; i++) {
@@ -911,7 +921,7 @@ static void aw_build_epochs(struct aw_model *model)
 			    (uint32_t)i);
 			continue;
 		}
-		if (p->is_worker || p->rank < 0)
+		if (p->is_worker || p->rank < 0 || aw_pass_dropped(it))
 			continue;
 		if (g->rebuilt) {
 			/* Other ranks only primed the inner iterator: what

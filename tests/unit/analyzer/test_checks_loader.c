@@ -595,6 +595,26 @@ Test(checks_loader, a_pass_left_early_counts_the_items_the_loop_got)
 	}
 }
 
+Test(checks_loader, an_iterator_dropped_before_its_first_batch_is_no_epoch)
+{
+	/* Each of 2 ranks opens a pass and drops it unread (a framework
+	 * checking the loader it built), then reads its half in pass 1: one
+	 * epoch row (epoch 1), no empty partial one, no finding. */
+	struct s_run r = s_run_of(2, &base);
+	for (int rank = 0; rank < 2; rank++) {
+		s_iter_begin(r.model, 100 + rank, 0, 0);
+		s_iter_end(r.model, 100 + rank, 0, 0, 0, 0, false);
+		s_rank_reads(r.model, rank, 1, 50 * (uint32_t)rank,
+			     50 * (uint32_t)rank + 50, 10);
+	}
+	s_finish(&r);
+	const struct aw_global_loader *g = &r.model->loaders_global[0];
+	cr_assert_eq(g->n_epochs, 1);
+	cr_expect_eq(g->epochs[0].epoch, 1);
+	cr_expect_eq(g->epochs[0].n_cells, 2);
+	s_done(&r);
+}
+
 /* --- resume-repeats-epoch --------------------------------------------------
  */
 
