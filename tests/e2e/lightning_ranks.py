@@ -47,6 +47,9 @@ class Model(L.LightningModule):
         return loader
 
     def on_train_epoch_start(self):
+        if self.trainer.reload_dataloaders_every_n_epochs and self.current_epoch:
+            # Reloaded: a new loader at the same site, read for this epoch.
+            self.fitted = self.truth.loader(self.fitted["site"], ordinal=self.current_epoch)
         self.fitted["iterated"] = True
         self.fitted["epochs"].append({"epoch": self.current_epoch, "batches": [], "exhausted": True})
 
