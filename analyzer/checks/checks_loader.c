@@ -12,6 +12,82 @@
 
 /* --- same-order ---------------------------------------------------------- */
 
+static bool aw_sources_repeat(const struct aw_model *m, uint32_t g, uint32_t a,
+			      uint32_t b, int32_t rank, bool main_too,
+			      uint64_t *items, uint32_t *workers);
+
+/* An IterableDataset that says it shuffles (its own `shuffle` flag) gave
+ * every source of a rank the same items in the same order in consecutive
+ * epochs, its epoch unchanged (a changed one its persistent workers did
+ * not see is worker-stale-epoch). */
+static void aw_same_item_order(const struct aw_check_input *in,
+			       struct aw_findings *out)
+{
+	const struct aw_global_loader *g = in->loader;
+	struct aw_finding *f = NULL;
+	uint64_t first_items = 0;
+	uint32_t first_a = 0, first_b = 0;
+	size_t pairs = 0;
+	for (size_t e = 0; e + 1 < g->n_epochs; e++) {
+		const struct aw_epoch *a = &g->epochs[e],
+				      *b = &g->epochs[e + 1];
+		for (size_t c = 0; c < b->n_cells; c++) {
+			const struct aw_cell *later = &b->cells[c];
+			const struct aw_cell *earlier =
+			    aw_model_cell(g, a->epoch, later->rank);
+			uint64_t items;
+			uint32_t sources;
+			if (!earlier ||
+			    in->model->iterations[earlier->iteration]
+				    .dataset_epoch !=
+				in->model->iterations[later->iteration]
+				    .dataset_epoch ||
+			    !aw_sources_repeat(in->model, in->loader_index,
+					       a->epoch, b->epoch, later->rank,
+					       true, &items, &sources))
+				continue;
+			if (!f) {
+				f = aw_findings_add(out, "same-order",
+						    AW_SEVERITY_WARNING,
+						    in->loader_index, b->epoch);
+				first_items = later->samples;
+				first_a = a->epoch;
+				first_b = b->epoch;
+			}
+			aw_finding_add_rank(f, later->rank);
+			if (pairs++ < AW_EVIDENCE_RANKS)
+				aw_finding_add_evidence(
+				    f,
+				    "rank %d, epochs %u and %u: each of its %u "
+				    "reading process%s produced the same "
+				    "items in the same order (up to %" PRIu64
+				    " each)",
+				    later->rank, a->epoch, b->epoch, sources,
+				    sources == 1 ? "" : "es", items);
+		}
+	}
+	if (!f)
+		return;
+	struct aw_text ranks = {0};
+	aw_format_ranks(f->ranks, f->n_ranks, &ranks);
+	aw_finding_set_message(
+	    f,
+	    "%s%s read its %" PRIu64 " items in exactly the same order in "
+	    "epochs %u and %u (%zu repeat%s over ranks and epochs) although "
+	    "its dataset (%s) says it shuffles: every epoch repeats the first",
+	    f->n_ranks > 1 ? "each of " : "", aw_text_str(&ranks), first_items,
+	    first_a, first_b, pairs, pairs == 1 ? "" : "s",
+	    aw_short_class(in->desc->dataset_type));
+	aw_text_fini(&ranks);
+	aw_finding_add_integer(f, "samples", (int64_t)first_items);
+	aw_finding_add_integer(f, "epoch_pairs", (int64_t)pairs);
+	aw_finding_set_fix(
+	    f, "move the dataset's shuffle on every epoch: give it the epoch "
+	       "(its set_epoch(epoch), before the workers start) or a new "
+	       "seed; a streaming dataset that advances only under its own "
+	       "DataLoader class needs that class");
+}
+
 void aw_check_same_order(const struct aw_check_input *in,
 			 struct aw_findings *out)
 {
@@ -19,6 +95,10 @@ void aw_check_same_order(const struct aw_check_input *in,
 	const struct aw_loader *d = in->desc;
 	if (d->shuffle != 1 || g->n_epochs < 2)
 		return;
+	if (d->iterable) {
+		aw_same_item_order(in, out);
+		return;
+	}
 	struct aw_finding *f = NULL;
 	const struct aw_cell *first = NULL;
 	uint32_t first_a = 0, first_b = 0;
@@ -728,18 +808,19 @@ static const struct aw_item_stream *aw_worker_stream(const struct aw_model *m,
 	return NULL;
 }
 
-/* Whether every worker of the rank read the same items in the same order
- * in both epochs (*items: how many, the most of one worker). */
-static bool aw_workers_repeat(const struct aw_model *m, uint32_t g, uint32_t a,
-			      uint32_t b, int32_t rank, uint64_t *items,
-			      uint32_t *workers)
+/* Whether every worker of the rank (and its main process, with
+ * main_too) read the same items in the same order in both epochs (*items:
+ * how many, the most of one source). */
+static bool aw_sources_repeat(const struct aw_model *m, uint32_t g, uint32_t a,
+			      uint32_t b, int32_t rank, bool main_too,
+			      uint64_t *items, uint32_t *workers)
 {
 	*items = 0;
 	*workers = 0;
 	for (size_t i = 0; i < m->items.n; i++) {
 		const struct aw_item_stream *s = &m->items.streams[i];
 		if (s->global != g || s->epoch != b || s->rank != rank ||
-		    s->worker_id < 0)
+		    (s->worker_id < 0 && !main_too))
 			continue;
 		const struct aw_item_stream *t =
 		    aw_worker_stream(m, g, a, rank, s->worker_id);
@@ -776,9 +857,9 @@ void aw_check_worker_stale_epoch(const struct aw_check_input *in,
 			uint64_t items;
 			uint32_t workers;
 			if (was < 0 || now < 0 || was == now ||
-			    !aw_workers_repeat(in->model, in->loader_index,
-					       g->epochs[e].epoch, b->epoch,
-					       later->rank, &items, &workers))
+			    !aw_sources_repeat(
+				in->model, in->loader_index, g->epochs[e].epoch,
+				b->epoch, later->rank, false, &items, &workers))
 				continue;
 			pairs++;
 			if (!f) {

@@ -501,10 +501,12 @@ Test(checks_loader, a_batch_slicing_split_is_an_info_and_own_shards_nothing)
 /* Rank 0's iterable loader over 2 workers (pids 300, 301), persistent or
  * not, for 2 epochs whose dataset epochs are given: worker w produces 10
  * items 0x7000 + 10 w + i, reversed in epoch 1 when `reshuffles`. */
-static struct s_run stream_epochs(int8_t persistent, int64_t first,
-				  int64_t second, bool reshuffles)
+static struct s_run shuffled_stream_epochs(int8_t shuffle, int8_t persistent,
+					   int64_t first, int64_t second,
+					   bool reshuffles)
 {
 	struct s_loader_opts o = base;
+	o.shuffle = shuffle;
 	o.iterable = 1;
 	o.dataset_len = -1;
 	o.num_workers = 2;
@@ -527,6 +529,35 @@ static struct s_run stream_epochs(int8_t persistent, int64_t first,
 		s_iter_end(r.model, 100, 0, e, 2, 2, true);
 	}
 	return r;
+}
+
+static struct s_run stream_epochs(int8_t persistent, int64_t first,
+				  int64_t second, bool reshuffles)
+{
+	return shuffled_stream_epochs(0, persistent, first, second, reshuffles);
+}
+
+Test(checks_loader, a_stream_that_says_it_shuffles_repeating_its_order)
+{
+	/* The dataset's own shuffle flag, its epoch never moved: same-order
+	 * from the items; a new order, or a dataset that does not say it
+	 * shuffles, or an epoch the persistent workers missed
+	 * (worker-stale-epoch's): no same-order. */
+	struct s_run r = shuffled_stream_epochs(1, 0, -1, -1, false);
+	const struct aw_finding *f = s_finish_only(&r, "same-order");
+	cr_assert(f);
+	cr_expect(s_says(f, "although its dataset"), "%s", f->message);
+	cr_expect_eq(s_number(f, "samples"), 20);
+	s_done(&r);
+	r = shuffled_stream_epochs(1, 0, -1, -1, true);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+	r = shuffled_stream_epochs(0, 0, -1, -1, false);
+	s_finish_only(&r, NULL);
+	s_done(&r);
+	r = shuffled_stream_epochs(1, 1, 0, 1, false);
+	s_finish_only(&r, "worker-stale-epoch");
+	s_done(&r);
 }
 
 Test(checks_loader, persistent_workers_missing_the_epoch_repeat_their_order)
