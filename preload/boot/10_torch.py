@@ -60,6 +60,34 @@ def _shuffle(chain):
     return -1
 
 
+def _stated_flag(obj, name):
+    """obj's own bool attribute `name` (its instance dict, else a class's),
+    read without running a property or __getattr__; None when it has none."""
+    try:
+        value = vars(obj).get(name) if hasattr(obj, "__dict__") else None
+        if value is None:
+            for kind in type(obj).__mro__:
+                if name in vars(kind):
+                    value = vars(kind)[name]
+                    break
+        return value if isinstance(value, bool) else None
+    except Exception:
+        return None
+
+
+def _loader_shuffle(loader, chain):
+    """Whether the loader's order is shuffled (1), not (0), unknown (-1):
+    its sampler chain's; for an IterableDataset, which has none, what the
+    dataset states (a `shuffle` flag of its own: streaming datasets that
+    shuffle their shards)."""
+    shuffle = _shuffle(chain)
+    if shuffle < 0 and _is_iterable(loader):
+        flag = _stated_flag(loader.dataset, "shuffle")
+        if flag is not None:
+            shuffle = int(flag)
+    return shuffle
+
+
 def _sharding(chain):
     for obj in chain:
         for count, index in (("num_replicas", "rank"),
@@ -438,7 +466,7 @@ def _loader_new(loader, frame):
                                                 None)),
         batch_size=-1 if batch_size is None else _int(batch_size),
         drop_last=_flag(getattr(loader, "drop_last", None)),
-        shuffle=_shuffle(chain),
+        shuffle=_loader_shuffle(loader, chain),
         num_workers=_int(getattr(loader, "num_workers", None)),
         persistent_workers=_flag(getattr(loader, "persistent_workers",
                                          None)),

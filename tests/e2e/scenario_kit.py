@@ -154,6 +154,42 @@ class IndexStream(IterableDataset):
         return (torch.tensor(i) for i in range(shard, self.length, shards))
 
 
+class ShufflingStream(IterableDataset):
+    """Items i % world == rank of range(length), split between the
+    DataLoader workers, in an order it shuffles itself (shuffle=True, as
+    streaming datasets that shuffle their shards say): random.Random(seed +
+    epoch), the epoch moved on only by set_epoch (a streaming dataset whose
+    epoch its own loader class advances)."""
+
+    def __init__(self, length, rank, world, seed):
+        self.length, self.rank, self.world, self.seed = length, rank, world, seed
+        self.shuffle = True
+        self.epoch = 0
+
+    def set_epoch(self, epoch):
+        self.epoch = epoch
+
+    def __iter__(self):
+        info = get_worker_info()
+        workers, worker = (info.num_workers, info.id) if info is not None else (1, 0)
+        mine = list(range(self.rank, self.length, self.world))[worker::workers]
+        random.Random(self.seed + self.epoch).shuffle(mine)
+        return (torch.tensor(i) for i in mine)
+
+
+def shuffling_stream_epochs(truth, rank, world, set_epoch):
+    """3 epochs of a ShufflingStream of 200 items over 2 workers (made anew
+    each epoch, so they see the epoch), batches of 5; set_epoch(epoch)
+    before each when set_epoch."""
+    stream = ShufflingStream(200, rank, world, seed=11)
+    site = here(); loader = DataLoader(stream, batch_size=5, num_workers=2, worker_init_fn=note_worker_pid)
+    entry = truth.loader(site)
+    for epoch in range(3):
+        if set_epoch:
+            stream.set_epoch(epoch)
+        truth.read(entry, loader)
+
+
 class OffByOneShard(Sampler):
     """Hand-made contiguous shard whose last rank runs one past the end
     (an inclusive bound where an exclusive one was meant): rank 3 of 4 over
