@@ -251,6 +251,22 @@ Test(checks_sharding, a_resumed_pass_skips_the_batches_its_state_had_read)
 	}
 }
 
+Test(checks_sharding, a_resume_at_the_epochs_last_batch)
+{
+	/* The state had yielded 4 of each rank's 5 batches: the resumed pass
+	 * reads the last one only, the rest left out on purpose. */
+	struct s_run r = s_run_of(2, &base);
+	for (int rank = 0; rank < 2; rank++) {
+		int32_t pid = 100 + rank;
+		s_reads(r.model, pid, 0, 0, 50 * (uint32_t)rank + 40,
+			50 * (uint32_t)rank + 50, 10, true);
+		s_iter_begin_resumed(r.model, pid, 0, 0, 4);
+	}
+	s_finish(&r);
+	s_expect_exactly(&r.findings, NULL);
+	s_done(&r);
+}
+
 Test(checks_sharding, missing_skipped_for_subset_samplers_and_unknown_len)
 {
 	struct s_loader_opts o = base;

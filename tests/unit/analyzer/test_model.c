@@ -199,6 +199,35 @@ Test(model, a_rank_started_after_its_rank_ended_is_the_next_attempt)
 	aw_model_destroy(m);
 }
 
+Test(model, an_attempt_that_dies_before_its_first_batch)
+{
+	/* Rank 0's first process begins a pass and exits with status 1
+	 * before drawing a batch; the process started after it reads the
+	 * epoch whole: two attempts, the second's epoch complete. */
+	struct aw_model *m = aw_model_create();
+	aw_model_set_clock(m, 0);
+	s_process(m, 100, 1, 0, 1, "rank");
+	s_loader(m, 100, 0, &plain);
+	s_iter_begin(m, 100, 0, 0);
+	aw_model_set_clock(m, 1000);
+	s_exit(m, 1, 100, 1, -1);
+	aw_model_set_clock(m, 2000);
+	s_process(m, 150, 1, 0, 1, "rank");
+	s_loader(m, 150, 0, &plain);
+	s_reads(m, 150, 0, 0, 0, 100, 10, true);
+	aw_model_finish(m);
+	cr_expect_eq(m->n_attempts, 2);
+	cr_assert_eq(m->n_loaders_global, 2);
+	const struct aw_global_loader *second = NULL;
+	for (size_t g = 0; g < m->n_loaders_global; g++)
+		if (m->loaders_global[g].attempt == 1)
+			second = &m->loaders_global[g];
+	cr_assert(second);
+	cr_assert_eq(second->n_epochs, 1);
+	expect_counts(&second->epochs[0].cells[0], 10, 100, 100);
+	aw_model_destroy(m);
+}
+
 Test(model, yielded_less_than_drawn_beyond_window)
 {
 	/* A long epoch: batches far behind the newest are folded early; those
