@@ -176,49 +176,99 @@ void aw_check_same_order(const struct aw_check_input *in,
 
 /* --- per rank process, loaders of one dataset ----------------------------- */
 
-/* Whether a loader object (or the one its passes go to) has a row for the
- * rank: its own passes, or the share accelerate's dispatcher gave it. */
-static bool aw_rank_iterates(const struct aw_model *model, uint32_t loader,
-			     int32_t rank)
+/* What a rank read of a global loader, for the checks that ask it of every
+ * loader object of a lineage: asked per object, a walk over the lineage's
+ * epochs each time would make a run of N one-pass loaders cost N^2. */
+#define AW_FULL_COUNTS 8
+struct aw_rank_reads {
+	bool iterates;                   /* a cell in some epoch */
+	uint64_t counts[AW_FULL_COUNTS]; /* batches per full epoch, distinct */
+	size_t n_counts;
+	uint32_t first_epoch; /* of counts[0] */
+};
+
+/* (global loader, rank) -> its aw_rank_reads, filled on first use. */
+struct aw_reads_cache {
+	struct aw_index_map where;
+	struct aw_rank_reads *items;
+	size_t n, cap;
+};
+
+static void aw_reads_cache_fini(struct aw_reads_cache *cache)
+{
+	aw_index_map_fini(&cache->where);
+	free(cache->items);
+	memset(cache, 0, sizeof(*cache));
+}
+
+/* What the rank read of the global loader of a loader object (or of the one
+ * its passes go to); NULL when it has none. */
+static const struct aw_rank_reads *aw_rank_reads(const struct aw_model *model,
+						 struct aw_reads_cache *cache,
+						 uint32_t loader, int32_t rank)
 {
 	const struct aw_loader *l =
 	    &model->loaders[aw_model_iterated_loader(model, loader)];
 	if (l->global >= model->n_loaders_global)
-		return false;
+		return NULL;
+	uint64_t key = aw_key2(l->global, (uint32_t)rank);
+	uint32_t at = aw_index_map_get(&cache->where, key);
+	if (at != AW_NONE)
+		return &cache->items[at];
+	AW_GROW(cache->items, cache->cap, cache->n + 1);
+	struct aw_rank_reads *r = &cache->items[cache->n];
+	memset(r, 0, sizeof(*r));
+	aw_index_map_put(&cache->where, key, (uint32_t)cache->n++);
 	const struct aw_global_loader *g = &model->loaders_global[l->global];
-	for (size_t e = 0; e < g->n_epochs; e++)
-		if (aw_model_cell(g, g->epochs[e].epoch, rank))
-			return true;
-	return false;
+	for (size_t e = 0; e < g->n_epochs; e++) {
+		const struct aw_cell *cell = NULL;
+		for (size_t c = 0; c < g->epochs[e].n_cells && !cell; c++)
+			if (g->epochs[e].cells[c].rank == rank)
+				cell = &g->epochs[e].cells[c];
+		if (!cell)
+			continue;
+		r->iterates = true;
+		if (!cell->exhausted)
+			continue;
+		bool known = false;
+		for (size_t i = 0; i < r->n_counts && !known; i++)
+			known = r->counts[i] == cell->batches;
+		if (known || r->n_counts == AW_FULL_COUNTS)
+			continue;
+		if (r->n_counts == 0)
+			r->first_epoch = g->epochs[e].epoch;
+		r->counts[r->n_counts++] = cell->batches;
+	}
+	return r;
+}
+
+/* Whether a loader object (or the one its passes go to) has a row for the
+ * rank: its own passes, or the share accelerate's dispatcher gave it. */
+static bool aw_rank_iterates(const struct aw_model *model,
+			     struct aw_reads_cache *cache, uint32_t loader,
+			     int32_t rank)
+{
+	const struct aw_rank_reads *r =
+	    aw_rank_reads(model, cache, loader, rank);
+	return r && r->iterates;
 }
 
 /* Batches per full epoch the rank ran over a loader; how many distinct
  * counts are written to counts (at most max), 0 when no full epoch. */
 static size_t aw_full_epoch_batches(const struct aw_model *model,
+				    struct aw_reads_cache *cache,
 				    uint32_t loader, int32_t rank,
 				    uint64_t *counts, size_t max,
 				    uint32_t *first_epoch)
 {
-	const struct aw_loader *l =
-	    &model->loaders[aw_model_iterated_loader(model, loader)];
-	if (l->global >= model->n_loaders_global)
+	const struct aw_rank_reads *r =
+	    aw_rank_reads(model, cache, loader, rank);
+	if (!r)
 		return 0;
-	const struct aw_global_loader *g = &model->loaders_global[l->global];
-	size_t n = 0;
-	for (size_t e = 0; e < g->n_epochs; e++) {
-		const struct aw_cell *cell =
-		    aw_model_cell(g, g->epochs[e].epoch, rank);
-		if (!cell || !cell->exhausted)
-			continue;
-		bool known = false;
-		for (size_t i = 0; i < n && !known; i++)
-			known = counts[i] == cell->batches;
-		if (known || n == max)
-			continue;
-		if (n == 0 && first_epoch)
-			*first_epoch = g->epochs[e].epoch;
-		counts[n++] = cell->batches;
-	}
+	size_t n = r->n_counts < max ? r->n_counts : max;
+	memcpy(counts, r->counts, n * sizeof(*counts));
+	if (n > 0 && first_epoch)
+		*first_epoch = r->first_epoch;
 	return n;
 }
 
@@ -244,6 +294,7 @@ struct aw_loader_hit {
 	uint32_t epoch;
 	const char *site; /* where len() was called */
 	int32_t rank;
+	uint32_t process; /* of the loader: the order hits are found in */
 };
 
 struct aw_loader_hits {
@@ -276,29 +327,74 @@ typedef void aw_emit_group_fn(const struct aw_check_input *in,
 			      const struct aw_loader_hit *group, size_t n,
 			      struct aw_findings *out);
 
+/* The order of hits that groups alike ones, each group in the order the
+ * hits came (order: their place in the list). */
+struct aw_hit_place {
+	const struct aw_loader_hit *hit;
+	size_t order;
+};
+
+static int aw_compare_hit_places(const void *a, const void *b)
+{
+	const struct aw_hit_place *x = a, *y = b;
+	const struct aw_loader_hit *p = x->hit, *q = y->hit;
+	int by = strcmp(p->id, q->id);
+	if (by)
+		return by;
+	if (p->global != q->global)
+		return p->global < q->global ? -1 : 1;
+	if (p->other_global != q->other_global)
+		return p->other_global < q->other_global ? -1 : 1;
+	if (p->value != q->value)
+		return p->value < q->value ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* A group: where its hits start among the sorted places, how many, and the
+ * place of its first hit in the list (the groups go out in that order). */
+struct aw_hit_group {
+	size_t start, n, first;
+};
+
+static int aw_compare_hit_groups(const void *a, const void *b)
+{
+	const struct aw_hit_group *x = a, *y = b;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
 /* Emits one finding per group of hits with the same loader, other loader and
- * value, ranks in order; frees the hits. */
+ * value, ranks in order, the groups in the order of their first hit; frees
+ * the hits. Sorted, not compared pairwise: a run of many loaders may give
+ * a hit for each. */
 static void aw_emit_hit_groups(const struct aw_check_input *in,
 			       struct aw_loader_hits *hits,
 			       aw_emit_group_fn *emit, struct aw_findings *out)
 {
-	bool *done = aw_xcalloc(hits->n + 1, sizeof(*done));
+	struct aw_hit_place *places = aw_xcalloc(hits->n + 1, sizeof(*places));
+	struct aw_hit_group *groups = aw_xcalloc(hits->n + 1, sizeof(*groups));
 	struct aw_loader_hit *group = aw_xcalloc(hits->n + 1, sizeof(*group));
+	size_t n_groups = 0;
+	for (size_t i = 0; i < hits->n; i++)
+		places[i] = (struct aw_hit_place){&hits->items[i], i};
+	aw_sort(places, hits->n, sizeof(*places), aw_compare_hit_places);
 	for (size_t i = 0; i < hits->n; i++) {
-		if (done[i])
+		if (i > 0 && aw_same_group(places[i - 1].hit, places[i].hit)) {
+			groups[n_groups - 1].n++;
 			continue;
-		size_t n = 0;
-		for (size_t j = i; j < hits->n; j++)
-			if (!done[j] &&
-			    aw_same_group(&hits->items[i], &hits->items[j])) {
-				done[j] = true;
-				group[n++] = hits->items[j];
-			}
-		qsort(group, n, sizeof(*group), aw_compare_hit_ranks);
-		emit(in, &group[0], group, n, out);
+		}
+		groups[n_groups++] = (struct aw_hit_group){
+		    .start = i, .n = 1, .first = places[i].order};
+	}
+	aw_sort(groups, n_groups, sizeof(*groups), aw_compare_hit_groups);
+	for (size_t g = 0; g < n_groups; g++) {
+		for (size_t k = 0; k < groups[g].n; k++)
+			group[k] = *places[groups[g].start + k].hit;
+		qsort(group, groups[g].n, sizeof(*group), aw_compare_hit_ranks);
+		emit(in, &group[0], group, groups[g].n, out);
 	}
 	free(group);
-	free(done);
+	free(groups);
+	free(places);
 	free(hits->items);
 	hits->items = NULL;
 	hits->n = hits->cap = 0;
@@ -328,43 +424,42 @@ static uint32_t aw_returned_loader(const struct aw_model *model, uint32_t s)
 	return l->wrapper != AW_NONE ? l->wrapper : s;
 }
 
-static void aw_unused_prepared_in(const struct aw_model *model,
-				  uint32_t process, struct aw_loader_hits *hits)
+/* A user loader u of a rank process that it iterated unsharded, and the
+ * sharded loaders of its process (candidates, built at or after it) that
+ * nobody iterated. */
+/* Process, then loader, then other loader. */
+static int aw_compare_hit_processes(const void *a, const void *b)
 {
-	int32_t rank = model->processes[process].rank;
-	for (size_t u = 0; u < model->n_loaders; u++) {
-		const struct aw_loader *user = &model->loaders[u];
-		if (user->process != process || aw_loader_is_accelerate(user) ||
-		    !user->n_iterations || user->sharded)
-			continue;
-		for (size_t s = 0; s < model->n_loaders; s++) {
-			const struct aw_loader *sh = &model->loaders[s];
-			if (s == u || sh->process != process ||
-			    sh->id < user->id || !sh->sharded ||
-			    aw_returned_loader(model, (uint32_t)s) != s ||
-			    !aw_same_dataset(model, (uint32_t)u, (uint32_t)s))
-				continue;
-			if (sh->n_iterations ||
-			    model
-				->loaders[aw_model_iterated_loader(model,
-								   (uint32_t)s)]
-				.n_iterations ||
-			    aw_rank_iterates(model, (uint32_t)s, rank))
-				continue;
-			uint64_t batches[1] = {0};
-			uint32_t epoch = 0;
-			aw_full_epoch_batches(model, (uint32_t)u, rank, batches,
-					      1, &epoch);
-			struct aw_loader_hit hit = {.id = "unused-prepared",
-						    .loader = (uint32_t)u,
-						    .other = (uint32_t)s,
-						    .global = user->global,
-						    .other_global = sh->global,
-						    .batches = batches[0],
-						    .rank = rank};
-			aw_hits_add(hits, &hit);
-		}
-	}
+	const struct aw_loader_hit *x = a, *y = b;
+	if (x->process != y->process)
+		return x->process < y->process ? -1 : 1;
+	if (x->loader != y->loader)
+		return x->loader < y->loader ? -1 : 1;
+	return (x->other > y->other) - (x->other < y->other);
+}
+
+static void aw_unused_prepared_pair(const struct aw_model *model,
+				    struct aw_reads_cache *cache, uint32_t u,
+				    uint32_t s, struct aw_loader_hits *hits)
+{
+	const struct aw_loader *user = &model->loaders[u];
+	const struct aw_loader *sh = &model->loaders[s];
+	int32_t rank = model->processes[user->process].rank;
+	if (s == u || sh->id < user->id || !aw_same_dataset(model, u, s) ||
+	    aw_rank_iterates(model, cache, s, rank))
+		return;
+	uint64_t batches[1] = {0};
+	uint32_t epoch = 0;
+	aw_full_epoch_batches(model, cache, u, rank, batches, 1, &epoch);
+	struct aw_loader_hit hit = {.id = "unused-prepared",
+				    .loader = u,
+				    .other = s,
+				    .global = user->global,
+				    .other_global = sh->global,
+				    .batches = batches[0],
+				    .rank = rank,
+				    .process = user->process};
+	aw_hits_add(hits, &hit);
 }
 
 static void aw_emit_unused_prepared(const struct aw_check_input *in,
@@ -438,11 +533,46 @@ void aw_check_unused_prepared(const struct aw_check_input *in,
 {
 	const struct aw_model *model = in->model;
 	struct aw_loader_hits hits = {0};
-	for (size_t p = 0; p < model->n_processes; p++) {
-		const struct aw_process *proc = &model->processes[p];
-		if (!proc->is_worker && proc->rank >= 0)
-			aw_unused_prepared_in(model, (uint32_t)p, &hits);
+	struct aw_reads_cache cache = {0};
+	/* The never-iterated sharded loaders of each process, in one pass:
+	 * few, so pairing them with the process's iterated loaders stays
+	 * linear in loaders. */
+	uint32_t *next = aw_xcalloc(model->n_loaders + 1, sizeof(*next));
+	uint32_t *first = aw_xcalloc(model->n_processes + 1, sizeof(*first));
+	for (size_t p = 0; p < model->n_processes; p++)
+		first[p] = AW_NONE;
+	for (size_t i = model->n_loaders; i-- > 0;) {
+		const struct aw_loader *sh = &model->loaders[i];
+		const struct aw_process *proc = &model->processes[sh->process];
+		if (proc->is_worker || proc->rank < 0 || !sh->sharded ||
+		    aw_returned_loader(model, (uint32_t)i) != i ||
+		    sh->n_iterations ||
+		    model->loaders[aw_model_iterated_loader(model, (uint32_t)i)]
+			.n_iterations)
+			continue;
+		next[i] = first[sh->process];
+		first[sh->process] = (uint32_t)i;
 	}
+	for (size_t u = 0; u < model->n_loaders; u++) {
+		const struct aw_loader *user = &model->loaders[u];
+		const struct aw_process *proc =
+		    &model->processes[user->process];
+		if (proc->is_worker || proc->rank < 0 ||
+		    aw_loader_is_accelerate(user) || !user->n_iterations ||
+		    user->sharded)
+			continue;
+		for (uint32_t s = first[user->process]; s != AW_NONE;
+		     s = next[s])
+			aw_unused_prepared_pair(model, &cache, (uint32_t)u, s,
+						&hits);
+	}
+	free(first);
+	free(next);
+	aw_reads_cache_fini(&cache);
+	/* Process by process, as one walk over each process would find
+	 * them. */
+	aw_sort(hits.items, hits.n, sizeof(*hits.items),
+		aw_compare_hit_processes);
 	aw_emit_hit_groups(in, &hits, aw_emit_unused_prepared, out);
 }
 
@@ -469,6 +599,7 @@ static bool aw_is_dispatcher_inner(const struct aw_model *model,
 /* The loader over the same dataset that the rank iterated instead, or
  * AW_NONE; lineage first, then the same dataset object. */
 static uint32_t aw_iterated_instead(const struct aw_model *model,
+				    struct aw_reads_cache *cache,
 				    uint32_t loader, int32_t rank)
 {
 	const struct aw_loader *l = &model->loaders[loader];
@@ -478,7 +609,7 @@ static uint32_t aw_iterated_instead(const struct aw_model *model,
 		if (i == loader || o->process != l->process ||
 		    aw_returned_loader(model, (uint32_t)i) != i ||
 		    !aw_same_dataset(model, loader, (uint32_t)i) ||
-		    !aw_rank_iterates(model, (uint32_t)i, rank))
+		    !aw_rank_iterates(model, cache, (uint32_t)i, rank))
 			continue;
 		bool linked = o->built_from == loader || l->built_from == i;
 		if (found == AW_NONE || linked)
@@ -502,25 +633,26 @@ static int64_t aw_chain_skipped_batches(const struct aw_loader *l)
 	return skipped;
 }
 
-static void aw_len_in(const struct aw_model *model, uint32_t loader,
+static void aw_len_in(const struct aw_model *model,
+		      struct aw_reads_cache *cache, uint32_t loader,
 		      struct aw_loader_hits *hits)
 {
 	const struct aw_loader *l = &model->loaders[loader];
 	const struct aw_process *p = &model->processes[l->process];
 	if (!l->n_len_calls || aw_is_dispatcher_inner(model, l))
 		return;
-	uint64_t counts[8];
+	uint64_t counts[AW_FULL_COUNTS];
 	uint32_t epoch = 0;
 	const char *id = "len-mismatch";
 	uint32_t other = loader;
-	if (!aw_rank_iterates(model, loader, p->rank)) {
+	if (!aw_rank_iterates(model, cache, loader, p->rank)) {
 		id = "stale-len";
-		other = aw_iterated_instead(model, loader, p->rank);
+		other = aw_iterated_instead(model, cache, loader, p->rank);
 		if (other == AW_NONE)
 			return;
 	}
-	size_t n =
-	    aw_full_epoch_batches(model, other, p->rank, counts, 8, &epoch);
+	size_t n = aw_full_epoch_batches(model, cache, other, p->rank, counts,
+					 AW_FULL_COUNTS, &epoch);
 	if (n == 0)
 		return;
 	/* A loader that resumes an epoch (skip_first_batches of the one
@@ -652,12 +784,14 @@ void aw_check_len(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_model *model = in->model;
 	struct aw_loader_hits hits = {0};
+	struct aw_reads_cache cache = {0};
 	for (size_t i = 0; i < model->n_loaders; i++) {
 		const struct aw_process *p =
 		    &model->processes[model->loaders[i].process];
 		if (!p->is_worker && p->rank >= 0)
-			aw_len_in(model, (uint32_t)i, &hits);
+			aw_len_in(model, &cache, (uint32_t)i, &hits);
 	}
+	aw_reads_cache_fini(&cache);
 	aw_emit_hit_groups(in, &hits, aw_emit_len, out);
 }
 

@@ -607,12 +607,18 @@ static void aw_link_loaders(struct aw_model *model)
 	}
 }
 
+/* The epoch of a global loader (number global) an iteration adds to, made
+ * when new; where: (global, ordinal) -> its place in g->epochs, so that a
+ * run of many epochs finds each in constant time. */
 static struct aw_epoch *aw_epoch_for(struct aw_global_loader *g, size_t *cap,
-				     uint32_t ordinal)
+				     struct aw_index_map *where,
+				     uint32_t global, uint32_t ordinal)
 {
-	for (size_t e = 0; e < g->n_epochs; e++)
-		if (g->epochs[e].epoch == ordinal)
-			return &g->epochs[e];
+	uint32_t at = aw_index_map_get(where, aw_key2(global, ordinal));
+	if (at != AW_NONE)
+		return &g->epochs[at];
+	aw_index_map_put(where, aw_key2(global, ordinal),
+			 (uint32_t)g->n_epochs);
 	AW_GROW(g->epochs, *cap, g->n_epochs + 1);
 	struct aw_epoch *epoch = &g->epochs[g->n_epochs++];
 	memset(epoch, 0, sizeof(*epoch));
@@ -910,15 +916,19 @@ static void aw_build_epochs(struct aw_model *model)
 			    .rebuilt = true;
 	}
 	size_t *caps = aw_xcalloc(model->n_loaders_global, sizeof(*caps));
+	struct aw_index_map where;
+	aw_index_map_init(&where);
 	for (size_t i = 0; i < model->n_iterations; i++) {
 		const struct aw_iteration *it = &model->iterations[i];
 		const struct aw_loader *l = &model->loaders[it->loader];
 		const struct aw_process *p = &model->processes[l->process];
 		struct aw_global_loader *g = &model->loaders_global[l->global];
 		if (g->rebuilt && aw_dispatch_rebuilds(it)) {
-			aw_add_dispatched(
-			    model, aw_epoch_for(g, &caps[l->global], it->epoch),
-			    (uint32_t)i);
+			aw_add_dispatched(model,
+					  aw_epoch_for(g, &caps[l->global],
+						       &where, l->global,
+						       it->epoch),
+					  (uint32_t)i);
 			continue;
 		}
 		if (p->is_worker || p->rank < 0 || aw_pass_dropped(it))
@@ -931,11 +941,12 @@ static void aw_build_epochs(struct aw_model *model)
 		}
 		struct aw_contribution c;
 		aw_contribution_of(model, (uint32_t)i, &c);
-		struct aw_epoch *epoch =
-		    aw_epoch_for(g, &caps[l->global], it->epoch);
+		struct aw_epoch *epoch = aw_epoch_for(
+		    g, &caps[l->global], &where, l->global, it->epoch);
 		aw_cell_add(epoch, p->rank, &c);
 		aw_epoch_map(epoch, l, it);
 	}
+	aw_index_map_fini(&where);
 	free(caps);
 	for (size_t g = 0; g < model->n_loaders_global; g++) {
 		struct aw_global_loader *gl = &model->loaders_global[g];
@@ -1062,15 +1073,6 @@ static int aw_compare_stream_keys(const void *a, const void *b)
 	return (x->stream > y->stream) - (x->stream < y->stream);
 }
 
-static struct aw_epoch *aw_find_epoch(struct aw_global_loader *g,
-				      uint32_t ordinal)
-{
-	for (size_t e = 0; e < g->n_epochs; e++)
-		if (g->epochs[e].epoch == ordinal)
-			return &g->epochs[e];
-	return NULL;
-}
-
 /* Iterable datasets have no indices: their rows count item fingerprints. */
 static void aw_apply_items(struct aw_model *model, struct aw_epoch *epoch,
 			   const uint32_t *streams, size_t n)
@@ -1134,7 +1136,7 @@ static void aw_build_items(struct aw_model *model)
 		       keys[j].epoch == keys[i].epoch;
 		     j++)
 			group[j - i] = keys[j].stream;
-		struct aw_epoch *epoch = aw_find_epoch(
+		struct aw_epoch *epoch = aw_model_find_epoch(
 		    &model->loaders_global[keys[i].global], keys[i].epoch);
 		if (epoch)
 			aw_apply_items(model, epoch, group, j - i);

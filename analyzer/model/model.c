@@ -1025,16 +1025,30 @@ uint32_t aw_model_iterated_loader(const struct aw_model *model, uint32_t loader)
 	return loader;
 }
 
+struct aw_epoch *aw_model_find_epoch(const struct aw_global_loader *loader,
+				     uint32_t epoch)
+{
+	size_t low = 0, high = loader->n_epochs;
+	while (low < high) {
+		size_t mid = low + (high - low) / 2;
+		if (loader->epochs[mid].epoch < epoch)
+			low = mid + 1;
+		else
+			high = mid;
+	}
+	if (low < loader->n_epochs && loader->epochs[low].epoch == epoch)
+		return &loader->epochs[low];
+	return NULL;
+}
+
 const struct aw_cell *aw_model_cell(const struct aw_global_loader *loader,
 				    uint32_t epoch, int32_t rank)
 {
-	for (size_t e = 0; e < loader->n_epochs; e++) {
-		const struct aw_epoch *ep = &loader->epochs[e];
-		if (ep->epoch != epoch)
-			continue;
-		for (size_t c = 0; c < ep->n_cells; c++)
-			if (ep->cells[c].rank == rank)
-				return &ep->cells[c];
-	}
+	const struct aw_epoch *ep = aw_model_find_epoch(loader, epoch);
+	if (!ep)
+		return NULL;
+	for (size_t c = 0; c < ep->n_cells; c++)
+		if (ep->cells[c].rank == rank)
+			return &ep->cells[c];
 	return NULL;
 }

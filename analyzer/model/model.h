@@ -447,6 +447,10 @@ uint32_t aw_model_epoch(const struct aw_model *model, uint32_t loader,
 /* The loader whose passes stand for this one: an outer loader's inner. */
 uint32_t aw_model_iterated_loader(const struct aw_model *model,
 				  uint32_t loader);
+/* A global loader's epoch by ordinal, or NULL: a binary search, the epochs
+ * being sorted once built (a run of 300,000 epochs asks this per pass). */
+struct aw_epoch *aw_model_find_epoch(const struct aw_global_loader *loader,
+				     uint32_t epoch);
 /* The cell of a rank in a global loader's epoch (by ordinal), or NULL. */
 const struct aw_cell *aw_model_cell(const struct aw_global_loader *loader,
 				    uint32_t epoch, int32_t rank);

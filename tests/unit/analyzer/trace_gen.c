@@ -8,6 +8,14 @@
  *   trace_gen RUN absurd              values no sane run has: a dataset of
  *                                     2^62, negative and huge indices, a batch
  *                                     of 10^7 indices, extreme ids and counts
+ *   trace_gen RUN growth SHAPE N      a long run of two ranks, for the
+ *                                     report's growth (bench/report_growth.py):
+ *                                     SHAPE loaders: N one-batch DataLoaders
+ *                                     built over one DistributedSampler per
+ *                                     rank, one pass each; epochs: one loader
+ *                                     per rank, N one-batch passes in all;
+ *                                     processes: N passes, each forking a
+ *                                     worker that fetches its batch and exits
  *
  * RUN is the run id every event carries: record with a session filter on it
  * (--filter 'run == RUN'), since other processes of the user may emit
@@ -257,6 +265,124 @@ static int scenario_absurd(uint32_t run)
 	return 0;
 }
 
+/* The growth scenario (see the top): two ranks, a dataset of 16 read in one
+ * batch of 8 per rank and pass, through a DistributedSampler whose object is
+ * the same for every loader of a rank, as a training loop building a new
+ * DataLoader per epoch over one sampler does. */
+enum { GROWTH_LOADERS, GROWTH_EPOCHS, GROWTH_PROCESSES };
+
+static void growth_loader(uint32_t run, int32_t pid, int r, uint32_t loader,
+			  uint32_t epoch)
+{
+	TG_EMIT(
+	    loader_new, run, pid, .loader = loader, .dataset_id = 42,
+	    .dataset_type = "ToyDataset", .dataset_len = 16,
+	    .loader_class = "DataLoader", .sampler_class = "DistributedSampler",
+	    .batch_sampler_class = "BatchSampler", .batch_size = 8,
+	    .drop_last = 0, .shuffle = 0, .num_workers = 0,
+	    .persistent_workers = 0, .prefetch_factor = -1, .start_method = "",
+	    .sampler_replicas = 2, .sampler_rank = r, .site = "train.py:30",
+	    .stack = "train.py:30 main", .allow = "");
+	TG_EMIT(sampler, run, pid, .loader = loader, .depth = 0,
+		.class_name = "BatchSampler", .length = 1, .num_replicas = -1,
+		.rank = -1, .shuffle = -1, .seed = -1, .epoch = -1,
+		.drop_last = 0, .replacement = -1, .num_samples = -1,
+		.batch_size = 8, .skip = -1, .total_size = -1,
+		.object_id = 1000000u + loader);
+	TG_EMIT(sampler, run, pid, .loader = loader, .depth = 1,
+		.class_name = "DistributedSampler", .length = 8,
+		.num_replicas = 2, .rank = r, .shuffle = 0, .seed = 0,
+		.epoch = epoch, .drop_last = 0, .replacement = -1,
+		.num_samples = 8, .batch_size = -1, .skip = -1,
+		.total_size = 16, .object_id = 7);
+}
+
+static void growth_pass(uint32_t run, int32_t pid, int r, uint32_t loader,
+			uint32_t iteration, uint32_t epoch, int32_t worker)
+{
+	uint32_t indices[8];
+	for (uint32_t i = 0; i < 8; i++)
+		indices[i] = 2 * i + (uint32_t)r;
+	TG_EMIT(loader_len, run, pid, .loader = loader, .value = 1,
+		.site = "train.py:31");
+	TG_EMIT(iter_begin, run, pid, .loader = loader, .iteration = iteration,
+		.sampler_epoch = epoch, .seed = 0, .resumed = -1);
+	emit_batch(run, pid, loader, iteration, 0, indices, 8, 8, 0);
+	if (worker > 0) {
+		TG_EMIT(fork, run, pid, .child_pid = worker, .threads = 1,
+			.thread_names = "", .cuda_mapped = 0, .py_stack = "",
+			.native_stack = "", .py_threads = "");
+		TG_EMIT(process, run, worker, .ppid = pid, .rank = r,
+			.local_rank = r, .world_size = 2, .local_world_size = 2,
+			.rank_source = "RANK", .host = "node0",
+			.role = "worker", .argv = "python train.py",
+			.python = "3.11", .torch = "2.1");
+		TG_EMIT(worker_start, run, worker, .worker_id = 0,
+			.num_workers = 1, .seed = 99, .loader = loader,
+			.iteration = iteration, .loader_pid = pid);
+		lttng_ust_tracepoint(
+		    accwatch, worker_fetch,
+		    TG_INFO(chunk, run, worker, .worker_id = 0,
+			    .loader = loader, .iteration = iteration,
+			    .batch = 0, .offset = 0, .total = 8, .count = 8),
+		    indices);
+		lttng_ust_tracepoint(accwatch, worker_fetch_end,
+				     TG_INFO(fetch_end, run, worker,
+					     .worker_id = 0, .loader = loader,
+					     .iteration = iteration, .batch = 0,
+					     .ok = 1));
+		TG_EMIT(exit, run, worker, .exited_pid = worker, .status = 0,
+			.signal = -1);
+		TG_EMIT(exit, run, pid, .exited_pid = worker, .status = 0,
+			.signal = -1);
+	}
+	TG_EMIT(iter_end, run, pid, .loader = loader, .iteration = iteration,
+		.drawn = 1, .yielded = 1, .exhausted = 1, .handed = -1);
+}
+
+static int scenario_growth(uint32_t run, const char *shape_name,
+			   unsigned long long n)
+{
+	const int32_t pids[2] = {6001, 6002};
+	int shape;
+	if (strcmp(shape_name, "loaders") == 0)
+		shape = GROWTH_LOADERS;
+	else if (strcmp(shape_name, "epochs") == 0)
+		shape = GROWTH_EPOCHS;
+	else if (strcmp(shape_name, "processes") == 0)
+		shape = GROWTH_PROCESSES;
+	else
+		return 2;
+	emit_process(run, 6000, 1, -1, "launcher");
+	for (int r = 0; r < 2; r++) {
+		emit_process(run, pids[r], 6000, r, "rank");
+		TG_EMIT(dist_init, run, pids[r], .rank = r, .world_size = 2,
+			.backend = "gloo");
+		if (shape != GROWTH_LOADERS)
+			growth_loader(run, pids[r], r, 0, 0);
+	}
+	/* The ranks take turns, as their real events interleave. */
+	for (unsigned long long k = 0; k < n / 2; k++) {
+		for (int r = 0; r < 2; r++) {
+			uint32_t epoch = (uint32_t)k;
+			int32_t worker = 0;
+			if (shape == GROWTH_LOADERS) {
+				growth_loader(run, pids[r], r, epoch, epoch);
+				growth_pass(run, pids[r], r, epoch, 0, epoch,
+					    0);
+				continue;
+			}
+			if (shape == GROWTH_PROCESSES)
+				worker = 100000 + (int32_t)(2 * k) + r;
+			growth_pass(run, pids[r], r, 0, epoch, epoch, worker);
+		}
+	}
+	for (int r = 0; r < 2; r++)
+		TG_EMIT(exit, run, pids[r], .exited_pid = pids[r], .status = 0,
+			.signal = -1);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
@@ -273,8 +399,11 @@ int main(int argc, char **argv)
 		return scenario_absurd(run);
 	if (argc >= 4 && strcmp(scenario, "bench") == 0)
 		return scenario_bench(run, strtoull(argv[3], NULL, 10));
+	if (argc >= 5 && strcmp(scenario, "growth") == 0)
+		return scenario_growth(run, argv[3],
+				       strtoull(argv[4], NULL, 10));
 usage:
 	fprintf(stderr, "usage: trace_gen RUN sharded|unsharded|none|absurd|"
-			"bench INDICES\n");
+			"bench INDICES|growth loaders|epochs|processes N\n");
 	return 2;
 }

@@ -1,0 +1,101 @@
+"""How accwatch-report's time and memory grow with the number of loaders,
+epochs and processes of a run: real CTF traces of two ranks recorded through
+an LTTng session from accwatch_trace_gen's `growth` scenario (a new one-batch
+DataLoader per epoch over one sampler; one loader with many one-batch
+passes; a worker forked per pass), at 1k, 10k, 30k and 100k. Prints seconds
+and peak MiB per size and the ratio to the size before: a linear report
+grows by about the size's own ratio (10x, 3x, 3.3x)."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(HERE)
+PYTHON = "/usr/bin/python3"
+
+
+def lttng(*args):
+    subprocess.run(["lttng", *args], check=True, stdout=subprocess.DEVNULL)
+
+
+def record(gen, trace, shape, n, run):
+    """Records one growth trace. The channel blocks the generator instead of
+    discarding events when the consumer falls behind (LTTNG_UST_ALLOW_BLOCKING)."""
+    session = f"accwatch_growth_{os.getpid()}_{run}"
+    lttng("create", session, f"--output={trace}")
+    try:
+        lttng("enable-channel", "-u", "-s", session, "--subbuf-size=4M", "--num-subbuf=8",
+              "--blocking-timeout=inf", "growth")
+        lttng("enable-event", "-u", "accwatch:*", "-s", session, "-c", "growth", "--filter", f"run == {run}")
+        lttng("start", session)
+        env = dict(os.environ, LTTNG_UST_ALLOW_BLOCKING="1")
+        subprocess.run([gen, str(run), "growth", shape, str(n)], check=True, env=env)
+        lttng("stop", session)
+    finally:
+        subprocess.run(["lttng", "destroy", session], stdout=subprocess.DEVNULL)
+
+
+def timed(cmd, env):
+    """Wall seconds and peak RSS (MiB) of one run, in a fresh child."""
+    probe = [PYTHON, "-c",
+             "import resource,subprocess,sys,time;t=time.perf_counter();"
+             "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);"
+             "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)",
+             *cmd]
+    seconds, rss_kib, status = subprocess.run(probe, capture_output=True, text=True, check=True,
+                                              env=env).stdout.split()
+    if int(status) not in (0, 1):
+        raise SystemExit(f"bench: {' '.join(cmd)} exited {status}")
+    return float(seconds), int(rss_kib) / 1024
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
+    parser.add_argument("--sizes", default="1000,10000,30000,100000",
+                        help="comma-separated counts (default %(default)s)")
+    parser.add_argument("--shapes", default="loaders,epochs,processes")
+    parser.add_argument("--timeout", type=int, default=600,
+                        help="ACCWATCH_REPORT_TIMEOUT for each report (default %(default)s)")
+    parser.add_argument("--keep", help="keep the traces in this directory")
+    opts = parser.parse_args()
+    gen = os.path.join(opts.build, "bin", "accwatch_trace_gen")
+    report = os.path.join(opts.build, "bin", "accwatch-report")
+    if subprocess.run(["lttng", "list"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        subprocess.run(["lttng-sessiond", "--daemonize", "--quiet"], check=True)
+    sizes = [int(s) for s in opts.sizes.split(",")]
+    work = opts.keep or tempfile.mkdtemp(prefix="accwatch-bench-growth-")
+    env = dict(os.environ, ACCWATCH_REPORT_TIMEOUT=str(opts.timeout))
+    run = (os.getpid() % 100000) * 100
+    try:
+        print(f"{'shape':<10} {'n':>7} {'record s':>9} {'trace MiB':>10} {'report s':>9} {'x prev':>7}"
+              f" {'peak MiB':>9} {'x prev':>7}")
+        for shape in opts.shapes.split(","):
+            before = None
+            for n in sizes:
+                run += 1
+                trace = os.path.join(work, f"{shape}-{n}")
+                shutil.rmtree(trace, ignore_errors=True)
+                start = time.perf_counter()
+                record(gen, trace, shape, n, run)
+                recorded = time.perf_counter() - start
+                size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(trace) for f in fs)
+                seconds, mib = timed([report, trace], env)
+                ratios = ("", "") if not before else (f"{seconds / before[0]:.1f}", f"{mib / before[1]:.1f}")
+                print(f"{shape:<10} {n:>7} {recorded:>9.1f} {size / 2**20:>10.1f} {seconds:>9.2f} {ratios[0]:>7}"
+                      f" {mib:>9.1f} {ratios[1]:>7}", flush=True)
+                before = (seconds, mib)
+                if not opts.keep:
+                    shutil.rmtree(trace, ignore_errors=True)
+    finally:
+        if not opts.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
