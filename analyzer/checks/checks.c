@@ -392,10 +392,8 @@ bool aw_epoch_order_diverged(const struct aw_check_input *in,
 bool aw_epoch_items_by_chance(const struct aw_check_input *in, bool drawn)
 {
 	/* Groups' epochs (by_group) keep no items: the loader's own does. */
-	const struct aw_epoch *e = NULL;
-	for (size_t i = 0; i < in->loader->n_epochs && !e; i++)
-		if (in->loader->epochs[i].epoch == in->epoch->epoch)
-			e = &in->loader->epochs[i];
+	const struct aw_epoch *e =
+	    aw_model_find_epoch(in->loader, in->epoch->epoch);
 	if (!e || !e->items)
 		return false;
 	bool from_items = false;

@@ -442,11 +442,8 @@ static const struct aw_epoch *aw_pass_epoch(const struct aw_model *model,
 	const struct aw_loader *l = &model->loaders[it->loader];
 	if (l->global >= model->n_loaders_global)
 		return NULL;
-	const struct aw_global_loader *g = &model->loaders_global[l->global];
-	for (size_t e = 0; e < g->n_epochs; e++)
-		if (g->epochs[e].epoch == it->epoch)
-			return &g->epochs[e];
-	return NULL;
+	return aw_model_find_epoch(&model->loaders_global[l->global],
+				   it->epoch);
 }
 
 /* Another rank went further than `batches` in the epoch: it ran the epoch

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <xxhash.h>
+
 #include "checks_private.h"
 #include "lineage.h"
 #include "util.h"
@@ -929,14 +931,14 @@ void aw_check_read_amplification(const struct aw_check_input *in,
 /* The item stream of a rank's worker in one epoch of global loader g, or
  * NULL. */
 static const struct aw_item_stream *aw_worker_stream(const struct aw_model *m,
-						     uint32_t g, uint32_t epoch,
+						     const struct aw_epoch *e,
 						     int32_t rank,
 						     int32_t worker_id)
 {
-	for (size_t i = 0; i < m->items.n; i++) {
-		const struct aw_item_stream *s = &m->items.streams[i];
-		if (s->global == g && s->epoch == epoch && s->rank == rank &&
-		    s->worker_id == worker_id)
+	for (size_t i = 0; e && i < e->n_item_streams; i++) {
+		const struct aw_item_stream *s =
+		    &m->items.streams[e->item_streams[i]];
+		if (s->rank == rank && s->worker_id == worker_id)
 			return s;
 	}
 	return NULL;
@@ -951,13 +953,16 @@ static bool aw_sources_repeat(const struct aw_model *m, uint32_t g, uint32_t a,
 {
 	*items = 0;
 	*workers = 0;
-	for (size_t i = 0; i < m->items.n; i++) {
-		const struct aw_item_stream *s = &m->items.streams[i];
-		if (s->global != g || s->epoch != b || s->rank != rank ||
-		    (s->worker_id < 0 && !main_too))
+	const struct aw_global_loader *gl = &m->loaders_global[g];
+	const struct aw_epoch *ea = aw_model_find_epoch(gl, a);
+	const struct aw_epoch *eb = aw_model_find_epoch(gl, b);
+	for (size_t i = 0; eb && i < eb->n_item_streams; i++) {
+		const struct aw_item_stream *s =
+		    &m->items.streams[eb->item_streams[i]];
+		if (s->rank != rank || (s->worker_id < 0 && !main_too))
 			continue;
 		const struct aw_item_stream *t =
-		    aw_worker_stream(m, g, a, rank, s->worker_id);
+		    aw_worker_stream(m, ea, rank, s->worker_id);
 		if (!t || t->n != s->n || s->n < 2 ||
 		    memcmp(t->hashes, s->hashes, s->n * sizeof(*s->hashes)))
 			return false;
@@ -1092,14 +1097,48 @@ static struct aw_finding *aw_finding_of(struct aw_findings *out, const char *id,
 	return NULL;
 }
 
+/* The passes by sampler seed and epoch: key -> the first pass, next[i]
+ * the pass after i with the same key, in pass order. A run of many
+ * resumed passes then compares each with its likes, not with every pass. */
+struct aw_pass_chains {
+	struct aw_index_map first;
+	uint32_t *next;
+};
+
+static uint64_t aw_pass_key(const struct aw_iteration *p)
+{
+	int64_t pair[2] = {p->seed, p->sampler_epoch};
+	return XXH64(pair, sizeof(pair), 0);
+}
+
+static void aw_pass_chains_init(struct aw_pass_chains *c,
+				const struct aw_model *m)
+{
+	aw_index_map_init(&c->first);
+	c->next = aw_xcalloc(m->n_iterations + 1, sizeof(*c->next));
+	for (size_t i = m->n_iterations; i-- > 0;) {
+		uint64_t key = aw_pass_key(&m->iterations[i]);
+		c->next[i] = aw_index_map_get(&c->first, key);
+		aw_index_map_put(&c->first, key, (uint32_t)i);
+	}
+}
+
+static void aw_pass_chains_fini(struct aw_pass_chains *c)
+{
+	aw_index_map_fini(&c->first);
+	free(c->next);
+}
+
 /* An earlier pass of the same rank over the same data whose sampler had
  * the same seed and epoch, and which read every sample p read; or NULL. */
-static const struct aw_iteration *aw_repeated_pass(const struct aw_model *m,
-						   size_t i)
+static const struct aw_iteration *
+aw_repeated_pass(const struct aw_model *m, const struct aw_pass_chains *c,
+		 size_t i)
 {
 	const struct aw_iteration *p = &m->iterations[i];
 	uint64_t unique = aw_sample_set_unique(&p->consumed);
-	for (size_t j = 0; j < i; j++) {
+	for (uint32_t j = aw_index_map_get(&c->first, aw_pass_key(p));
+	     j != AW_NONE && j < i; j = c->next[j]) {
 		const struct aw_iteration *q = &m->iterations[j];
 		if (q->seed == p->seed &&
 		    q->sampler_epoch == p->sampler_epoch &&
@@ -1120,6 +1159,8 @@ void aw_check_resume_repeats(const struct aw_check_input *in,
 			     struct aw_findings *out)
 {
 	const struct aw_model *m = in->model;
+	struct aw_pass_chains chains;
+	aw_pass_chains_init(&chains, m);
 	for (size_t i = 0; i < m->n_iterations; i++) {
 		const struct aw_iteration *p = &m->iterations[i];
 		const struct aw_loader *l = &m->loaders[p->loader];
@@ -1130,7 +1171,7 @@ void aw_check_resume_repeats(const struct aw_check_input *in,
 		    proc->is_worker || p->seed < 0 || p->sampler_epoch < 0 ||
 		    !p->consumed.samples || l->global == AW_NONE)
 			continue;
-		const struct aw_iteration *q = aw_repeated_pass(m, i);
+		const struct aw_iteration *q = aw_repeated_pass(m, &chains, i);
 		if (!q)
 			continue;
 		struct aw_finding *f = aw_finding_of(
@@ -1176,4 +1217,5 @@ void aw_check_resume_repeats(const struct aw_check_input *in,
 			    aw_global_id(m, p->loader), p->epoch,
 			    aw_global_id(m, q->loader), q->epoch, skip);
 	}
+	aw_pass_chains_fini(&chains);
 }

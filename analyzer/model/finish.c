@@ -1138,8 +1138,14 @@ static void aw_build_items(struct aw_model *model)
 			group[j - i] = keys[j].stream;
 		struct aw_epoch *epoch = aw_model_find_epoch(
 		    &model->loaders_global[keys[i].global], keys[i].epoch);
-		if (epoch)
+		if (epoch) {
 			aw_apply_items(model, epoch, group, j - i);
+			epoch->item_streams =
+			    aw_xcalloc(j - i, sizeof(*epoch->item_streams));
+			memcpy(epoch->item_streams, group,
+			       (j - i) * sizeof(*group));
+			epoch->n_item_streams = j - i;
+		}
 		i = j;
 	}
 	free(group);

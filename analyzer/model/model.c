@@ -43,6 +43,7 @@ static void aw_epoch_fini(struct aw_epoch *epoch)
 			aw_sample_set_fini(&epoch->cells[i].merged);
 	free(epoch->cells);
 	free(epoch->items);
+	free(epoch->item_streams);
 	aw_sample_set_fini(&epoch->all);
 	if (epoch->mapped)
 		aw_sample_set_fini(&epoch->expected);

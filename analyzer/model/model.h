@@ -279,6 +279,11 @@ struct aw_epoch {
 	/* Iterable datasets: fingerprints of items read by several workers or
 	 * ranks (NULL: no item_fetch events). */
 	struct aw_item_epoch *items;
+	/* The item streams (model->items) whose reads count in this epoch, in
+	 * stream order: the checks comparing two epochs' workers look here,
+	 * not through every stream of the run. */
+	uint32_t *item_streams;
+	size_t n_item_streams;
 	/* Data-parallel groups (groups.h): the epoch seen one cell per group,
 	 * NULL when every rank is its own; and each cell's group. */
 	struct aw_epoch *by_group;
