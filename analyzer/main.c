@@ -1,23 +1,87 @@
 /* accwatch-report: reads the traces accwatch-run recorded, rebuilds what
  * every rank read, and reports the data-loading bugs it finds. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "answers.h"
 #include "checks.h"
 #include "cli.h"
 #include "findings.h"
 #include "model.h"
+#include "progress.h"
 #include "reader.h"
 #include "render.h"
 #include "suppress.h"
+#include "util.h"
 #include "watch.h"
 #include "runs.h"
 
 #ifndef ACCWATCH_VERSION
 #define ACCWATCH_VERSION "unknown"
 #endif
+
+static double aw_seconds(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+static void aw_analysis_progress(void *context, const char *stage, size_t done,
+				 size_t total)
+{
+	aw_progress_step(context, stage, done, total, aw_seconds());
+}
+
+/* The analysis after the reading is bounded too (ACCWATCH_REPORT_TIMEOUT):
+ * a report that cannot end in time says so and stops, rather than run on
+ * with no word. The message is made before the timer is set: the handler
+ * only writes it, removes the half-written report and exits. */
+static char aw_timeout_message[256];
+static size_t aw_timeout_message_len;
+static const char *aw_timeout_output; /* -o FILE being written, or NULL */
+
+static void aw_on_timeout(int signal)
+{
+	(void)signal;
+	ssize_t ignored =
+	    write(STDERR_FILENO, aw_timeout_message, aw_timeout_message_len);
+	(void)ignored;
+	if (aw_timeout_output)
+		unlink(aw_timeout_output);
+	_exit(AW_EXIT_USAGE);
+}
+
+/* seconds < 0: the report is written, the timer is stopped. */
+static void aw_bound_analysis(long long seconds)
+{
+	if (seconds < 0) {
+		struct itimerval off = {0};
+		setitimer(ITIMER_REAL, &off, NULL);
+		aw_timeout_output = NULL;
+		return;
+	}
+	if (seconds == 0)
+		return;
+	int len = snprintf(
+	    aw_timeout_message, sizeof(aw_timeout_message),
+	    "\raccwatch-report: the analysis after the reading took more "
+	    "than %lld s and was stopped (%s=SECONDS sets the limit, 0 "
+	    "none); the trace is read, so a longer limit will do\033[K\n",
+	    seconds, AW_ENV_READ_TIMEOUT);
+	aw_timeout_message_len =
+	    len < 0 ? 0 : AW_MIN((size_t)len, sizeof(aw_timeout_message) - 1);
+	struct sigaction action = {.sa_handler = aw_on_timeout};
+	sigemptyset(&action.sa_mask);
+	sigaction(SIGALRM, &action, NULL);
+	struct itimerval timer = {.it_value = {.tv_sec = (time_t)seconds}};
+	setitimer(ITIMER_REAL, &timer, NULL);
+}
 
 static enum aw_exit aw_report(const struct aw_options *opts)
 {
@@ -42,6 +106,11 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 		fprintf(stderr, "accwatch-report: %s\n", error);
 		goto end;
 	}
+	struct aw_progress progress;
+	aw_progress_start_analysis(&progress, stderr, aw_seconds());
+	model->progress = aw_analysis_progress;
+	model->progress_context = &progress;
+	aw_bound_analysis(aw_reader_timeout());
 	if (model->stats.read_error)
 		fprintf(stderr,
 			"accwatch-report: warning: reading stopped early (%s); "
@@ -63,8 +132,10 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	aw_answers_filter_findings(model, &watch, &findings);
 	aw_suppress_warn_unknown(model, stderr);
 	aw_suppress_findings(model, &opts->suppressions, &findings);
+	aw_progress_end(&progress);
 
 	out = opts->output ? fopen(opts->output, "w") : stdout;
+	aw_timeout_output = opts->output;
 	if (!out) {
 		fprintf(stderr, "accwatch-report: cannot write %s: %s\n",
 			opts->output, strerror(errno));
@@ -88,6 +159,7 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	}
 	if (fflush(out) != 0 || ferror(out))
 		goto write_error;
+	aw_bound_analysis(-1);
 	status = aw_cli_exit_status(
 	    opts, aw_findings_count(&findings, AW_SEVERITY_ERROR),
 	    aw_findings_count(&findings, AW_SEVERITY_WARNING));

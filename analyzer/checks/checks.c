@@ -488,6 +488,12 @@ static void aw_run_scope(struct aw_check_input *in, enum aw_check_scope scope,
 void aw_checks_run(const struct aw_model *model, struct aw_findings *out)
 {
 	struct aw_check_input in = {.model = model};
+	/* Progress in epochs of all loaders: a run may have one loader of
+	 * many epochs or many loaders of one. */
+	size_t epochs = 0, done = 0;
+	for (size_t g = 0; g < model->n_loaders_global; g++)
+		epochs += model->loaders_global[g].n_epochs;
+	aw_model_progress(model, "checks", 0, epochs);
 	aw_run_scope(&in, AW_CHECK_TRACE, out);
 	for (size_t g = 0; g < model->n_loaders_global; g++) {
 		in.loader = &model->loaders_global[g];
@@ -498,6 +504,7 @@ void aw_checks_run(const struct aw_model *model, struct aw_findings *out)
 		aw_run_scope(&in, AW_CHECK_LOADER, out);
 		for (size_t e = 0; e < in.loader->n_epochs; e++) {
 			const struct aw_epoch *epoch = &in.loader->epochs[e];
+			aw_model_progress(model, "checks", done++, epochs);
 			if (epoch->n_cells == 0)
 				continue;
 			in.batch_size = in.desc->batch_size > 0

@@ -923,6 +923,7 @@ static void aw_build_epochs(struct aw_model *model)
 		const struct aw_loader *l = &model->loaders[it->loader];
 		const struct aw_process *p = &model->processes[l->process];
 		struct aw_global_loader *g = &model->loaders_global[l->global];
+		aw_model_progress(model, "passes", i, model->n_iterations);
 		if (g->rebuilt && aw_dispatch_rebuilds(it)) {
 			aw_add_dispatched(model,
 					  aw_epoch_for(g, &caps[l->global],
@@ -952,9 +953,11 @@ static void aw_build_epochs(struct aw_model *model)
 		struct aw_global_loader *gl = &model->loaders_global[g];
 		aw_sort(gl->epochs, gl->n_epochs, sizeof(*gl->epochs),
 			aw_compare_epochs);
-		for (size_t e = 0; e < gl->n_epochs; e++)
+		for (size_t e = 0; e < gl->n_epochs; e++) {
+			aw_model_progress(model, "epochs", e, gl->n_epochs);
 			aw_epoch_summarize(model, aw_model_describe(model, gl),
 					   &gl->epochs[e]);
+		}
 	}
 }
 
@@ -1175,6 +1178,7 @@ static void aw_list_runs(struct aw_model *model)
  * too (they are only known to be last now). */
 static void aw_model_derive(struct aw_model *model, bool last)
 {
+	aw_model_progress(model, "linking", 0, model->n_loaders);
 	aw_model_forget_derived(model);
 	aw_list_runs(model);
 	aw_link_parents(model);

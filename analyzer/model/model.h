@@ -317,6 +317,12 @@ struct aw_global_loader {
 	uint32_t lineage;
 };
 
+/* Told how far the analysis after the reading got: stage ("linking",
+ * "epochs", "checks"), done of total units. For the progress line of a
+ * long report (read/progress.h); called often, so it must be cheap. */
+typedef void aw_model_progress_fn(void *context, const char *stage, size_t done,
+				  size_t total);
+
 struct aw_model {
 	struct aw_process *processes;
 	size_t n_processes, processes_cap;
@@ -337,6 +343,8 @@ struct aw_model {
 	struct aw_run_choice runs_taken;
 	/* Told of every read of the iterations it wants (none by default). */
 	struct aw_model_observer observer;
+	aw_model_progress_fn *progress; /* NULL: none */
+	void *progress_context;
 
 	/* (source, run) -> namespace ordinal. */
 	struct aw_index_map space_index;
@@ -452,6 +460,15 @@ uint32_t aw_model_epoch(const struct aw_model *model, uint32_t loader,
 /* The loader whose passes stand for this one: an outer loader's inner. */
 uint32_t aw_model_iterated_loader(const struct aw_model *model,
 				  uint32_t loader);
+/* Tells the model's progress function, when it has one. */
+static inline void aw_model_progress(const struct aw_model *model,
+				     const char *stage, size_t done,
+				     size_t total)
+{
+	if (model->progress)
+		model->progress(model->progress_context, stage, done, total);
+}
+
 /* A global loader's epoch by ordinal, or NULL: a binary search, the epochs
  * being sorted once built (a run of 300,000 epochs asks this per pass). */
 struct aw_epoch *aw_model_find_epoch(const struct aw_global_loader *loader,

@@ -2,6 +2,7 @@
 #include "progress.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -120,6 +121,32 @@ void aw_progress_update(struct aw_progress *p, uint64_t packets, double now)
 			 (uint64_t)(share * (double)p->bytes), p->bytes,
 			 now - p->start);
 	fprintf(p->out, "\raccwatch-report: %s\033[K", line);
+	fflush(p->out);
+	p->last_draw = now;
+	p->drawn = true;
+}
+
+void aw_progress_start_analysis(struct aw_progress *p, FILE *out, double start)
+{
+	memset(p, 0, sizeof(*p));
+	p->start = start;
+	if (out && isatty(fileno(out)))
+		p->out = out;
+}
+
+void aw_progress_step(struct aw_progress *p, const char *stage, uint64_t done,
+		      uint64_t total, double now)
+{
+	if (!p->out || now - p->start < AW_PROGRESS_AFTER_S ||
+	    now - p->last_draw < AW_PROGRESS_EVERY_S)
+		return;
+	if (done > total)
+		done = total;
+	fprintf(p->out,
+		"\raccwatch-report: analysing, %s %" PRIu64 " of %" PRIu64
+		" (%.0f%%)\033[K",
+		stage, done, total,
+		100.0 * (double)done / (double)(total ? total : 1));
 	fflush(p->out);
 	p->last_draw = now;
 	p->drawn = true;

@@ -6,7 +6,9 @@
  * it began, the traces' CTF index files (index/<stream>.idx, which
  * LTTng writes beside every stream file) how many there are. LTTng-UST's
  * packets of one channel all have its sub-buffer's size, so the share of
- * packets is the share of bytes; without index files there is no line. */
+ * packets is the share of bytes; without index files there is no line.
+ * The analysis after the reading has a line of its own: its stage and how
+ * many of the stage's units (passes, epochs) are done. */
 #ifndef AW_PROGRESS_H
 #define AW_PROGRESS_H
 
@@ -39,6 +41,14 @@ void aw_progress_start(struct aw_progress *p, FILE *out,
 /* packets: how many the reader began. */
 void aw_progress_update(struct aw_progress *p, uint64_t packets, double now);
 void aw_progress_end(struct aw_progress *p);
+
+/* The line of the analysis after the reading: out as for
+ * aw_progress_start (no trace to measure), start the report's start, so that
+ * a short report shows none. */
+void aw_progress_start_analysis(struct aw_progress *p, FILE *out, double start);
+/* stage: what the analysis is doing ("checks"), done of total units. */
+void aw_progress_step(struct aw_progress *p, const char *stage, uint64_t done,
+		      uint64_t total, double now);
 
 /* "reading 45.2 of 105.0 MiB (43%), 52.1 MiB/s, 1 s left" */
 void aw_progress_line(char *out, size_t size, uint64_t done, uint64_t total,

@@ -54,6 +54,11 @@ static long long aw_env_number(const char *name, long long fallback)
 	return number;
 }
 
+long long aw_reader_timeout(void)
+{
+	return aw_env_number(AW_ENV_READ_TIMEOUT, AW_READ_TIMEOUT_S);
+}
+
 /* name's value, when set, must be 0 or in [min, max]. */
 static bool aw_check_setting(const char *name, int64_t min, int64_t max,
 			     const char *unit, char *error, size_t error_size)

@@ -10,7 +10,8 @@
 #include "model.h"
 
 /* Seconds babeltrace2 may go without sending anything before the reader
- * takes it for hung and stops it; 0: wait forever. */
+ * takes it for hung and stops it, and the seconds the analysis after the
+ * reading may take in all (accwatch-report's main); 0: wait forever. */
 #define AW_ENV_READ_TIMEOUT "ACCWATCH_REPORT_TIMEOUT"
 #define AW_READ_TIMEOUT_S 60
 /* MiB of data (heap) babeltrace2 may use; 0: no limit. A damaged sequence
@@ -36,6 +37,9 @@ enum aw_reader_status {
 
 /* Fills model (not finished) from the traces under paths. On any status but
  * OK, error holds one line naming the path and what to do. */
+/* ACCWATCH_REPORT_TIMEOUT's seconds (checked by aw_reader_read), 0 none. */
+long long aw_reader_timeout(void);
+
 enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 				     struct aw_model *model, char *error,
 				     size_t error_size);

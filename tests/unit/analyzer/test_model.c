@@ -1143,5 +1143,63 @@ Test(mapping, wide_maps_reach_beyond_2_32)
 	cr_expect_eq(ep->out_of_range, 0);
 	cr_expect_eq(ep->union_in_range, 4);
 	cr_expect_eq(cell_of(m, 0, 0, 0)->unique, 4);
+
+/* The progress function the report's line hangs on: what it was told. */
+struct progress_seen {
+	size_t calls;
+	bool passes, epochs;
+	size_t last_epoch_done, last_epoch_total;
+};
+
+static void note_progress(void *context, const char *stage, size_t done,
+			  size_t total)
+{
+	struct progress_seen *seen = context;
+	seen->calls++;
+	seen->passes |= strcmp(stage, "passes") == 0;
+	if (strcmp(stage, "epochs") == 0) {
+		seen->epochs = true;
+		seen->last_epoch_done = done;
+		seen->last_epoch_total = total;
+	}
+}
+
+/* Epochs are found by ordinal among many (a run of one-batch passes), and
+ * the analysis tells its progress pass by pass and epoch by epoch. */
+Test(model, many_epochs_found_by_ordinal_with_progress)
+{
+	struct aw_model *m = plain_ranks(2);
+	struct progress_seen seen = {0};
+	m->progress = note_progress;
+	m->progress_context = &seen;
+	uint32_t indices[10];
+	enum { EPOCHS = 500 };
+	for (uint32_t epoch = 0; epoch < EPOCHS; epoch++) {
+		for (int r = 0; r < 2; r++) {
+			s_range(indices, (uint32_t)r * 10, 10, 1);
+			struct s_epoch e = {.indices = indices,
+					    .count = 10,
+					    .batch_size = 10,
+					    .end = true};
+			s_epoch(m, 100 + r, 0, epoch, &e);
+		}
+	}
+	aw_model_finish(m);
+	cr_assert_eq(m->n_loaders_global, 1);
+	const struct aw_global_loader *g = &m->loaders_global[0];
+	cr_assert_eq(g->n_epochs, EPOCHS);
+	for (uint32_t epoch = 0; epoch < EPOCHS; epoch += 37) {
+		const struct aw_epoch *e = aw_model_find_epoch(g, epoch);
+		cr_assert_not_null(e);
+		cr_expect_eq(e->epoch, epoch);
+		cr_expect_eq(e->n_cells, 2);
+		cr_expect_eq(aw_model_cell(g, epoch, 1), &e->cells[1]);
+	}
+	cr_expect_null(aw_model_find_epoch(g, EPOCHS));
+	cr_expect_null(aw_model_cell(g, 3, 2));
+	cr_expect(seen.passes);
+	cr_expect(seen.epochs);
+	cr_expect_eq(seen.last_epoch_done, EPOCHS - 1);
+	cr_expect_eq(seen.last_epoch_total, EPOCHS);
 	aw_model_destroy(m);
 }

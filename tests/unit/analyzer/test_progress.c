@@ -24,6 +24,29 @@ Test(progress, line_says_bytes_share_rate_and_time_left)
 	cr_assert_str_eq(line, "reading 0.0 of 200.0 MiB (0%)");
 }
 
+/* The analysis's line: drawn on a terminal only, from two seconds after the
+ * report's start, with its stage and count. */
+Test(progress, analysis_line_says_stage_and_count)
+{
+	char buffer[256] = "";
+	FILE *out = fmemopen(buffer, sizeof(buffer), "w");
+	cr_assert_not_null(out);
+	struct aw_progress p;
+	aw_progress_start_analysis(&p, out, 100.0);
+	cr_expect_null(p.out, "a memory stream is no terminal");
+	/* As on a terminal: */
+	p.out = out;
+	aw_progress_step(&p, "checks", 5, 10, 101.0);
+	fflush(out);
+	cr_expect_str_empty(buffer, "nothing in the first two seconds");
+	aw_progress_step(&p, "checks", 5, 10, 103.0);
+	aw_progress_step(&p, "checks", 6, 10, 103.1); /* too soon again */
+	fclose(out);
+	cr_expect_str_eq(buffer,
+			 "\raccwatch-report: analysing, checks 5 of 10 (50%)"
+			 "\033[K");
+}
+
 /* Bytes of the stream files, packets of the index files. */
 Test(progress, measures_streams_and_index_files)
 {
