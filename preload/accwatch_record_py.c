@@ -419,6 +419,88 @@ static const struct accwatch_py_method_def accwatch_call_before_def = {
     NULL,
 };
 
+/* self is (target, before, after): token = before(*args, **kwargs) (before
+ * None: token None), then target(*args, **kwargs); after(token, result,
+ * None) is what the call returns; when target raised, after(token, None,
+ * exception) is told and the exception goes on unchanged (after's own
+ * return value or error dropped). Being C, it puts no frame of accwatch's
+ * between the caller and target: tracebacks, inspect.stack() and
+ * sys._getframe() inside target see what they see without accwatch. before
+ * and after catch their own errors; what reaches here from before
+ * (KeyboardInterrupt...) propagates. */
+/* function(a, b, c), NULL with an error set when it raised. */
+static accwatch_pyobject *accwatch_call3(accwatch_pyobject *function,
+					 accwatch_pyobject *a,
+					 accwatch_pyobject *b,
+					 accwatch_pyobject *c)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *args = api->PyTuple_Pack(3, a, b, c);
+	accwatch_pyobject *result;
+
+	if (!args)
+		return NULL;
+	result = api->PyObject_CallObject(function, args);
+	api->Py_DecRef(args);
+	return result;
+}
+
+static accwatch_pyobject *accwatch_py_around(accwatch_pyobject *self,
+					     accwatch_pyobject *args,
+					     accwatch_pyobject *kwargs)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *target = api->PyTuple_GetItem(self, 0);
+	accwatch_pyobject *before = api->PyTuple_GetItem(self, 1);
+	accwatch_pyobject *after = api->PyTuple_GetItem(self, 2);
+	accwatch_pyobject *token, *result, *told;
+	accwatch_pyobject *type, *value, *traceback;
+
+	if (!target || !before || !after)
+		return NULL;
+	if (before == api->Py_None) {
+		token = accwatch_record_none();
+	} else {
+		token = api->PyObject_Call(before, args, kwargs);
+		if (!token)
+			return NULL;
+	}
+	result = api->PyObject_Call(target, args, kwargs);
+	if (after == api->Py_None) {
+		api->Py_DecRef(token);
+		return result;
+	}
+	if (result) {
+		told = accwatch_call3(after, token, result, api->Py_None);
+		api->Py_DecRef(token);
+		if (!told) {
+			/* after failed past its own guard: the call's
+			 * result stands. */
+			api->PyErr_Clear();
+			return result;
+		}
+		api->Py_DecRef(result);
+		return told;
+	}
+	api->PyErr_Fetch(&type, &value, &traceback);
+	told = accwatch_call3(after, token, api->Py_None,
+			      value ? value : api->Py_None);
+	if (told)
+		api->Py_DecRef(told);
+	else
+		api->PyErr_Clear();
+	api->Py_DecRef(token);
+	api->PyErr_Restore(type, value, traceback);
+	return NULL;
+}
+
+static const struct accwatch_py_method_def accwatch_around_def = {
+    "around",
+    (void *)(accwatch_py_keywords_fn)accwatch_py_around,
+    ACCWATCH_PY_METH_VARARGS | ACCWATCH_PY_METH_KEYWORDS,
+    NULL,
+};
+
 /* A C callable whose self is (target, before); None when it cannot be
  * made. */
 static accwatch_pyobject *
@@ -427,13 +509,15 @@ accwatch_trampoline_new(const struct accwatch_py_method_def *def,
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
 	accwatch_pyobject *pair = NULL, *function = NULL;
+	ssize_t want = def == &accwatch_around_def ? 3 : 2;
 
-	if (nargs != 2) {
-		ACCWATCH_DEBUG("%s: %zd arguments instead of 2", def->ml_name,
-			       nargs);
+	if (nargs != want) {
+		ACCWATCH_DEBUG("%s: %zd arguments instead of %zd", def->ml_name,
+			       nargs, want);
 		goto end;
 	}
-	pair = api->PyTuple_Pack(2, args[0], args[1]);
+	pair = want == 3 ? api->PyTuple_Pack(3, args[0], args[1], args[2])
+			 : api->PyTuple_Pack(2, args[0], args[1]);
 	if (!pair)
 		goto end;
 	function = api->PyCFunction_NewEx((struct accwatch_py_method_def *)def,
@@ -445,6 +529,16 @@ end:
 		function = accwatch_record_none();
 	}
 	return function;
+}
+
+/* (target, before, after) -> a callable running before, target, then
+ * after (accwatch_py_around). */
+static accwatch_pyobject *accwatch_py_around_new(accwatch_pyobject *self,
+						 accwatch_pyobject *const *args,
+						 ssize_t nargs)
+{
+	(void)self;
+	return accwatch_trampoline_new(&accwatch_around_def, args, nargs);
 }
 
 /* (target, before) -> a callable running before, then target. */
@@ -516,6 +610,7 @@ static const struct accwatch_py_method_def accwatch_record_methods[] = {
     ACCWATCH_METHOD("instancemethod", accwatch_py_instancemethod),
     ACCWATCH_METHOD("call_before", accwatch_py_call_before_new),
     ACCWATCH_METHOD("call_around", accwatch_py_call_around_new),
+    ACCWATCH_METHOD("around", accwatch_py_around_new),
     ACCWATCH_METHOD("recording", accwatch_py_recording),
     ACCWATCH_METHOD("debug", accwatch_py_debug),
 };

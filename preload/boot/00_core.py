@@ -12,8 +12,11 @@
 # call_before, ...; they never raise) and UNKNOWN, BOOT_PREFIX, DEBUG.
 #
 # Rules every wrapper keeps: the wrapped call behaves as before (same result,
-# same exception object, StopIteration above all); functools.wraps keeps
-# __wrapped__ so inspect.signature still works; nothing is stored on user
+# same exception object, StopIteration above all); a wrapper is C (_wrap:
+# _aw.around's trampoline in a functools.partial), so tracebacks,
+# inspect.stack() and sys._getframe() walks through it are as without
+# accwatch; functools.update_wrapper keeps __wrapped__ so inspect.signature
+# still works; nothing is stored on user
 # objects (dicts keyed by id(), cleaned by weakref.finalize); everything of our
 # own runs inside try/except Exception. Objects that spawn/forkserver pickle by
 # reference (_worker_loop, datasets) are never replaced. One exception to "no
@@ -494,6 +497,66 @@ def _after_in_child():
 
 # --- patching -----------------------------------------------------------------
 
+class _Wrapped(functools.partial):
+    """What a wrapper of ours is: a C callable (functools.partial over
+    _aw.around's trampoline) carrying the original's __wrapped__,
+    __name__, __qualname__, __doc__ and __module__ (functools.
+    update_wrapper), so that no frame of ours stands between the caller and
+    the original in a traceback, an inspect.stack() or a sys._getframe()
+    walk, while inspect.signature still reads the original. Pickled by
+    reference (its qualified name), and repr'd, as the function it
+    replaces."""
+    __slots__ = ()
+
+    def __reduce_ex__(self, protocol):
+        return self.__qualname__
+
+    def __reduce__(self):
+        return self.__qualname__
+
+    def __repr__(self):
+        return "<function %s at 0x%x>" % (
+            getattr(self, "__qualname__", "?"), id(self))
+
+
+def _is_raised(raised, kind):
+    """Whether what _aw.around told after (an exception, or its class when
+    C raised it without a value) is of kind."""
+    return isinstance(raised, kind) or (
+        isinstance(raised, type) and issubclass(raised, kind))
+
+
+def _wrap(original, before, after, method=True):
+    """original wrapped in C: token = before(*args, **kwargs) (None: no
+    before), then original(*args, **kwargs); after(token, result, None) is
+    what the call returns, and after(token, None, raised) is told of an
+    exception, which goes on unchanged. before and after catch their own
+    errors; sys._getframe(1) in them is the caller's frame. method: a
+    class attribute (binds to instances as functions do)."""
+    call = _aw.around(original, before, after)
+    if call is None:
+        return _wrap_in_python(original, before, after)
+    wrapper = functools.update_wrapper(_Wrapped(call), original)
+    wrapper._accwatch_wrapper = True
+    return _aw.instancemethod(wrapper) if method else wrapper
+
+
+def _wrap_in_python(original, before, after):
+    """The same in Python, should the trampoline not be made: a frame of
+    ours then shows, and sys._getframe(1) in before/after is that frame."""
+    @functools.wraps(original)
+    def wrapper(*args, **kwargs):
+        token = before(*args, **kwargs) if before is not None else None
+        try:
+            result = original(*args, **kwargs)
+        except BaseException as raised:
+            if after is not None:
+                after(token, None, raised)
+            raise
+        return after(token, result, None) if after is not None else result
+    return wrapper
+
+
 def _patch(owner, name, make):
     """Replaces owner.name (its own attribute) by make(original)."""
     try:
@@ -506,7 +569,8 @@ def _patch(owner, name, make):
         if original is None or getattr(original, "_accwatch_wrapper", False):
             return None
         wrapper = make(original)
-        wrapper._accwatch_wrapper = True
+        if not getattr(wrapper, "_accwatch_wrapper", False):
+            wrapper._accwatch_wrapper = True
         setattr(owner, name, wrapper)
         return wrapper
     except Exception:

@@ -600,23 +600,26 @@ def _begin(loader):
 # --- wrappers ----------------------------------------------------------------
 
 def _wrap_loader_init(original):
-    @functools.wraps(original)
-    def __init__(self, *args, **kwargs):
+    def before(self, *args, **kwargs):
         key = id(self)
-        if key in _initing:
-            return original(self, *args, **kwargs)
+        if key in _initing:  # a subclass's __init__ calling ours
+            return None
         _initing.add(key)
-        try:
-            result = original(self, *args, **kwargs)
-        finally:
-            _initing.discard(key)
-        try:
-            if key not in _loaders:
-                _loader_new(self, sys._getframe(1))
-        except Exception:
-            _debug("DataLoader.__init__")
+        return self
+
+    def after(self, result, raised):
+        if self is None:
+            return result
+        key = id(self)
+        _initing.discard(key)
+        if raised is None:
+            try:
+                if key not in _loaders:
+                    _loader_new(self, sys._getframe(1))
+            except Exception:
+                _debug("DataLoader.__init__")
         return result
-    return __init__
+    return _wrap(original, before, after)
 
 
 def _wrap_len(original):
@@ -624,15 +627,15 @@ def _wrap_len(original):
     value the caller got, recorded on the object it asked, once per call
     site. A len() nested in another (a dispatcher asking its inner
     DataLoader) is not the user's and is not recorded."""
-    @functools.wraps(original)
-    def __len__(self):
+    def before(self):
         depth = getattr(_len_depth, "depth", 0)
         _len_depth.depth = depth + 1
-        try:
-            value = original(self)
-        finally:
-            _len_depth.depth = depth
-        if depth == 0:
+        return self, depth
+
+    def after(token, value, raised):
+        self, depth = token
+        _len_depth.depth = depth
+        if depth == 0 and raised is None:
             try:
                 entry = _loader_of(self)
                 if entry is not None:
@@ -645,12 +648,11 @@ def _wrap_len(original):
             except Exception:
                 _debug("__len__")
         return value
-    return __len__
+    return _wrap(original, before, after)
 
 
 def _wrap_loader_iter(original):
-    @functools.wraps(original)
-    def __iter__(self):
+    def before(self):
         saved = getattr(_starting, "rec", None)
         rec = None
         try:
@@ -658,17 +660,18 @@ def _wrap_loader_iter(original):
         except Exception:
             _debug("DataLoader.__iter__")
         _starting.rec = rec
-        try:
-            iterator = original(self)
-        except BaseException:
-            _starting.rec = saved
+        return saved, rec
+
+    def after(token, iterator, raised):
+        saved, rec = token
+        _starting.rec = saved
+        if raised is not None:
             try:
                 if rec is not None:
                     _end(rec, 0)
             except Exception:
                 _debug("DataLoader.__iter__ raised")
-            raise
-        _starting.rec = saved
+            return None
         try:
             if (rec is not None and id(iterator) not in _iters
                     and isinstance(iterator, _dl._BaseDataLoaderIter)):
@@ -676,7 +679,7 @@ def _wrap_loader_iter(original):
         except Exception:
             _debug("DataLoader.__iter__ bind")
         return iterator
-    return __iter__
+    return _wrap(original, before, after)
 
 
 def _current_or_begin(loader):
@@ -693,23 +696,20 @@ def _current_or_begin(loader):
 def _wrap_reset(original):
     """A persistent iterator reset outside DataLoader.__iter__ (torchdata's
     StatefulDataLoader.__iter__) starts an iteration too."""
-    @functools.wraps(original)
-    def _reset(self, loader, *args, **kwargs):
-        first = kwargs.get("first_iter", args[0] if args else False)
-        if not first and getattr(_starting, "rec", None) is None:
-            try:
+    def before(self, loader, *args, **kwargs):
+        try:
+            first = kwargs.get("first_iter", args[0] if args else False)
+            if not first and getattr(_starting, "rec", None) is None:
                 rec = _begin(loader)
                 if rec is not None:
                     _bind(self, rec)
-            except Exception:
-                _debug("_reset")
-        return original(self, loader, *args, **kwargs)
-    return _reset
+        except Exception:
+            _debug("_reset")
+    return _wrap(original, before, None)
 
 
 def _wrap_iterator_init(original):
-    @functools.wraps(original)
-    def __init__(self, loader, *args, **kwargs):
+    def before(self, loader, *args, **kwargs):
         saved = getattr(_starting, "rec", None)
         rec = saved
         try:
@@ -720,11 +720,12 @@ def _wrap_iterator_init(original):
         except Exception:
             _debug("_BaseDataLoaderIter.__init__")
         _starting.rec = rec
-        try:
-            return original(self, loader, *args, **kwargs)
-        finally:
-            _starting.rec = saved
-    return __init__
+        return saved
+
+    def after(saved, result, raised):
+        _starting.rec = saved
+        return result
+    return _wrap(original, before, after)
 
 
 def _drawn_one(iterator, index, rec):
@@ -770,30 +771,37 @@ def _hot_unindexed(rec):
 
 
 def _wrap_next_index(original):
-    @functools.wraps(original)
-    def _next_index(self, _get=_iters.get, _id=id):
-        index = original(self)
-        try:
-            _drawn_one(self, index, _get(_id(self)))
-        except Exception:
-            _debug("_next_index")
+    """The per-batch methods where the C ones cannot be made (3.8)."""
+    def before(self):
+        return self
+
+    def after(self, index, raised):
+        if raised is None:
+            try:
+                _drawn_one(self, index, _iters.get(id(self)))
+            except Exception:
+                _debug("_next_index")
         return index
-    return _next_index
+    return _wrap(original, before, after)
 
 
 def _wrap_next(original):
-    @functools.wraps(original)
-    def __next__(self, _get=_iters.get, _id=id):
+    def before(self):
+        return self
+
+    def after(self, data, raised):
         try:
-            data = original(self)
-        except StopIteration:
-            _stopped(self)
-            raise
-        rec = _get(_id(self))
-        if rec is not None:
-            rec.yielded += 1
+            if raised is not None:
+                if _is_raised(raised, StopIteration):
+                    _stopped(self)
+                return None
+            rec = _iters.get(id(self))
+            if rec is not None:
+                rec.yielded += 1
+        except Exception:
+            _debug("__next__")
         return data
-    return __next__
+    return _wrap(original, before, after)
 
 
 def _add_per_batch_methods(iterator):
@@ -854,18 +862,17 @@ def _emit_dist_groups():
 
 
 def _wrap_init_process_group(original):
-    @functools.wraps(original)
-    def init_process_group(*args, **kwargs):
-        result = original(*args, **kwargs)
-        try:
-            dist = sys.modules.get("torch.distributed")
-            _aw.dist_init(rank=_int(dist.get_rank()),
-                          world_size=_int(dist.get_world_size()),
-                          backend=str(dist.get_backend()))
-        except Exception:
-            _debug("init_process_group")
+    def after(token, result, raised):
+        if raised is None:
+            try:
+                dist = sys.modules.get("torch.distributed")
+                _aw.dist_init(rank=_int(dist.get_rank()),
+                              world_size=_int(dist.get_world_size()),
+                              backend=str(dist.get_backend()))
+            except Exception:
+                _debug("init_process_group")
         return result
-    return init_process_group
+    return _wrap(original, None, after, method=False)
 
 
 def _patch_distributed():
@@ -894,29 +901,32 @@ def _join_event(join, begin, raised=-1):
 
 
 def _wrap_join_enter(original):
-    @functools.wraps(original)
-    def __enter__(self, *args, **kwargs):
-        result = original(self, *args, **kwargs)
-        _join_event(self, True)
+    def before(self, *args, **kwargs):
+        return self
+
+    def after(self, result, raised):
+        if raised is None:
+            _join_event(self, True)
         return result
-    return __enter__
+    return _wrap(original, before, after)
 
 
 def _wrap_join_exit(original):
     """Join.__exit__ shadows the collectives of the ranks still going until
     every rank joined: the event comes once it returned (or raised), so a
     rank that never leaves it shows as one."""
-    @functools.wraps(original)
-    def __exit__(self, *args, **kwargs):
-        try:
-            result = original(self, *args, **kwargs)
-        except BaseException:
+    def before(self, *args, **kwargs):
+        return self, args[0] if args else kwargs.get("type")
+
+    def after(token, result, raised):
+        self, came = token
+        if raised is not None:
             _join_event(self, False, 1)
-            raise
-        came = args[0] if args else kwargs.get("type")
-        _join_event(self, False, 1 if came is not None and not result else 0)
+        else:
+            _join_event(self, False,
+                        1 if came is not None and not result else 0)
         return result
-    return __exit__
+    return _wrap(original, before, after)
 
 
 _JOIN = "torch.distributed.algorithms.join"

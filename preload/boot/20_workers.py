@@ -119,11 +119,12 @@ def _items_before(batched):
 
 
 def _wrap_fetcher_init(original):
-    # Runs no user code (iter(dataset) comes after it in subclasses), so its
-    # frame never shows in a traceback of the user's.
-    @functools.wraps(original)
-    def __init__(self, *args, **kwargs):
-        result = original(self, *args, **kwargs)
+    def before(self, *args, **kwargs):
+        return self
+
+    def after(self, result, raised):
+        if raised is not None:
+            return None
         try:
             worker = _worker_state()
             if worker is not None:
@@ -150,4 +151,4 @@ def _wrap_fetcher_init(original):
         except Exception:
             _debug("fetcher __init__")
         return result
-    return __init__
+    return _wrap(original, before, after)

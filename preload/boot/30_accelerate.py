@@ -46,15 +46,17 @@ def _loader_wrap(outer, kind, frame):
 
 def _wrap_accelerate_init(kind):
     def make(original):
-        @functools.wraps(original)
-        def __init__(self, *args, **kwargs):
-            result = original(self, *args, **kwargs)
-            try:
-                _loader_wrap(self, kind, sys._getframe(1))
-            except Exception:
-                _debug("accelerate %s" % kind)
+        def before(self, *args, **kwargs):
+            return self
+
+        def after(self, result, raised):
+            if raised is None:
+                try:
+                    _loader_wrap(self, kind, sys._getframe(1))
+                except Exception:
+                    _debug("accelerate %s" % kind)
             return result
-        return __init__
+        return _wrap(original, before, after)
     return make
 
 
@@ -77,9 +79,12 @@ def _wrap_shard_iter(original):
     session records (a C iterator: no frame of ours stands in a traceback
     of the loop); without one, or for a loader we never saw built, its own
     generator."""
-    @functools.wraps(original)
-    def __iter__(self):
-        iterator = original(self)
+    def before(self):
+        return self
+
+    def after(self, iterator, raised):
+        if raised is not None:
+            return None
         try:
             entry = _loader_of(vars(self).get("base_dataloader", self))
             if entry is not None and _aw.recording():
@@ -87,7 +92,7 @@ def _wrap_shard_iter(original):
         except Exception:
             _debug("DataLoaderShard.__iter__")
         return iterator
-    return __iter__
+    return _wrap(original, before, after)
 
 
 def _patch_accelerate(module):

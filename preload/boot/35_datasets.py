@@ -83,17 +83,19 @@ def _note_slice(parent, child, start):
 
 
 def _wrap_select_contiguous(original):
-    @functools.wraps(original)
-    def _select_contiguous(self, *args, **kwargs):
-        result = original(self, *args, **kwargs)
-        try:
-            start = args[0] if args else kwargs.get("start")
-            if isinstance(start, int):
-                _note_slice(self, result, start)
-        except Exception:
-            _debug("datasets slice")
+    def before(self, *args, **kwargs):
+        return self, args[0] if args else kwargs.get("start")
+
+    def after(token, result, raised):
+        if raised is None:
+            try:
+                self, start = token
+                if isinstance(start, int):
+                    _note_slice(self, result, start)
+            except Exception:
+                _debug("datasets slice")
         return result
-    return _select_contiguous
+    return _wrap(original, before, after)
 
 
 def _patch_datasets(module):

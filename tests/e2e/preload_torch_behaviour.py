@@ -110,13 +110,174 @@ def errors():
             show("bad arguments", bad, error)
 
 
+# --- tracebacks through every wrapped entry point ---------------------------
+
+def seen_inside():
+    """What code called through a wrapped entry point sees of its callers:
+    inspect.stack() and a sys._getframe() walk, from its caller outwards."""
+    frame = sys._getframe(1)
+    walk = []
+    while frame is not None:
+        walk.append((frame.f_code.co_filename, frame.f_lineno,
+                     frame.f_code.co_name))
+        frame = frame.f_back
+    stack = [(info.filename, info.lineno, info.function, info.code_context,
+              info.index) for info in inspect.stack()[1:]]
+    return walk, stack
+
+
+class Probe(Exception):
+    """Raised by the program's own code, deep inside torch's."""
+
+
+def probe(where):
+    """Notes what the code calling it sees, then raises Probe."""
+    raise Probe(where, seen_inside())
+
+
+def through(name, call):
+    """Runs call, which raises through an entry point accwatch wraps, and
+    prints the exception's whole formatted traceback and what the raising
+    code saw of its callers."""
+    try:
+        call()
+    except Exception as error:
+        show("traceback of", name)
+        show("".join(traceback.format_exception(type(error), error,
+                                                error.__traceback__)))
+        if isinstance(error, Probe):
+            walk, stack = error.args[1]
+            show("getframe walk", walk)
+            show("inspect.stack", stack)
+    else:
+        show("no exception through", name)
+
+
+class SetattrProbe(DataLoader):
+    """DataLoader.__init__ sets attributes through __setattr__: the
+    program's own code inside torch's __init__."""
+
+    def __setattr__(self, name, value):
+        if name == "batch_size":
+            probe("DataLoader.__init__")
+        super().__setattr__(name, value)
+
+
+class LenProbe(torch.utils.data.Sampler):
+    def __init__(self):
+        pass
+
+    def __iter__(self):
+        return iter(range(4))
+
+    def __len__(self):
+        probe("DataLoader.__len__")
+
+
+class IterProbe:
+    """A batch sampler whose iter() raises at once: inside
+    _BaseDataLoaderIter.__init__, under DataLoader.__iter__."""
+
+    def __iter__(self):
+        probe("_BaseDataLoaderIter.__init__")
+
+    def __len__(self):
+        return 1
+
+
+class NextProbe:
+    """A batch sampler whose iterator raises on its first next(): inside
+    _next_index, under __next__."""
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        probe("_next_index")
+
+    def __len__(self):
+        return 1
+
+
+class ItemProbe(Squares):
+    def __getitem__(self, i):
+        probe("__next__ / fetch")
+
+
+class HookProbe(object):
+    """A Join hook whose post_hook raises: inside Join.__exit__."""
+
+    def main_hook(self):
+        pass
+
+    def post_hook(self, is_last_joiner):
+        probe("Join.__exit__")
+
+
+def rendezvous_probe(url, **kwargs):
+    probe("init_process_group")
+
+
+def tracebacks():
+    through("DataLoader.__init__", lambda: SetattrProbe(Squares()))
+    through("DataLoader.__init__ (torch raises)",
+            lambda: DataLoader(Squares(), batch_size=0))
+    through("DataLoader.__len__",
+            lambda: len(DataLoader(Squares(), sampler=LenProbe())))
+    through("DataLoader.__iter__",
+            lambda: iter(DataLoader(Squares(), batch_sampler=IterProbe())))
+    through("_next_index",
+            lambda: next(iter(DataLoader(Squares(),
+                                         batch_sampler=NextProbe()))))
+    through("__next__", lambda: next(iter(DataLoader(ItemProbe()))))
+    through("init_process_group (bad backend)",
+            lambda: torch.distributed.init_process_group(
+                backend="no-such-backend", init_method="tcp://127.0.0.1:1",
+                rank=0, world_size=1))
+    torch.distributed.register_rendezvous_handler("awprobe", rendezvous_probe)
+    through("init_process_group (rendezvous)",
+            lambda: torch.distributed.init_process_group(
+                backend="gloo", init_method="awprobe://here", rank=0,
+                world_size=1))
+    store = os.path.join(os.getcwd(), "behaviour.store")
+    torch.distributed.init_process_group(
+        backend="gloo", init_method="file://" + store, rank=0, world_size=1)
+    try:
+        from torch.distributed.algorithms.join import Joinable
+
+        class Joining(Joinable):
+            def __init__(self):
+                super().__init__()
+
+            def join_hook(self, **kwargs):
+                return HookProbe()
+
+            @property
+            def join_device(self):
+                return torch.device("cpu")
+
+            @property
+            def join_process_group(self):
+                return torch.distributed.group.WORLD
+
+        def join():
+            with Join([Joining()]):
+                pass
+        through("Join.__exit__", join)
+    finally:
+        torch.distributed.destroy_process_group()
+
+
 def pickling():
     loader = DataLoader(Squares(), batch_size=4, shuffle=True)
     for obj in (loader.dataset, loader.sampler, worker_module._worker_loop,
                 DataLoader.__init__, DataLoader.__iter__,
                 torch.distributed.init_process_group):
         copy = pickle.loads(pickle.dumps(obj))
-        show("pickle", type(obj).__name__,
+        # The wrapped functions' own type is accwatch's C callable, not
+        # `function` (README): what they pickle to is compared.
+        show("pickle", type(obj).__name__ if not callable(obj)
+             or isinstance(obj, Dataset) else obj.__qualname__,
              copy is obj if callable(obj) and not isinstance(obj, Dataset)
              else type(copy).__name__)
 
@@ -161,11 +322,14 @@ def hf_datasets():
         full.select(range(30, 50))
     except IndexError as error:
         show("select error", type(error).__name__, error)
+    through("Dataset._select_contiguous",
+            lambda: full._select_contiguous(30, 20))
 
 
 if __name__ == "__main__":
     signatures()
     errors()
+    tracebacks()
     pickling()
     iterate()
     # Queue feeder threads of finished loaders exit asynchronously.

@@ -12,7 +12,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catalogue  # noqa: E402
 
-HELPERS = {"hot_methods", "instancemethod", "call_before", "call_around",
+HELPERS = {"hot_methods", "instancemethod", "call_before", "call_around", "around",
            "recording", "debug"}
 CONSTANTS = {"UNKNOWN", "BOOT_PREFIX", "DEBUG", "HOT_SLOTS"}
 

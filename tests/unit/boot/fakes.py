@@ -68,7 +68,15 @@ class Recorder(types.ModuleType):
         return None  # the Python per-batch wrappers serve
 
     def instancemethod(self, function):
-        return function
+        return _InstanceMethod(function)
+
+    def around(self, target, before, after):
+        # The real one is C: no frame between the caller and target. This
+        # one's frame is named as the bootstrap's, which the bootstrap
+        # leaves out when it looks for the user's frame.
+        namespace = {}
+        exec(compile(_AROUND, self.BOOT_PREFIX + "fake_around>", "exec"), namespace)
+        return namespace["make"](target, before, after)
 
     def call_before(self, target, before):
         def call(*args, **kwargs):
@@ -239,3 +247,35 @@ def run_bootstrap(monkeypatch, modules):
         code = compile(open(part).read(), Recorder.BOOT_PREFIX + os.path.basename(part) + ">", "exec")
         exec(code, namespace)
     return namespace, recorder
+
+
+class _InstanceMethod:
+    """types.InstanceMethod's behaviour (what _aw.instancemethod makes): a
+    callable bound as a method, its attributes those of the callable."""
+
+    def __init__(self, function):
+        self.__func__ = function
+
+    def __get__(self, obj, owner=None):
+        return self.__func__ if obj is None else types.MethodType(self.__func__, obj)
+
+    def __call__(self, *args, **kwargs):
+        return self.__func__(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.__func__, name)
+
+
+_AROUND = """
+def make(target, before, after):
+    def call(*args, **kwargs):
+        token = before(*args, **kwargs) if before is not None else None
+        try:
+            result = target(*args, **kwargs)
+        except BaseException as raised:
+            if after is not None:
+                after(token, None, raised)
+            raise
+        return after(token, result, None) if after is not None else result
+    return call
+"""
