@@ -118,6 +118,8 @@ struct accwatch_capi {
 	ssize_t (*PyTuple_Size)(accwatch_pyobject *tuple);
 	accwatch_pyobject *(*PyTuple_GetItem)(accwatch_pyobject *tuple,
 					      ssize_t index);
+	accwatch_pyobject *(*PyTuple_GetSlice)(accwatch_pyobject *tuple,
+					       ssize_t low, ssize_t high);
 	long long (*PyLong_AsLongLongAndOverflow)(accwatch_pyobject *object,
 						  int *overflow);
 	accwatch_pyobject *(*PyLong_FromLongLong)(long long value);

@@ -77,6 +77,7 @@ static const struct accwatch_symbol accwatch_record_symbols[] = {
     ACCWATCH_SYMBOL(PyList_GetItem),
     ACCWATCH_SYMBOL(PyTuple_Size),
     ACCWATCH_SYMBOL(PyTuple_GetItem),
+    ACCWATCH_SYMBOL(PyTuple_GetSlice),
     ACCWATCH_SYMBOL(PyLong_AsLongLongAndOverflow),
     ACCWATCH_SYMBOL(PyLong_FromLongLong),
     ACCWATCH_SYMBOL(PyUnicode_FromString),

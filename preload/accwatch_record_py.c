@@ -425,8 +425,9 @@ static const struct accwatch_py_method_def accwatch_call_before_def = {
  * exception) is told and the exception goes on unchanged (after's own
  * return value or error dropped). Being C, it puts no frame of accwatch's
  * between the caller and target: tracebacks, inspect.stack() and
- * sys._getframe() inside target see what they see without accwatch. before
- * and after catch their own errors; what reaches here from before
+ * sys._getframe() inside target see what they see without accwatch. target
+ * None: the token is the target, called with the arguments after the first.
+ * before and after catch their own errors; what reaches here from before
  * (KeyboardInterrupt...) propagates. */
 /* function(a, b, c), NULL with an error set when it raised. */
 static accwatch_pyobject *accwatch_call3(accwatch_pyobject *function,
@@ -465,7 +466,16 @@ static accwatch_pyobject *accwatch_py_around(accwatch_pyobject *self,
 		if (!token)
 			return NULL;
 	}
-	result = api->PyObject_Call(target, args, kwargs);
+	if (target == api->Py_None) {
+		/* before named the target, already bound to the first
+		 * argument (a class's next __init_subclass__ in its MRO). */
+		accwatch_pyobject *rest =
+		    api->PyTuple_GetSlice(args, 1, api->PyTuple_Size(args));
+		result = rest ? api->PyObject_Call(token, rest, kwargs) : NULL;
+		accwatch_py_drop(api, rest);
+	} else {
+		result = api->PyObject_Call(target, args, kwargs);
+	}
 	if (after == api->Py_None) {
 		api->Py_DecRef(token);
 		return result;

@@ -98,6 +98,7 @@ import os
 import re
 import sys
 import threading
+import types
 import weakref
 
 _UNKNOWN = _aw.UNKNOWN
@@ -503,10 +504,17 @@ class _Wrapped(functools.partial):
     __name__, __qualname__, __doc__ and __module__ (functools.
     update_wrapper), so that no frame of ours stands between the caller and
     the original in a traceback, an inspect.stack() or a sys._getframe()
-    walk, while inspect.signature still reads the original. Pickled by
-    reference (its qualified name), and repr'd, as the function it
-    replaces."""
+    walk, while inspect.signature still reads the original. Like the
+    function it replaces, it binds as a method (__get__: its frame is gone
+    before the method runs), so that cls.__init__ read and set back (as
+    Lightning's _replace_dunder_methods does) still binds; it pickles by
+    reference (its qualified name) and is repr'd as a function."""
     __slots__ = ()
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        return types.MethodType(self, obj)
 
     def __reduce_ex__(self, protocol):
         return self.__qualname__
@@ -526,19 +534,18 @@ def _is_raised(raised, kind):
         isinstance(raised, type) and issubclass(raised, kind))
 
 
-def _wrap(original, before, after, method=True):
+def _wrap(original, before, after):
     """original wrapped in C: token = before(*args, **kwargs) (None: no
     before), then original(*args, **kwargs); after(token, result, None) is
     what the call returns, and after(token, None, raised) is told of an
     exception, which goes on unchanged. before and after catch their own
-    errors; sys._getframe(1) in them is the caller's frame. method: a
-    class attribute (binds to instances as functions do)."""
+    errors; sys._getframe(1) in them is the caller's frame."""
     call = _aw.around(original, before, after)
     if call is None:
         return _wrap_in_python(original, before, after)
     wrapper = functools.update_wrapper(_Wrapped(call), original)
     wrapper._accwatch_wrapper = True
-    return _aw.instancemethod(wrapper) if method else wrapper
+    return wrapper
 
 
 def _wrap_in_python(original, before, after):

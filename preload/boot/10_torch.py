@@ -872,7 +872,7 @@ def _wrap_init_process_group(original):
             except Exception:
                 _debug("init_process_group")
         return result
-    return _wrap(original, None, after, method=False)
+    return _wrap(original, None, after)
 
 
 def _patch_distributed():

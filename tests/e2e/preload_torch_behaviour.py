@@ -69,6 +69,13 @@ def signatures():
                      Join.__exit__):
         show(function.__qualname__, inspect.signature(function))
     show("doc", DataLoader.__init__.__doc__ == DataLoader.__init__.__doc__)
+    # Read from the class and set back (Lightning's _replace_dunder_methods):
+    # it must still bind as a method.
+    init = DataLoader.__init__
+    DataLoader.__init__ = init
+    loader = DataLoader(Squares(), batch_size=5)
+    show("set back", DataLoader.__init__ is init, len(loader),
+         inspect.signature(loader.__init__))
 
 
 def errors():
@@ -230,6 +237,11 @@ def tracebacks():
             lambda: next(iter(DataLoader(Squares(),
                                          batch_sampler=NextProbe()))))
     through("__next__", lambda: next(iter(DataLoader(ItemProbe()))))
+
+    def subclass():
+        class Keyworded(DataLoader, flavour="sweet"):
+            pass
+    through("DataLoader.__init_subclass__", subclass)
     through("init_process_group (bad backend)",
             lambda: torch.distributed.init_process_group(
                 backend="no-such-backend", init_method="tcp://127.0.0.1:1",

@@ -271,7 +271,10 @@ def make(target, before, after):
     def call(*args, **kwargs):
         token = before(*args, **kwargs) if before is not None else None
         try:
-            result = target(*args, **kwargs)
+            if target is None:
+                result = token(*args[1:], **kwargs)
+            else:
+                result = target(*args, **kwargs)
         except BaseException as raised:
             if after is not None:
                 after(token, None, raised)
