@@ -4,7 +4,10 @@ an LTTng session from accwatch_trace_gen's `growth` scenario (a new one-batch
 DataLoader per epoch over one sampler; one loader with many one-batch
 passes; a worker forked per pass), at 1k, 10k, 30k and 100k. Prints seconds
 and peak MiB per size and the ratio to the size before: a linear report
-grows by about the size's own ratio (10x, 3x, 3.3x)."""
+grows by about the size's own ratio (10x, 3x, 3.3x). With --real, the
+loaders rows come from real recordings instead: two torch ranks under
+accwatch-run, building a one-batch DataLoader per epoch over one
+DistributedSampler (bench/loader_per_epoch.py)."""
 import argparse
 import os
 import shutil
@@ -39,6 +42,14 @@ def record(gen, trace, shape, n, run):
         subprocess.run(["lttng", "destroy", session], stdout=subprocess.DEVNULL)
 
 
+def record_real(opts, trace, n):
+    """n DataLoaders in all, over two ranks, recorded by accwatch-run."""
+    subprocess.run([os.path.join(opts.build, "bin", "accwatch-run"), "-q", "-o", trace, "--",
+                    opts.python, os.path.join(SOURCE, "examples", "launch.py"), "--nproc", "2",
+                    os.path.join(HERE, "loader_per_epoch.py"), "--epochs", str(n // 2)],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
 def timed(cmd, env):
     """Wall seconds and peak RSS (MiB) of one run, in a fresh child."""
     probe = [PYTHON, "-c",
@@ -62,6 +73,9 @@ def main():
     parser.add_argument("--timeout", type=int, default=600,
                         help="ACCWATCH_REPORT_TIMEOUT for each report (default %(default)s)")
     parser.add_argument("--keep", help="keep the traces in this directory")
+    parser.add_argument("--real", action="store_true",
+                        help="loaders: record real torch ranks (slow: minutes for 100k)")
+    parser.add_argument("--python", default=PYTHON, help="the Python of --real (default %(default)s)")
     opts = parser.parse_args()
     gen = os.path.join(opts.build, "bin", "accwatch_trace_gen")
     report = os.path.join(opts.build, "bin", "accwatch-report")
@@ -81,7 +95,10 @@ def main():
                 trace = os.path.join(work, f"{shape}-{n}")
                 shutil.rmtree(trace, ignore_errors=True)
                 start = time.perf_counter()
-                record(gen, trace, shape, n, run)
+                if opts.real and shape == "loaders":
+                    record_real(opts, trace, n)
+                else:
+                    record(gen, trace, shape, n, run)
                 recorded = time.perf_counter() - start
                 size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(trace) for f in fs)
                 seconds, mib = timed([report, trace], env)

@@ -24,3 +24,24 @@ dispatcher = prepare_data_loader(user, num_processes=4, process_index=0,
 print(type(dispatcher).__name__, len(dispatcher))
 skipping = skip_first_batches(shard, 3)
 print(type(skipping).__name__, len(skipping), sum(1 for _ in skipping))
+
+# An error of the program's own code raised through accelerate's outer
+# loader's __init__ (wrapped by accwatch): the same traceback, and the same
+# stack seen inside, as without it.
+import inspect  # noqa: E402
+import traceback  # noqa: E402
+from accelerate.data_loader import DataLoaderShard  # noqa: E402
+
+
+class ClassProbe(Numbers):
+    @property
+    def __class__(self):
+        seen = [(info.filename, info.lineno, info.function)
+                for info in inspect.stack()[1:]]
+        raise LookupError("the dataset's class was asked", seen)
+
+
+try:
+    DataLoaderShard(ClassProbe(), batch_size=2)
+except LookupError:
+    print(traceback.format_exc())
