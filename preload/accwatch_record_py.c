@@ -422,13 +422,13 @@ static const struct accwatch_py_method_def accwatch_call_before_def = {
 /* self is (target, before, after): token = before(*args, **kwargs) (before
  * None: token None), then target(*args, **kwargs); after(token, result,
  * None) is what the call returns; when target raised, after(token, None,
- * exception) is told and the exception goes on unchanged (after's own
- * return value or error dropped). Being C, it puts no frame of accwatch's
- * between the caller and target: tracebacks, inspect.stack() and
- * sys._getframe() inside target see what they see without accwatch. target
- * None: the token is the target, called with the arguments after the first.
- * before and after catch their own errors; what reaches here from before
- * (KeyboardInterrupt...) propagates. */
+ * exception) is told (its class when C raised it without a value) and the
+ * exception goes on unchanged (after's own return value or error dropped).
+ * Being C, it puts no frame of accwatch's between the caller and target:
+ * tracebacks, inspect.stack() and sys._getframe() inside target see what they
+ * see without accwatch. target None: the token is the target, called with the
+ * arguments after the first. before and after catch their own errors; what
+ * reaches here from before (KeyboardInterrupt...) propagates. */
 /* function(a, b, c), NULL with an error set when it raised. */
 static accwatch_pyobject *accwatch_call3(accwatch_pyobject *function,
 					 accwatch_pyobject *a,
@@ -494,7 +494,9 @@ static accwatch_pyobject *accwatch_py_around(accwatch_pyobject *self,
 	}
 	api->PyErr_Fetch(&type, &value, &traceback);
 	told = accwatch_call3(after, token, api->Py_None,
-			      value ? value : api->Py_None);
+			      value  ? value
+			      : type ? type
+				     : api->Py_None);
 	if (told)
 		api->Py_DecRef(told);
 	else
