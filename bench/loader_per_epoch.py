@@ -1,7 +1,8 @@
 """A training loop that builds a new one-batch DataLoader every epoch over
 one DistributedSampler (the shape of issue 19's slow report): run under
 examples/launch.py by bench/report_growth.py --real, recorded by
-accwatch-run. Each rank reads its share of 16 samples per epoch."""
+accwatch-run. Each rank reads its share of 16 samples per epoch and asks
+len() of each loader."""
 import argparse
 
 import torch
@@ -20,8 +21,9 @@ def main():
     for epoch in range(opts.epochs):
         sampler.set_epoch(epoch)
         loader = DataLoader(data, batch_size=8, sampler=sampler)
+        steps = len(loader)  # as a progress bar or a scheduler asks
         for _ in loader:
-            pass
+            steps -= 1
     dist.destroy_process_group()
 
 
