@@ -1143,6 +1143,8 @@ Test(mapping, wide_maps_reach_beyond_2_32)
 	cr_expect_eq(ep->out_of_range, 0);
 	cr_expect_eq(ep->union_in_range, 4);
 	cr_expect_eq(cell_of(m, 0, 0, 0)->unique, 4);
+	aw_model_destroy(m);
+}
 
 /* The progress function the report's line hangs on: what it was told. */
 struct progress_seen {
