@@ -932,7 +932,7 @@ static void aw_build_epochs(struct aw_model *model)
 					  (uint32_t)i);
 			continue;
 		}
-		if (p->is_worker || p->rank < 0 || aw_pass_dropped(it))
+		if (p->is_worker || p->rank < 0)
 			continue;
 		if (g->rebuilt) {
 			/* Other ranks only primed the inner iterator: what
@@ -940,6 +940,8 @@ static void aw_build_epochs(struct aw_model *model)
 			g->primed_iterations++;
 			continue;
 		}
+		if (aw_pass_dropped(it))
+			continue;
 		struct aw_contribution c;
 		aw_contribution_of(model, (uint32_t)i, &c);
 		struct aw_epoch *epoch = aw_epoch_for(
