@@ -51,7 +51,10 @@ class Model(L.LightningModule):
             # Reloaded: a new loader at the same site, read for this epoch.
             self.fitted = self.truth.loader(self.fitted["site"], ordinal=self.current_epoch)
         self.fitted["iterated"] = True
-        self.fitted["epochs"].append({"epoch": self.current_epoch, "batches": [], "exhausted": True})
+        # STOPS_EARLY: the scenario's Trainer ends each epoch before the
+        # loader runs out (limit_train_batches).
+        self.fitted["epochs"].append({"epoch": self.current_epoch, "batches": [],
+                                      "exhausted": not getattr(self.scenario, "STOPS_EARLY", False)})
 
     def training_step(self, batch, batch_idx):
         self.fitted["epochs"][-1]["batches"].append(batch.tolist())
