@@ -14,6 +14,27 @@
 
 /* --- same-order ---------------------------------------------------------- */
 
+/* The message of a same-order finding: `count` samples or items of each
+ * rank named read alike in epochs a and b, `pairs` times over ranks and
+ * epochs, although `shuffler` shuffles. */
+static void aw_same_order_said(struct aw_finding *f, const char *unit,
+			       uint64_t count, uint32_t a, uint32_t b,
+			       size_t pairs, const char *shuffler)
+{
+	struct aw_text ranks = {0};
+	aw_format_ranks(f->ranks, f->n_ranks, &ranks);
+	aw_finding_set_message(
+	    f,
+	    "%s%s read its %" PRIu64 " %s in exactly the same order in "
+	    "epochs %u and %u (%zu repeat%s over ranks and epochs) although %s "
+	    "shuffles: every epoch repeats the first",
+	    f->n_ranks > 1 ? "each of " : "", aw_text_str(&ranks), count, unit,
+	    a, b, pairs, pairs == 1 ? "" : "s", shuffler);
+	aw_text_fini(&ranks);
+	aw_finding_add_integer(f, "samples", (int64_t)count);
+	aw_finding_add_integer(f, "epoch_pairs", (int64_t)pairs);
+}
+
 static bool aw_sources_repeat(const struct aw_model *m, uint32_t g, uint32_t a,
 			      uint32_t b, int32_t rank, bool main_too,
 			      uint64_t *items, uint32_t *workers);
@@ -70,19 +91,11 @@ static void aw_same_item_order(const struct aw_check_input *in,
 	}
 	if (!f)
 		return;
-	struct aw_text ranks = {0};
-	aw_format_ranks(f->ranks, f->n_ranks, &ranks);
-	aw_finding_set_message(
-	    f,
-	    "%s%s read its %" PRIu64 " items in exactly the same order in "
-	    "epochs %u and %u (%zu repeat%s over ranks and epochs) although "
-	    "its dataset (%s) says it shuffles: every epoch repeats the first",
-	    f->n_ranks > 1 ? "each of " : "", aw_text_str(&ranks), first_items,
-	    first_a, first_b, pairs, pairs == 1 ? "" : "s",
-	    aw_short_class(in->desc->dataset_type));
-	aw_text_fini(&ranks);
-	aw_finding_add_integer(f, "samples", (int64_t)first_items);
-	aw_finding_add_integer(f, "epoch_pairs", (int64_t)pairs);
+	char *who = aw_xasprintf("its dataset (%s) says it",
+				 aw_short_class(in->desc->dataset_type));
+	aw_same_order_said(f, "items", first_items, first_a, first_b, pairs,
+			   who);
+	free(who);
 	aw_finding_set_fix(
 	    f, "move the dataset's shuffle on every epoch: give it the epoch "
 	       "(its set_epoch(epoch), before the workers start) or a new "
@@ -151,19 +164,8 @@ void aw_check_same_order(const struct aw_check_input *in,
 	}
 	if (!f)
 		return;
-	struct aw_text ranks = {0};
-	aw_format_ranks(f->ranks, f->n_ranks, &ranks);
-	aw_finding_set_message(
-	    f,
-	    "%s%s read its %" PRIu64 " samples in exactly the same order in "
-	    "epochs %u and %u (%zu repeat%s over ranks and epochs) although %s "
-	    "shuffles: every epoch repeats the first",
-	    f->n_ranks > 1 ? "each of " : "", aw_text_str(&ranks),
-	    first->samples, first_a, first_b, pairs, pairs == 1 ? "" : "s",
-	    aw_short_class(d->sampler_class));
-	aw_text_fini(&ranks);
-	aw_finding_add_integer(f, "samples", (int64_t)first->samples);
-	aw_finding_add_integer(f, "epoch_pairs", (int64_t)pairs);
+	aw_same_order_said(f, "samples", first->samples, first_a, first_b,
+			   pairs, aw_short_class(d->sampler_class));
 	if (d->sampler_class && strstr(d->sampler_class, "Distributed"))
 		aw_finding_set_fix(
 		    f, "call sampler.set_epoch(epoch) at the start of every "
