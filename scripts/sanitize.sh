@@ -180,7 +180,7 @@ elif ! command -v clang >/dev/null 2>&1; then
 elif build fuzz "$fuzz" -DCMAKE_C_COMPILER=clang -DACCWATCH_FUZZ=ON -- fuzz_ingest; then
 	corpus=$logs/fuzz-corpus
 	mkdir -p "$corpus"
-	cp "$here"/tests/fuzz/seeds/* "$here"/tests/fuzz/regressions/* "$corpus/"
+	cp "$here"/tests/fuzz/seeds/ingest/* "$here"/tests/fuzz/regressions/ingest/* "$corpus/"
 	# The sanitizers' own reports go to the fuzzer's output here.
 	ASAN_OPTIONS="halt_on_error=1:detect_leaks=1" \
 	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \

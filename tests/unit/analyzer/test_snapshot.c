@@ -17,7 +17,7 @@
 #include "stream.h"
 
 #ifndef AW_SEEDS_DIR
-#error "AW_SEEDS_DIR names tests/fuzz/seeds"
+#error "AW_SEEDS_DIR names tests/fuzz/seeds/ingest"
 #endif
 
 /* Points along a stream where the model is snapshotted. */
