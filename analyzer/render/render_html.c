@@ -282,10 +282,11 @@ static json_t *aw_html_plots(const struct aw_model *model,
 
 	for (size_t g = 0; g < model->n_loaders_global; g++) {
 		const struct aw_global_loader *l = &model->loaders_global[g];
-		json_t *epochs = json_array();
+		json_t *epochs;
 
 		if (!aw_answers_loader_shown(model, watch, (uint32_t)g))
 			continue;
+		epochs = json_array();
 		for (size_t e = 0; e < l->n_epochs; e++)
 			json_array_append_new(
 			    epochs, aw_html_epoch(model, &l->epochs[e]));
