@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,15 +51,25 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Weak: a build without a sanitizer has none. */
 void __sanitizer_set_report_path(const char *path) __attribute__((weak));
+void __sanitizer_set_death_callback(void (*callback)(void))
+    __attribute__((weak));
 
 static uint8_t *aw_metadata;
 static size_t aw_metadata_len;
 static char aw_reports[512];
 
 /* In the child: its sanitizer reports to files of the scratch directory,
- * its data capped. */
+ * its data capped, and libFuzzer's handlers gone: babeltrace2 aborting
+ * there is the reader's to report, not an input of ours that crashed (the
+ * parent judges the child's reports). */
 static void aw_in_child(void)
 {
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);
+	const int handled[] = {SIGABRT, SIGINT,  SIGTERM, SIGXFSZ,
+			       SIGUSR1, SIGUSR2, SIGALRM};
+	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+		signal(handled[i], SIG_DFL);
 	if (__sanitizer_set_report_path)
 		__sanitizer_set_report_path(aw_reports);
 	FILE *status = fopen("/proc/self/status", "re");
