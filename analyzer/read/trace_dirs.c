@@ -104,12 +104,31 @@ static int aw_compare_strings(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Opens path for reading only if it is a regular file: opening a FIFO (a
+ * trace directory can hold anything) would block for good. */
+static FILE *aw_open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /* accwatch-run's note that recording could not work (accwatch_events.h): the
  * real reason a directory holds no trace. */
 static bool aw_unrecorded_note(const char *dir, char *error, size_t error_size)
 {
 	char *path = aw_xasprintf("%s/%s", dir, ACCWATCH_UNRECORDED_NOTE);
-	FILE *file = fopen(path, "re");
+	FILE *file = aw_open_regular(path);
 	char line[768];
 	bool found = false;
 
@@ -202,25 +221,6 @@ enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
 	qsort(dirs->dirs + before, dirs->n - before, sizeof(*dirs->dirs),
 	      aw_compare_strings);
 	return AW_TRACE_DIRS_OK;
-}
-
-/* Opens path for reading only if it is a regular file: opening a FIFO (a
- * trace directory can hold anything) would block for good. */
-static FILE *aw_open_regular(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return NULL;
-	}
-	FILE *f = fdopen(fd, "rb");
-	if (!f)
-		close(fd);
-	return f;
 }
 
 /* CTF 1.8 packetized metadata: each packet opens with this header (packed,
@@ -443,7 +443,7 @@ void aw_stall_notes_read(const char *dir, struct aw_trace_stats *stats)
 			    strlen(ACCWATCH_STALL_NOTE)) != 0)
 			continue;
 		char *path = aw_xasprintf("%s/%s", dir, entry->d_name);
-		FILE *file = fopen(path, "re");
+		FILE *file = aw_open_regular(path);
 		free(path);
 		if (!file)
 			continue;
