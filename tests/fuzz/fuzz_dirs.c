@@ -7,7 +7,10 @@
  * metadata file, the stall and unrecorded notes, the metadata framing and
  * stream checks and the progress measure on each trace found. What it
  * finds must be sorted, without duplicates, and each one a directory with
- * a regular `metadata` file.
+ * a regular `metadata` file, and no input may take AW_FUZZ_SLOW_S: a tree
+ * of a hundred entries takes milliseconds, unless something blocks (in
+ * the fuzzer libFuzzer's timer signal ends a blocked open() each second,
+ * so a FIFO opened for reading shows as a slow input, not a hang).
  *
  * Program: one operation byte after another (op % 8):
  *   0 mkdir NAME and enter it      1 leave the current directory
@@ -22,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "accwatch_events.h"
@@ -34,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define AW_FUZZ_ENTRIES 96
 #define AW_FUZZ_DEPTH 48
+#define AW_FUZZ_SLOW_S 0.5
 
 static const char *const aw_names[] = {"metadata",
 				       "index",
@@ -198,6 +203,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/* What accwatch-report does with the path (reader.c). */
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	struct aw_trace_stats stats;
 	memset(&stats, 0, sizeof(stats));
 	aw_stall_notes_read(path, &stats);
@@ -216,6 +223,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		aw_progress_measure(&dirs, &bytes, &packets);
 	}
 	aw_trace_dirs_fini(&dirs);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double took = (double)(t1.tv_sec - t0.tv_sec) +
+		      (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (took > AW_FUZZ_SLOW_S) {
+		fprintf(stderr,
+			"fuzz_dirs: the search took %.2f s: "
+			"something blocked\n",
+			took);
+		abort();
+	}
 	aw_fuzz_empty(root);
 	return 0;
 }
