@@ -6,6 +6,7 @@ and crashes (crash-, leak-, timeout- and oom- files). Not part of CI
 (scripts/sanitize.sh runs fuzz_ingest for a fixed number of inputs).
 
     bench/fuzz.py MINUTES [--build DIR] [--work DIR] [--targets a,b]
+                  [--minutes-of NAME=MINUTES]...
 
 Builds DIR (default build-fuzz: clang, ACCWATCH_FUZZ=ON) when it has no
 fuzz binaries. Each target's corpus starts from tests/fuzz/seeds/NAME and
@@ -34,7 +35,7 @@ TARGETS = {
     "render": (65536, 20, 512),
     "ctf": (65536, 30, 1 << 20),
     "dirs": (4096, 10, 512),
-    "metadata": (32768, 10, 512),
+    "metadata": (8192, 10, 512),
     "progress": (4096, 10, 512),
 }
 
@@ -98,7 +99,15 @@ def main():
     parser.add_argument("--build", default=os.path.join(SOURCE, "build-fuzz"))
     parser.add_argument("--work", default=None, help="corpora and artifacts (BUILD/fuzz-work)")
     parser.add_argument("--targets", default=",".join(TARGETS))
+    parser.add_argument("--minutes-of", action="append", default=[], metavar="NAME=MINUTES",
+                        help="another time for one target (the fast ones make most executions)")
     args = parser.parse_args()
+    minutes = {name: args.minutes for name in TARGETS}
+    for item in args.minutes_of:
+        name, _, value = item.partition("=")
+        if name not in TARGETS:
+            sys.exit(f"fuzz.py: no target {name}: one of {', '.join(TARGETS)}")
+        minutes[name] = float(value)
     build(args.build)
     work = args.work or os.path.join(args.build, "fuzz-work")
     rows = []
@@ -106,8 +115,8 @@ def main():
         if name not in TARGETS:
             sys.exit(f"fuzz.py: no target {name}: one of {', '.join(TARGETS)}")
         binary = os.path.join(args.build, "bin", "fuzz_" + name)
-        print(f"fuzz.py: fuzz_{name} for {args.minutes:g} min", file=sys.stderr, flush=True)
-        rows.append(run_target(name, binary, work, args.minutes * 60))
+        print(f"fuzz.py: fuzz_{name} for {minutes[name]:g} min", file=sys.stderr, flush=True)
+        rows.append(run_target(name, binary, work, minutes[name] * 60))
     print("| target | executions | exec/s | cov | ft | corpus | crashes |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
