@@ -169,8 +169,10 @@ static bool aw_html_count_one(uint32_t index, void *context)
 static json_t *aw_html_histogram(const struct aw_epoch *e)
 {
 	const roaring_bitmap_t *all = aw_sample_set_bitmap(&e->all);
-	uint64_t span =
-	    roaring_bitmap_is_empty(all) ? 0 : roaring_bitmap_maximum(all) + 1;
+	/* In 64 bits: the index 2^32 - 1 spans 2^32. */
+	uint64_t span = roaring_bitmap_is_empty(all)
+			    ? 0
+			    : (uint64_t)roaring_bitmap_maximum(all) + 1;
 	struct aw_html_counts c;
 	uint64_t *by_ranks;
 	json_t *counts;
