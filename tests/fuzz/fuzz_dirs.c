@@ -20,6 +20,7 @@
  * NAME: a byte; below 0x80 it picks a name LTTng or accwatch uses, else
  * (b & 15) bytes follow ('/' and NUL become '_'). */
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define AW_FUZZ_ENTRIES 96
 #define AW_FUZZ_DEPTH 48
-#define AW_FUZZ_SLOW_S 0.5
+#define AW_FUZZ_SLOW_S 2.0
 
 static const char *const aw_names[] = {"metadata",
 				       "index",
@@ -96,13 +97,27 @@ static void aw_name(struct aw_cursor *c, char *out, size_t out_size)
 		snprintf(out, out_size, "e");
 }
 
-static void aw_check_found(const struct aw_trace_dirs *dirs)
+/* given: the path searched was a `metadata` file, which is taken as
+ * named (the framing and stream checks then refuse what is no regular
+ * file). */
+static void aw_check_found(const struct aw_trace_dirs *dirs, bool given)
 {
 	for (size_t i = 0; i < dirs->n; i++) {
-		char path[8192];
+		char path[8192], error[1024];
 		struct stat st;
 		snprintf(path, sizeof(path), "%s/metadata", dirs->dirs[i]);
-		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (given && stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+		    (aw_metadata_check(dirs->dirs[i], error, sizeof(error)) ==
+			 AW_METADATA_OK ||
+		     aw_streams_check(dirs->dirs[i], error, sizeof(error)) !=
+			 AW_STREAMS_SPECIAL)) {
+			fprintf(stderr,
+				"fuzz_dirs: %s is no regular file, "
+				"yet passed the checks\n",
+				path);
+			abort();
+		}
+		if (!given && (stat(path, &st) != 0 || !S_ISREG(st.st_mode))) {
 			fprintf(stderr, "fuzz_dirs: %s has no metadata file\n",
 				dirs->dirs[i]);
 			abort();
@@ -202,6 +217,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 
+	/* The path the user gives is followed, wherever it leads (a link to
+	 * / makes the walk read the whole machine): only below it are links
+	 * not followed. The harness stays in its directory. */
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		snprintf(path, sizeof(path), "%s", cwd);
+	bool given = stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 	/* What accwatch-report does with the path (reader.c). */
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -214,7 +236,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char error[1024];
 	if (aw_trace_dirs_find(&dirs, path, error, sizeof(error)) ==
 	    AW_TRACE_DIRS_OK) {
-		aw_check_found(&dirs);
+		aw_check_found(&dirs, given);
 		for (size_t i = 0; i < dirs.n; i++) {
 			aw_metadata_check(dirs.dirs[i], error, sizeof(error));
 			aw_streams_check(dirs.dirs[i], error, sizeof(error));
