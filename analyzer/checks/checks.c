@@ -321,11 +321,9 @@ bool aw_epoch_maps_differ(const struct aw_check_input *in,
 	const struct aw_mapping *first = NULL;
 	for (size_t c = 0; c < e->n_cells && !*b; c++) {
 		const struct aw_cell *cell = &e->cells[c];
-		const struct aw_iteration *it =
-		    &in->model->iterations[cell->iteration];
 		const struct aw_mapping *m =
-		    in->model->loaders[it->loader].mapping;
-		if (cell->n_iterations != 1 || !m || !m->n_levels)
+		    aw_model_cell_mapping(in->model, cell);
+		if (cell->n_iterations != 1 || !m)
 			continue;
 		if (!first) {
 			first = m;

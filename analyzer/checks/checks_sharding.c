@@ -309,14 +309,6 @@ static bool aw_one_cause(const struct aw_check_input *in)
 	       aw_epoch_order_diverged(in, &a, &b);
 }
 
-/* The index maps a cell's loader reads through. */
-static const struct aw_mapping *aw_cell_mapping(const struct aw_check_input *in,
-						const struct aw_cell *cell)
-{
-	const struct aw_iteration *it = &in->model->iterations[cell->iteration];
-	return in->model->loaders[it->loader].mapping;
-}
-
 void aw_check_split_diverged(const struct aw_check_input *in,
 			     struct aw_findings *out)
 {
@@ -340,7 +332,8 @@ void aw_check_split_diverged(const struct aw_check_input *in,
 	aw_evidence_shares(f, e, e->expected_count,
 			   "the samples the ranks' subsets cover");
 	const struct aw_mapping_level *part =
-	    aw_mapping_parting(aw_cell_mapping(in, a), aw_cell_mapping(in, b));
+	    aw_mapping_parting(aw_model_cell_mapping(in->model, a),
+			       aw_model_cell_mapping(in->model, b));
 	if (part && part->datasets)
 		aw_finding_set_fix(
 		    f, "split once, the same way on every rank: give the HF "

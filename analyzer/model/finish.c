@@ -760,8 +760,8 @@ static int aw_compare_epochs(const void *a, const void *b)
 }
 
 /* The index map a cell read through, NULL none. */
-static const struct aw_mapping *aw_cell_mapping(const struct aw_model *model,
-						const struct aw_cell *cell)
+const struct aw_mapping *aw_model_cell_mapping(const struct aw_model *model,
+					       const struct aw_cell *cell)
 {
 	const struct aw_iteration *it = &model->iterations[cell->iteration];
 	const struct aw_mapping *m = model->loaders[it->loader].mapping;
@@ -778,14 +778,14 @@ static void aw_epoch_gaps(const struct aw_model *model, struct aw_epoch *epoch)
 	if (epoch->n_cells < 2 || epoch->base_len <= 0)
 		return;
 	const struct aw_mapping *first =
-	    aw_cell_mapping(model, &epoch->cells[0]);
+	    aw_model_cell_mapping(model, &epoch->cells[0]);
 	if (!first || aw_mapping_base_len(first) != epoch->base_len)
 		return;
 	bool differ = false;
 	uint32_t parent = first->n_levels;
 	for (size_t c = 1; c < epoch->n_cells; c++) {
 		const struct aw_mapping *m =
-		    aw_cell_mapping(model, &epoch->cells[c]);
+		    aw_model_cell_mapping(model, &epoch->cells[c]);
 		/* A rank reading the base itself, or another base: not parts
 		 * of one whole. */
 		if (!m || aw_mapping_base_len(m) != epoch->base_len)

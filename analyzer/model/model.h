@@ -469,6 +469,9 @@ static inline void aw_model_progress(const struct aw_model *model,
 		model->progress(model->progress_context, stage, done, total);
 }
 
+/* The index maps a cell's loader reads through; NULL when it has none. */
+const struct aw_mapping *aw_model_cell_mapping(const struct aw_model *model,
+					       const struct aw_cell *cell);
 /* A global loader's epoch by ordinal, or NULL: a binary search, the epochs
  * being sorted once built (a run of 300,000 epochs asks this per pass). */
 struct aw_epoch *aw_model_find_epoch(const struct aw_global_loader *loader,
