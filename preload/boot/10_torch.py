@@ -64,7 +64,10 @@ def _stated_flag(obj, name):
     """obj's own bool attribute `name` (its instance dict, else a class's),
     read without running a property or __getattr__; None when it has none."""
     try:
-        value = vars(obj).get(name) if hasattr(obj, "__dict__") else None
+        try:  # object's own lookup: a class's __getattr__ is not asked
+            value = object.__getattribute__(obj, "__dict__").get(name)
+        except AttributeError:
+            value = None
         if value is None:
             for kind in type(obj).__mro__:
                 if name in vars(kind):
