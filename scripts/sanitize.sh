@@ -9,7 +9,7 @@
 # Builds (next to the source tree unless the variables say otherwise):
 #   build-asan          ACCWATCH_SANITIZE=ON, gcc: every test of ctest. The
 #                       two preload libraries stay uninstrumented there (see
-#                       preload/CMakeLists.txt): python3 and every process of
+#                       CMakeLists.txt): python3 and every process of
 #                       a job get them, and none loads the ASan runtime.
 #   build-asan-preload  ACCWATCH_SANITIZE_PRELOAD=ON too: only libaccwatch.so
 #                       and its recorder, run in python3 with libasan first

@@ -2,7 +2,7 @@
 # accelerate's outer loaders (the real accelerate of the stack: v0.2x
 # subclasses of DataLoader, v1.x adapters around one): same output with
 # libaccwatch.so, and loader_wrap / loader_len / iterations recorded as
-# documented in preload/boot/00_core.py. Usage: preload_accelerate.sh LIBDIR
+# documented in recorder/boot/00_core.py. Usage: preload_accelerate.sh LIBDIR
 set -u
 . "$(dirname "$0")/session.sh"
 aw_test accelerate "${1:-}"

@@ -63,7 +63,7 @@ stop_session() {
 
 # Output that differs between runs for reasons of its own: pids; the
 # frames of our wrappers in main-process tracebacks (known, documented in
-# preload/boot/: they never change what the program sees); and
+# recorder/boot/: they never change what the program sees); and
 # multiprocessing's resource_tracker warnings, which the plain program itself
 # prints or not depending on timing (seen in an unpreloaded run under load).
 normalize() {

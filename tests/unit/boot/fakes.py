@@ -1,4 +1,4 @@
-"""Small stand-ins for what the bootstrap (preload/boot/*.py) meets in a torch
+"""Small stand-ins for what the bootstrap (recorder/boot/*.py) meets in a torch
 process, for its unit tests: the recorder module `_aw` (it keeps the events
 instead of emitting them, and refuses a field the catalogue does not have),
 and the few torch modules the bootstrap patches, reduced to what it reads.
@@ -14,9 +14,9 @@ import catalogue
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-BOOT = os.path.join(SOURCE, "preload", "boot")
+BOOT = os.path.join(SOURCE, "recorder", "boot")
 CATALOGUE = os.path.join(SOURCE, "tracepoints", "accwatch_catalogue.def")
-RECORD_H = os.path.join(SOURCE, "preload", "accwatch_record.h")
+RECORD_H = os.path.join(SOURCE, "recorder", "accwatch_record.h")
 UNKNOWN = (1 << 32) - 1
 
 

@@ -16,7 +16,7 @@ foreach(input ${INPUTS})
   math(EXPR index "${index} + 1")
 endforeach()
 file(WRITE "${OUTPUT}.tmp"
-  "/* Generated from the files of preload/boot by embed_boot.cmake: do not edit. */\n"
+  "/* Generated from the files of recorder/boot by embed_boot.cmake: do not edit. */\n"
   "${arrays}"
   "static const struct {\n\tconst char *name;\n\tconst char *source;\n} accwatch_boot_parts[] = {\n${table}};\n")
 file(RENAME "${OUTPUT}.tmp" "${OUTPUT}")
