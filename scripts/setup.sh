@@ -41,18 +41,18 @@ esac
 
 # Named one by one, nothing left to Recommends: the build (compilers,
 # LTTng, babeltrace2, the libraries), the sanitizer run (clang and its
-# runtime), the Debian stack (torch, and accelerate's dependencies), the
-# tests (python3-bt2 reads traces, strace checks the dormant preload,
-# python3-pytest runs the bootstrap's unit tests, python3-jsonschema validates
-# the SARIF logs, chromium shows the HTML report to its test); libjs-chart.js
+# runtime), the format check (clang-format), the Debian stack (torch, and
+# accelerate's dependencies), the tests (python3-bt2 reads traces, strace
+# checks the dormant preload, python3-pytest runs the bootstrap's unit
+# tests, python3-jsonschema validates the SARIF logs, chromium shows the HTML report to its test); libjs-chart.js
 # is the Chart.js that accwatch-report inlines into its HTML report.
 # python3-setuptools gives Python 3.12+ (Debian 13) back the distutils that
 # accelerate 0.2x imports.
 packages="build-essential cmake pkg-config git lttng-tools liblttng-ust-dev
 liblttng-ctl-dev babeltrace2 libbabeltrace2-dev python3-bt2 libunwind-dev
 libroaring-dev libxxhash-dev libjansson-dev libcriterion-dev clang $clang_rt
-python3 python3-torch python3-numpy python3-packaging python3-psutil
-python3-yaml python3-setuptools python3-pytest python3-jsonschema strace
+clang-format python3 python3-torch python3-numpy python3-packaging
+python3-psutil python3-yaml python3-setuptools python3-pytest python3-jsonschema strace
 libjs-chart.js chromium"
 
 missing=""

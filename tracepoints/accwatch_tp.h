@@ -22,6 +22,10 @@
 #ifndef ACCWATCH_TP_MACROS
 #define ACCWATCH_TP_MACROS
 
+/* LTTng-UST's field lists are juxtaposed macro calls, not C expressions:
+ * clang-format would indent each as the continuation of the one before. */
+// clang-format off
+
 #define ACCWATCH_TP_FIELD_u8(name) lttng_ust_field_integer(uint8_t, name, info->name)
 #define ACCWATCH_TP_FIELD_i8(name) lttng_ust_field_integer(int8_t, name, info->name)
 #define ACCWATCH_TP_FIELD_u32(name) lttng_ust_field_integer(uint32_t, name, info->name)
@@ -67,6 +71,7 @@
 #define ACCWATCH_TP_EVENT(name, NAME, list, model, sequence)                   \
 	ACCWATCH_TP_EVENT_##sequence(name, list)
 
+// clang-format on
 #endif /* ACCWATCH_TP_MACROS */
 
 ACCWATCH_EVENTS(ACCWATCH_TP_EVENT)
