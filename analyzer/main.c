@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* accwatch-report: reads the traces accwatch-run recorded, rebuilds what
  * every rank read, and reports the data-loading bugs it finds. */
 #include <errno.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs every libFuzzer harness of tests/fuzz for some minutes each and
 prints a table: executions, executions per second, coverage (libFuzzer's
 `cov:` edges and `ft:` features from its last status line), corpus size

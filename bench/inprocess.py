@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Recording overhead measured inside one process, epoch against epoch: the
 process-level table of overhead.py carries run-to-run noise (address-space
 layout, the other core's load) of about +-1 %, as large as the effect. Here

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Instructions per batch, counted by callgrind: a load-independent measure of
 what recording adds to a DataLoader loop (batch 64, num_workers 0, tensor rows,
 default collate). Only the measured loop is instrumented (callgrind_control

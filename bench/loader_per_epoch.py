@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A training loop that builds a new one-batch DataLoader every epoch over
 one DistributedSampler (the shape of issue 19's slow report): run under
 examples/launch.py by bench/report_growth.py --real, recorded by

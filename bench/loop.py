@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The benchmarked workload: a DataLoader-bound loop over an in-memory map-style
 dataset with a cheap __getitem__. Prints one JSON line: batches, indices and
 seconds spent in the loop (startup excluded)."""

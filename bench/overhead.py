@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Recording overhead: the DataLoader-bound loop of loop.py run (a) untraced,
 (b) under LD_PRELOAD without a session, (c) recorded by accwatch-run, (d) with a
 hand-written Python tracer, plus a second untraced run (a') as a control: its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What a user writes when no tool exists: monkeypatch the DataLoader methods
 accwatch watches and append every batch of indices as a JSON line to a file.
 Imported by loop.py in the benchmark's mode (d), which installs it; inprocess.py

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """How accwatch-report's time and memory grow with the number of loaders,
 epochs and processes of a run: real CTF traces of two ranks recorded through
 an LTTng session from accwatch_trace_gen's `growth` scenario (a new one-batch

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Report speed and trace size on a large real trace: 8 ranks each reading
 1,000,000 samples for 3 epochs from a fast loop, recorded by accwatch-run.
 Compares accwatch-report (text, JSON, HTML) with babeltrace2's dummy sink

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Soak: a long recording, to see that nothing grows and nothing is lost.
 4 ranks (examples/launch.py) train for --minutes under accwatch-run; every
 epoch forks 2 new DataLoader workers (persistent_workers=False) over a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Start-up cost of the preload: a non-Python process (/bin/true) and
 `import torch`, each with and without LD_PRELOAD=libaccwatch.so, interleaved.
 Prints a table of per-start times and the time added by the preload."""

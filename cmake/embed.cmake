@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmake -DINPUT=FILE -DOUTPUT=FILE.c -DNAME=symbol -P embed.cmake: writes
 # FILE's bytes as `const unsigned char symbol[]` and `const size_t
 # symbol_len` (a byte array: no string-literal length limit, no escaping).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPython C-API entry points accwatch calls, resolved with dlsym at run
  * time: no CPython header or struct layout is compiled in (3.8 to 3.13). */
 #ifndef ACCWATCH_CAPI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The debug switch, fork-safe diagnostics and bounded number parsing that
  * the preload, accwatch-run and accwatch-report share. */
 #include "accwatch_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small things every part of accwatch needs the same way: the debug switch,
  * diagnostics safe in a forked or vfork child, bounded number parsing. */
 #ifndef ACCWATCH_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Diagnostics of the preload: silent unless ACCWATCH_DEBUG is on, then one
  * line per message on stderr in one write(2) (safe in a fork child, errno
  * kept), never on the traced program's stdout. */

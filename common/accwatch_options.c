@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command-line scanner both tools use (accwatch_options.h). */
 #include "accwatch_options.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command-line scanner of accwatch-run and accwatch-report: a table of
  * options, read one at a time without getopt's global state. Long options
  * are "--name", "--name=value" or "--name value"; short ones "-o value",

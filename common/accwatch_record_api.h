@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The contract between libaccwatch.so, which is preloaded everywhere, and
  * libaccwatch-record.so, which it dlopens only into torch processes. */
 #ifndef ACCWATCH_RECORD_API_H

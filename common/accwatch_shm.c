@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The /dev/shm check of accwatch_shm.h, shared by the preload (before it
  * loads LTTng-UST) and accwatch-run (before it starts the command). */
 #ifndef _GNU_SOURCE

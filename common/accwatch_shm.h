@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What LTTng-UST needs of /dev/shm in a traced process, checked before it
  * loads: a page it maps there and cannot back is a SIGBUS in the program. */
 #ifndef ACCWATCH_SHM_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Starts N local ranks of a training script the way torchrun does (env://:
 RANK, LOCAL_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT).
 Debian's torchrun 1.13 does not run on Python 3.11, so the examples bring this."""

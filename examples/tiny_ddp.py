@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the two example scripts share: a tiny dataset and model, trained with
 DDP for two epochs. Only how each script builds its DataLoader differs."""
 import os

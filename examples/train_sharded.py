@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The same tiny DDP run done right: a DistributedSampler shards the data and
 set_epoch reshuffles every epoch. accwatch reports no error on it."""
 from torch.utils.data import DataLoader

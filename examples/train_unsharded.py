@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A tiny DDP training run with the classic bug: every rank builds a plain
 DataLoader(shuffle=True), so each of the W ranks trains on the whole dataset.
 Run it with: accwatch-run -o trace -- torchrun --nproc-per-node 4 train_unsharded.py

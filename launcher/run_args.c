@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command line of accwatch-run: a table of options, a parser that stops at
  * the command (first non-option or "--"), and the usage text. */
 #include "run_args.h"

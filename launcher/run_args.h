@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command line of accwatch-run: argv in, options or a typed error out.
  * Pure (no I/O, no globals, no getopt state) so unit tests cover every case. */
 #ifndef ACCWATCH_RUN_ARGS_H

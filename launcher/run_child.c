@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork/exec/wait of the command. A close-on-exec pipe carries exec's errno
  * back, so "not found" is told apart from a command that itself exits 127. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running the traced command: fork, execvpe with the prepared environment,
  * wait, and say how it ended (exit status, signal, or why exec failed). */
 #ifndef ACCWATCH_RUN_CHILD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Starting lttng-sessiond --daemonize (on PATH, or $LTTNG_SESSIOND_PATH as the
  * lttng command allows) and polling lttng_session_daemon_alive() until it
  * answers. */

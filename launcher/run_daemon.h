@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Making sure an lttng-sessiond answers: if none is alive, start a per-user
  * one the way the lttng command does, and wait until it accepts commands. */
 #ifndef ACCWATCH_RUN_DAEMON_H

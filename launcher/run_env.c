@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The command's environment: copy the caller's, drop the variables we set,
  * and add LD_PRELOAD (ours first, the caller's after), ACCWATCH_RUN, blocking,
  * and LTTng-UST's statedump switches unless the caller set them.

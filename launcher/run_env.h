@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The environment accwatch-run gives the command: the caller's, plus
  * libaccwatch.so in front of LD_PRELOAD, the run id and blocking permission. */
 #ifndef ACCWATCH_RUN_ENV_H

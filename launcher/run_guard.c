@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The guardian (run_guard.h): a fork of accwatch-run, in a session of its
  * own, holding nothing of the command's (no descriptor but its pipe). */
 #define _GNU_SOURCE

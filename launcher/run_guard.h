@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The guardian: a small process accwatch-run leaves behind it, which
  * outlives a kill -9 of accwatch-run (the OOM killer, a scheduler). Told the
  * command's pid once it started, it waits; when accwatch-run ends normally

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Messages on stderr, never stdout: stdout belongs to the traced program.
  * Debug output follows the preload's switch, ACCWATCH_DEBUG=1. */
 #include "accwatch_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* accwatch-run's own messages: one line each on stderr, prefixed with the
  * program name; debug lines only when ACCWATCH_DEBUG asks for them. */
 #ifndef ACCWATCH_RUN_LOG_H

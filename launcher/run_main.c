@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* accwatch-run: runs a command with libaccwatch.so preloaded inside its own
  * LTTng session, then says where the trace is. Entry point and usage errors. */
 #include <stdio.h>

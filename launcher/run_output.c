@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Preparing the trace directory before the session exists, so a bad -o is
  * reported by accwatch-run in plain words rather than by lttng-sessiond, and
  * so that no other user can redirect what the session daemon writes there

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace directory: created mode 0700 (parents as needed), refused when it
  * already holds files unless forced or when another user could redirect it,
  * returned as an absolute path and held open. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The checks of run_preflight.h. LTTng fails quietly on each of these (a
  * daemon that exits, a tracer that disables itself, buffers the consumer
  * cannot allocate): checked here, they get a cause and a fix instead of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What recording needs before the command starts: a session daemon that can
  * keep its sockets (a usable LTTNG_HOME/HOME), a /dev/shm where LTTng-UST's
  * pages and the session's buffers fit. One line on what is wrong. */

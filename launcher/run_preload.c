@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Locating libaccwatch.so. Candidates are canonicalised with realpath so
  * LD_PRELOAD carries an absolute path that survives a change of directory. */
 #define _GNU_SOURCE

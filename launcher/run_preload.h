@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where libaccwatch.so is: $ACCWATCH_PRELOAD, else next to the accwatch-run
  * executable (installed layout, then build layout). */
 #ifndef ACCWATCH_RUN_PRELOAD_H

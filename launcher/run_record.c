@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sequence of one run and its single cleanup path: whatever happens to the
  * command, a session that was created is stopped and destroyed. */
 #define _GNU_SOURCE

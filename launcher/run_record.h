@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One recorded run: preload found, trace directory ready, session created
  * and started, command run, session stopped and destroyed, summary printed. */
 #ifndef ACCWATCH_RUN_RECORD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* liblttng-ctl calls for the session of one run. The filter `run == <id>`
  * keeps out the events of the user's other processes (per-UID buffers). */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The LTTng session of one accwatch-run: created, configured (one user-space
  * channel, `accwatch:*` filtered on the run id), started, stopped, destroyed.
  */

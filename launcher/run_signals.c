@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The signal handler and the few words it shares with the main flow; this is
  * accwatch-run's only global state, because a handler can reach nothing else.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The signals a job is sent (INT, TERM, HUP, QUIT, USR1, USR2, ALRM, XCPU,
  * WINCH): forwarded to the running command unless it got them already,
  * remembered before it starts, never fatal to us (but left ignored if

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Closing message on stderr. The report command is printed ready to paste,
  * so the trace path is shell-quoted when it needs to be. */
 #include "run_summary.h"

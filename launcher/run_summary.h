@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The lines accwatch-run prints once the session is gone: where the trace is
  * and the exact command to read it (memray-style), plus data-loss warnings. */
 #ifndef ACCWATCH_RUN_SUMMARY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The memory of the audit hook: PySys_AddAuditHook, called from our
  * constructor before Py_Initialize, allocates the hook's entry with the raw
  * allocator of that moment (malloc); Python frees it at exit with the raw

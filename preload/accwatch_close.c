@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* close, close_range and closefrom interposers: once the recorder is
  * attached, LTTng-UST's own file descriptors survive a program closing "all
  * its fds" (subprocess's close_fds in a fork child, daemons), as with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Scrubbed-environment repair for exec and posix_spawn: pure functions over
  * caller-provided memory (they run in vfork children). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Puts LD_PRELOAD and the ACCWATCH_* variables back into the environment of
  * an exec or posix_spawn when a launcher scrubbed them. Allocates nothing:
  * it runs in vfork children, on the stack the caller provides. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exec and posix_spawn interposers: put LD_PRELOAD and ACCWATCH_* back when a
  * launcher scrubbed the environment, and tell the recorder (exec event).
  * They may run in a vfork child: no allocation, no lock, stack only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Process ends: the wait family (a parent reaping or observing a child,
  * e.g. multiprocessing noticing a killed DataLoader worker) and _exit (how
  * forked workers end). Once attached, the recorder turns them into `exit`. */

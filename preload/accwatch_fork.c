@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fork() and clone() interposers: in the preloaded object, as a
  * dlopened recorder cannot interpose libc; once attached they call the
  * recorder's hooks around the real call, as liblttng-ust-fork does. */

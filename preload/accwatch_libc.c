@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Finds the real libc functions behind libaccwatch.so's interposers. */
 #include <dlfcn.h>
 #include <errno.h>

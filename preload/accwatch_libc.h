@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The libc functions libaccwatch.so interposes, as found with
  * dlsym(RTLD_NEXT, ...): resolved in the constructor, before any vfork child
  * could need them (dlsym takes locks), lazily for calls made earlier. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libaccwatch.so: preloaded everywhere, dormant unless it is Python; there
  * an audit hook waits for torch's DataLoader, then loads the recorder. */
 #include <dlfcn.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* State of libaccwatch.so, the object preloaded into every process: one
  * struct, shared by the audit hook (accwatch_preload.c) and the
  * interposers (accwatch_fork.c, accwatch_exec.c, accwatch_exit.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Rank and run id from the environment, with bounded parsing: a variable that
  * is not a plain decimal number in range counts as unknown (-1). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the environment says about this process: its rank in the job (as set
  * by torchrun, MPI, PMI or Slurm) and the accwatch run id. Pure functions. */
 #ifndef ACCWATCH_ENV_H

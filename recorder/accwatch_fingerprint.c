@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Item fingerprints: leaves hashed with a per-kind seed (bytes, text, int,
  * repr), containers as the stream of their elements' fingerprints. */
 #define XXH_STATIC_LINKING_ONLY

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Content fingerprints (xxh64) of the items an IterableDataset produces: the
  * bytes where the item exposes a buffer, its elements for lists, tuples and
  * dicts, its repr otherwise. Equal content, equal fingerprint. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Batch to chunks of indices: lists and tuples are read in place, a single
  * integer is a batch of one, any other iterable is copied into a list first. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Turns a batch of dataset indices, as Python gives it (list, tuple, tensor,
  * any iterable of integers, or one integer), into chunks of C integers. */
 #ifndef ACCWATCH_INDICES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* See accwatch_pylayout.h. Offsets are those of PyObject_HEAD (refcount,
  * type) and PyObject_VAR_HEAD (+ size) in release GIL builds of CPython 3.8
  * to 3.13; the probe checks each against the C-API before any is trusted. */

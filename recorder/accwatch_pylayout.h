@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reading exact lists, tuples and small exact ints straight from CPython's
  * object memory: the per-batch path converts 64 indices per call, and two
  * C-API calls per index were most of its cost. Used only when a probe at

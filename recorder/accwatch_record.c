@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libaccwatch-record.so's entry point: keeps the C-API table, runs the
  * embedded Python bootstrap (the files of boot/) that patches the DataLoader.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* State of libaccwatch-record.so, the recorder loaded into torch processes
  * only: one struct, shared by its files (bootstrap, emitters, fork hooks). */
 #ifndef ACCWATCH_RECORD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Keyword calls of the recorder: the tables of the catalogue's field lists
  * and the one function that reads a call's keywords into an event struct. */
 #include "accwatch_record_args.h"

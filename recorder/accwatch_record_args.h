@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bootstrap's calls of the recorder, by keyword: `_aw.loader_new(
  * loader=0, dataset_len=10, ...)` fills the members of the same names of
  * the event's struct accwatch_<list>_info (tracepoints/accwatch_catalogue.def).

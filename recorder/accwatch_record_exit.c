@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The recorder's side of process ends, execs and closes: `exit` for children
  * the program reaped and for its own end (on_exit, _exit), `exception` for
  * the uncaught exception that ends it, `exec`, and LTTng's fds kept open.

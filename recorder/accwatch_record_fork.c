@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The recorder's side of fork(): LTTng-UST's own before/after hooks (as
  * liblttng-ust-fork), and the `fork` event with the parent's threads and
  * stacks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The per-batch path in C: _BaseDataLoaderIter._next_index and __next__ as C
  * methods while a recorded iteration is open. The Python wrappers they
  * replace cost more than the event itself (two interpreter frames and an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The C functions the bootstrap calls (one per event): they read their
  * Python arguments, fill the event and emit it. They never raise. */
 #include <stdlib.h>

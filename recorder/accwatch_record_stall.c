@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bounded stall: every event is emitted between accwatch_stall_begin
  * and accwatch_stall_end (ACCWATCH_EMIT). accwatch-run's channel blocks an
  * event at most ACCWATCH_STALL_MS when its buffers are full; an event that

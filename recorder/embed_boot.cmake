@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Embeds the bootstrap's parts (DIR/*.py, in name order) into a C header,
 # each a NUL-terminated byte array with its file name, so the recorder needs
 # no Python file at run time. Run with -DDIR= -DOUTPUT=.

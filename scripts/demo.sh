@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Quick start, part one: set up, record the bundled 4-rank example (a DDP run
 # whose DataLoader is not sharded) started by the real torchrun of the venv
 # stack, and show accwatch's report on it.

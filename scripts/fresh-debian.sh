@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Developer tool (not CI): runs the README's quick start (scripts/demo.sh, then scripts/test.sh) on a fresh
 # debootstrapped Debian 12/13 root in a chroot; it tests a git clone in /src, so only COMMITTED work is tested.
 set -eu

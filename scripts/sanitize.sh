@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # CI, after the normal suite: the tests again under AddressSanitizer and
 # UndefinedBehaviorSanitizer, the preload under ASan inside /usr/bin/python3,
 # and a short fuzz run of the analyzer's intake. Exits non-zero on any

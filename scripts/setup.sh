@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs every package accwatch and its tests need, makes the two Python
 # stacks of the suite and builds into build/. Used by the README's quick
 # start and by CI; run again, it does only what is missing.

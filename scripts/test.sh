@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Quick start, part two: set up and run the whole test suite (unit tests and
 # end-to-end scenarios with real torch ranks and real LTTng sessions).
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Names, limits and argument structs of the `accwatch` trace events
  * (accwatch_catalogue.def), shared by the recorder (which fills them) and the
  * analyzer (which reads them). */

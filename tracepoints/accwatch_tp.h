@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The LTTng-UST provider `accwatch`, made from the catalogue
  * (accwatch_catalogue.def): one tracepoint per event, taking the event's
  * struct accwatch_<list>_info (and its sequence, if it has one). */

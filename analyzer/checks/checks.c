@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The checks of the README's findings table (docs/DESIGN.md), run in the order
  * of one table: the rules' shared formulas here, the checks in checks_*.c. */
 #include "checks.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How processes ended: DataLoader workers that were killed or crashed
  * (worker-died), workers that never came back from a fetch (worker-stuck)
  * and ranks whose end cut an epoch short (rank-died). Each finding quotes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The loader checks: the same order every epoch (same-order), the loader
  * accelerate prepared never iterated (unused-prepared), and len() answers
  * that do not match what the loop ran (stale-len, len-mismatch). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the check files (checks_*.c) share: evidence helpers, findings
  * pre-filled with an epoch's numbers, and the check functions that the
  * table in checks.c runs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The process checks: forks while other threads ran or CUDA was mapped
  * (fork-threads, fork-cuda) and workers forked anew every epoch
  * (worker-respawn). How processes ended is checks_exit.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sharding checks, per loader and epoch: every rank reading all
  * (unsharded), ranks sharing samples beyond padding (overlap, padding),
  * coverage (missing), balance (uneven-batches) and bounds (index-range). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Checks on what the trace itself holds: the same items from several
  * workers or ranks (iterable-duplicate, or resampled when they were drawn
  * with replacement) and a trace with holes (trace-incomplete). */

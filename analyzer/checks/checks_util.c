@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Helpers of the checks: numbers and names as the findings print them. */
 #include <inttypes.h>
 #include <stdio.h>

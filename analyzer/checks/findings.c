@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The findings list: building findings piece by piece, ordering them for the
  * reader of the report, counting them for the exit status. */
 #include "findings.h"

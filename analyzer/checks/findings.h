@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Findings: what the checks conclude, with the numbers and evidence behind it
  * and what to change; kept in a list that the renderers print. */
 #ifndef AW_FINDINGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Suppressions: reading a suppression file into rules, and marking the
  * findings that the loaders' sources or the rules say are intended. */
 #include "suppress.h"

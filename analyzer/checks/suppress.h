@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Findings the user says are intended: allowed where the loader is built
  * (`# accwatch: allow ID[, ID...]`, recorded in loader_new's allow), or
  * listed in a suppression file (accwatch-report --suppress FILE). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Command-line parsing without getopt's global state: a table of options,
  * each with a handler, so later ones (--sample, --rank, --epoch, --loader)
  * are one entry each. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* accwatch-report's command line: options, usage text and exit status. */
 #ifndef AW_CLI_H
 #define AW_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The dispatcher's slicing, step by step: a step buffer that is cut into W
  * shares once the next step starts or the epoch ends. */
 #include "dispatch.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* accelerate's DataLoaderDispatcher replayed on rank 0's reads: each rank's
  * share of every step, rebuilt from the slicing rule, so dispatched loaders
  * get per-rank rows like any other. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model's second half, built from the events taken: who is a worker,
  * which rank each process is, which loader objects are one loader across
  * ranks, and each loader's epochs as rank-by-rank sample sets. Built after

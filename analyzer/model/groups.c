@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Data-parallel groups of an epoch's ranks, from their sampler chains. */
 #include <stdlib.h>
 #include <string.h>

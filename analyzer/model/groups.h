@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Data-parallel groups. With tensor or context parallelism the ranks of one
  * model-parallel group read the same batches on purpose: their samplers
  * shard over fewer replicas than there are ranks (accelerate passes the

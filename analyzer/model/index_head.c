@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Quoting a batch: its first indices kept from its first chunk, printed as
  * a list that says when it is cut. */
 #include "index_head.h"

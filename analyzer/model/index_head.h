@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The first few indices of one batch or one worker fetch, and how many it
  * had: what a finding quotes of the batch a process was drawing or reading
  * when it died or hung, without keeping every batch. */

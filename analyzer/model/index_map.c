@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Open addressing with linear probing; the table doubles at half load, which
  * keeps probes short for the few thousand keys a trace has. */
 #include "index_map.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A hash map from 64-bit keys to 32-bit indices into the model's arrays:
  * how events find their process, loader and iteration in constant time. */
 #ifndef AW_INDEX_MAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Fingerprint streams and their comparison: all reads of an epoch sorted by
  * fingerprint, then each run of equal fingerprints counted by source. */
 #include "items.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Item fingerprints (item_fetch, xxh64 of what an IterableDataset produced):
  * kept per (process, loader, iteration) until ranks are known, then compared
  * across the workers and ranks of each epoch. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Whether an epoch's repeated items are a replicated stream or draws with
  * replacement, from the fingerprints alone.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Batch assembly: chunks of one batch meet at their offsets in a reserved
  * slice of a growable buffer; batches leave the buffer oldest first. */
 #include "iteration.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One pass of one process over one DataLoader (an epoch): assembles the drawn
  * batches from their chunks and folds the consumed ones into a sample set. */
 #ifndef AW_ITERATION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Lineage from loader_new and loader_wrap: a loader built by accelerate's
  * prepare() is linked to the user's loader over the same dataset object
  * (IterableDatasetShard: to the user's iterable loader just before it). */

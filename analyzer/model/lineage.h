@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Loader lineage: which loader accelerate (or the user, with a sharding
  * sampler) built from which, over the same dataset object in one process. */
 #ifndef AW_LINEAGE_H

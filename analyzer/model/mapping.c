@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Index maps below a loader's dataset: filled part by part, applied level
  * by level. */
 #include "mapping.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The index maps below a loader's dataset (dataset_map events): what turns
  * the positions its sampler draws into indices of the dataset at the bottom
  * (torch's Subset and random_split, a HF datasets.Dataset after shard,

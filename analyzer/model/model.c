@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event intake of the model: each event updates the process, loader object or
  * iteration it names. No event is trusted to come complete or in order. */
 #include "model.h"

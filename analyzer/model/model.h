@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the trace says, rebuilt: processes, DataLoader objects, their passes
  * (iterations) and, after aw_model_finish, each loader's epochs per rank. */
 #ifndef AW_MODEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the model tells an observer while it takes events: the indices of
  * every batch as it is placed (consumed, drawn ahead, fetched by a worker,
  * handed to a rank by accelerate's dispatcher). The questions of a debugging

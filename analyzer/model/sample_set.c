@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sample multisets on CRoaring: cardinalities, unions and intersections are
  * the library's; this file only keeps the duplicate count beside the bitmap. */
 #include "sample_set.h"

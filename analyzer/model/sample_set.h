@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A multiset of dataset indices as the analyzer needs it: the distinct indices
  * in CRoaring bitmaps plus how many were added in all (duplicates included).
  * Indices are 64-bit: those below 2^32 (nearly always all of them) in one

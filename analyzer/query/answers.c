@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Resolving what the watch kept for the questions: hits and sequences name
  * loader objects and processes; the answers name global loaders and ranks. */
 #include "answers.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The answers to a debugging session's questions, read from the watch
  * (watch.h) and the finished model: where sample N was read (--sample), the
  * indices one rank consumed in one epoch (--rank/--epoch), and which loaders

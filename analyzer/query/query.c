@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Storage for the answers to --sample and --rank/--epoch: a capped list of
  * reads of one sample, and sequences of consumed indices. */
 #include "query.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The questions of a debugging session besides the report: who read sample N
  * (--sample), what one rank consumed in one epoch, in order (--rank/--epoch),
  * one loader only (--loader), one recording only (--run). What the answers

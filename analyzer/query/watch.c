@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The watch's side of the model's observer: which iterations are told, and
  * what is kept of each read. */
 #include "watch.h"

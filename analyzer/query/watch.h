@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The questions of a debugging session as an observer of the model: while
  * events come, it keeps the reads of --sample and the sequence --rank/--epoch
  * asks for, and nothing when neither was asked. main.c installs it; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The accwatch trace events as plain structs: the reader turns each babeltrace2
  * event into one of these, unit tests build them by hand, the model eats them.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Records of the event stream, encoded and decoded member by member from the
  * tables of event_fields.c, so the format follows the event catalogue. */
 #include "event_codec.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The analyzer's event stream as bytes: how the process reading the trace
  * with babeltrace2 hands events to the analyzer, and the input of the fuzz
  * harness. A stream is a sequence of records; each opens with a tag byte.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The accwatch events' member tables (the catalogue,
  * tracepoints/accwatch_catalogue.def, as struct aw_event sees it) and the
  * accessors that store and load members by slot. */

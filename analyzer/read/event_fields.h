@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The members of every accwatch event: which payload field of the trace fills
  * which member of struct aw_event. The reader resolves fields by these names;
  * the event codec writes and reads the members in this order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Record by record: events to aw_model_add_event, counts, declared kinds,
  * the runs of each trace and the clock into the model, phase and end
  * records kept for the reader to judge the outcome. */

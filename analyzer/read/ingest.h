@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The analyzer's intake: decodes the event stream (event_codec.h) and hands
  * its events and counts to the model. The reader feeds it what its child
  * process writes; the fuzz harness feeds it arbitrary bytes. */

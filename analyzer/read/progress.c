@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The progress line of a long read (progress.h). */
 #include "progress.h"
 

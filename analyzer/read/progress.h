@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The progress line of a long read: on stderr when it is a terminal, from
  * two seconds in, the MiB of the traces decoded of their total, the rate
  * and the time left; erased when reading ends. Nothing otherwise.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reader's analyzer side: finds the traces, checks their metadata, runs
  * babeltrace2 (reader_bt.c) in a child process and feeds what it sends to
  * the model. babeltrace2 2.0 can crash (a damaged sequence length), abort (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace reader: the only part of the analyzer that knows babeltrace2. It
  * runs one graph over every trace found under the given paths, in a child
  * process, and hands each accwatch event to the model as a plain struct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The babeltrace2 side of the reader, run in a child process: one src.ctf.fs
  * per trace directory -> flt.utils.muxer -> a simple sink that turns each
  * accwatch event into a struct aw_event and writes it as a record. */

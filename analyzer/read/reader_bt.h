@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The babeltrace2 half of the reader: reads the traces and writes what it
  * finds as records of the event stream (event_codec.h). reader.c runs it in
  * a child process, so that a crash or a hang of babeltrace2 on a damaged

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which recordings' events a report reads (--run): with nothing named every
  * run, "all" every run read together, else the runs named (accwatch-run's
  * run ids, 0 for a session of one's own). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The --run check: a trace directory with several runs needs a choice, and a
  * run chosen must be somewhere. */
 #include "runs.h"

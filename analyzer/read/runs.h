@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Which recordings a report covers. Every event carries the run id of the
  * accwatch-run that recorded it (0: a session of one's own, no
  * accwatch-run). A trace directory holding events of several runs mixes

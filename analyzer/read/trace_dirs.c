@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A recursive directory walk (symbolic links are not followed, so a loop of
  * links cannot trap it) that stops at each trace directory it finds. */
 #include "trace_dirs.h"

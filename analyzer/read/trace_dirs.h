@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Finding CTF traces on disk: every directory holding a `metadata` file under
  * the paths the user gave (LTTng writes DIR/ust/uid/0/64-bit/metadata). */
 #ifndef AW_TRACE_DIRS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the reader saw besides the events it handed over: kept by the model,
  * sent over the event stream (event_codec.h) by the reader's child. */
 #ifndef AW_TRACE_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The HTML report's assets, generated from their files at build time
  * (cmake/embed.cmake): Chart.js, the page's script, its style sheet. */
 #ifndef AW_HTML_ASSETS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Report renderers: text for people, JSON (schema accwatch-report/1) for
  * scripts, SARIF for code scanning, HTML with plots. */
 #ifndef AW_RENDER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The HTML report: one self-contained page (Chart.js and the page's own
  * script inlined, no network when it is viewed). The JSON report is its
  * data, with what the plots need besides, computed here from the model:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The JSON report, schema accwatch-report/1: the keys of the contract in
  * docs/DESIGN.md in that order, then extra keys; unknown values are null, never
  * -1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* SARIF 2.1.0 for code scanning: one result per finding of the JSON report,
  * at the line that built the loader. A rule per finding id, its help the
  * fix of the id's first finding; the finding's own fix, evidence, ranks,

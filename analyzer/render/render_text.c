@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The text report: a one-line verdict, the findings (errors first) with their
  * evidence and fix, then per loader a table of ranks x epochs. */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation helpers: the analyzer has nothing useful to do without memory,
  * so running out ends it with exit status 2 and one line saying so. */
 #include "util.h"

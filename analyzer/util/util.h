@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Small helpers of the analyzer: allocation that ends the program with one
  * message when memory runs out, and growable arrays. */
 #ifndef AW_UTIL_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # accwatch bootstrap, part 1: run once per torch process by
 # libaccwatch-record.so; with the parts after it (boot/*.py, run in name
 # order in one namespace: 10_torch, 20_workers, 30_accelerate, 40_torchdata,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # accwatch bootstrap, part 2 (after 00_core.py): what it hooks in torch:
 # DataLoader (__init__, __len__, __iter__), its iterators (__init__, _reset,
 # the per-batch _next_index and __next__), torch.distributed's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # accwatch bootstrap, part 3: what it hooks in DataLoader worker processes:
 # the dataset fetchers (worker_start, worker_fetch, worker_fetch_end,
 # item_fetch).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # accwatch bootstrap, part 4: what it hooks in accelerate (patched when
 # accelerate.data_loader is imported): the outer loaders prepare() builds.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # accwatch bootstrap, part 5: what it hooks in HF datasets (patched when
 # datasets.arrow_dataset is imported): the contiguous selects (shard's
 # default, select(range(...)), split_dataset_by_node) that slice a

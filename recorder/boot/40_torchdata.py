@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # accwatch bootstrap, part 6: what it hooks in torchdata: the
 # StatefulDataLoader, which has its own __init__ and __iter__.
 

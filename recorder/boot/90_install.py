@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # accwatch bootstrap, part 7 (last): the modules watched by C, and the
 # installation that runs when the recorder attaches.
 

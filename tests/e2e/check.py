@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Runs one end-to-end scenario for real and checks accwatch's verdict: N ranks
 of ranks.py (running scenarios/<case>.py) under accwatch-run (real LTTng session), then accwatch-report
 --format json, compared with what each rank wrote that it read (the truth,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """check.py's own deadline: a run that never ends (hang_ranks.py, through the
 real accwatch-run and launcher) must fail well before ctest's TIMEOUT, saying
 what each process waited on: the kernel's wchan and the Python stack of the

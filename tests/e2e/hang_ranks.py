@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A rank program that never ends, for check_deadline.py only (never a
 scenario's): each rank's DataLoader worker blocks forever in
 stuck_in_getitem() while the rank waits for its first batch. check.py's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Opens an HTML report of accwatch-report in headless Chromium (Debian's
 chromium, driven by Playwright) and checks it against what the scenario
 read: no console message of level error or warning and no page error, every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Lightning's own DDP: `Trainer(accelerator="cpu", devices=N, strategy="ddp")`
 started as one plain `python lightning_ranks.py`; Lightning's launcher
 re-runs this script for ranks 1..N-1 (LOCAL_RANK in their environment) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # accelerate builds outer loaders around
 # the user's: run by preload_accelerate.sh, checked by it through the trace.
 import torch

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # accelerate's outer loaders (the real accelerate of the stack: v0.2x
 # subclasses of DataLoader, v1.x adapters around one): same output with
 # libaccwatch.so, and loader_wrap / loader_len / iterations recorded as

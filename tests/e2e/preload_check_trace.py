@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Checks a trace recorded from preload_record_scenario.py against what the
 # scenario itself read. Usage: preload_check_trace.py TRACE EXPECTED.json RUN
 import collections

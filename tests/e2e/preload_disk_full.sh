@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A trace written to a full filesystem (a 256 KiB tmpfs this test mounts):
 # the program runs as without accwatch (same output, same status), the
 # run ends with a warning naming the full filesystem, and accwatch-report

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Drives the stand-in torch of preload_fake_torch/: one loader, a full and a
 # left epoch, a forked "worker" that fetches, and an exception that no
 # handler catches (exit status 1). Run by preload_pyversions.sh.

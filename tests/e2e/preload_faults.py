@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A torch program for preload_faults.sh: a fresh DataLoader over 4000
 numbers per epoch, batches of 4 (many events), for the given seconds at
 least; prints what it read, never how long it took (the runs compare their

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The traced job survives the faults of the trace's own parts: under
 # accwatch-run --stall-timeout 2 a torch program runs while the session's
 # consumer daemon is stopped (a stalled disk), stopped and then killed with

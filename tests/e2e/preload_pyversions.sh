@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The preload attaches and records on every Python it supports (3.8 to 3.13,
 # static or shared libpython), using the stand-in torch in preload_fake_torch/,
 # and leaves the program's output and exit status as they were (its

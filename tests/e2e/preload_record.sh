@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # End to end: records preload_record_scenario.py in a real LTTng session and
 # checks the trace against what the scenario read. Usage: preload_record.sh LIBDIR
 set -u

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Recording scenario: iterates DataLoaders in the ways accwatch must record
 # (workers, persistent workers, break, wide indices) and writes what it read.
 # Run by preload_record.sh under LD_PRELOAD; preload_check_trace.py compares.

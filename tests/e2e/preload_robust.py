@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Programs that must behave the same with and without libaccwatch.so (and
 # with and without a session): each case prints what a program can observe.
 # Run by preload_robust.sh: preload_robust.py CASE.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # libaccwatch.so never breaks the traced program: each case of
 # preload_robust.py runs without the preload, preloaded without a session and
 # preloaded while recorded; stdout, stderr and exit status must be the same.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # What recording needs of the machine, taken away: /dev/shm full or
 # read-only (a small tmpfs in a mount namespace of its own), HOME unset for a
 # user of its own, a wrong LTTNG_HOME. The program preloaded runs exactly as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What a torch program can observe of the DataLoader: printed so that
 # preload_torch_behaviour.sh can compare a run with libaccwatch.so to one without.
 import gc

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A torch program must see no difference when libaccwatch.so records it:
 # runs preload_torch_behaviour.py with and without the preload (and with an
 # LTTng session listening) and compares stdout, stderr and exit status.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # torchdata's StatefulDataLoader:
 # epochs by its own __iter__ and _reset, the iterator made by state_dict().
 # Run by preload_torchdata.sh, which checks the trace.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # torchdata's StatefulDataLoader (its own __init__ and __iter__, persistent
 # iterators _reset outside DataLoader.__iter__) is recorded like a
 # DataLoader: one loader_new with its creation site, one iteration per

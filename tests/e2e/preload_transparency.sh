@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # libaccwatch.so must not change the programs it does not record: same stdout,
 # stderr, exit status and threads for non-Python and torch-less Python
 # processes, with and without the preload. Usage: preload_transparency.sh LIBDIR

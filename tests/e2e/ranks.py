@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """One rank of an end-to-end scenario: runs the run(truth, rank, world) of
 scenarios/<case>.py, which builds the DataLoader(s) and iterates them the way
 the scenario says, and writes what the rank really read (the truth the

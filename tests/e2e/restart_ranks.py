@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """One rank of a scenario of a job that torchrun restarts: runs the
 scenario's run(truth, rank, world) with the rank and world size torchrun
 gives (RANK, WORLD_SIZE) and no process group: gloo does not reconnect

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Validates SARIF logs against the OASIS SARIF 2.1.0 schema (errata 01,
 tests/data/sarif-schema-2.1.0.json, from oasis-tcs/sarif-spec), with the
 jsonschema of the interpreter (Debian's python3-jsonschema). Prints each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the end-to-end scenarios (scenarios/*.py) share: datasets whose items
 say which sample they are, the truth a rank writes of what it read, threads,
 and the loaders several scenarios build. ranks.py runs a scenario's run().

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the preload_*.sh tests (bash): the set-up they share.
 #
 # aw_test NAME LIBDIR sets libdir (absolute), here (this directory), python

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Processes that each train alone: started as N ranks by a launcher (RANK
 0..N-1 of WORLD_SIZE N in their environment), each then joins a process
 group of its own, as rank 0 of a world of 1 (what accelerate does on CPU

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ranks started by torch.multiprocessing.spawn: the program the launcher
 starts (torchrun --nproc-per-node 1, or examples/launch.py --nproc 1: it
 carries RANK=0) spawns --nproc ranks that do not join a process group; each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Fails when a C source or header of the tree differs from .clang-format
 # (clang-format --dry-run --Werror lists each difference). Usage:
 # check_format.sh SOURCE_DIR. The style is tuned for clang-format 14

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness on the reader (analyzer/read/reader.c, reader_bt.c):
  * the input becomes a CTF trace directory in a scratch directory, read by
  * aw_reader_read as accwatch-report reads a trace: the metadata framing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness on trace-directory discovery (analyzer/read/
  * trace_dirs.c): the input is a little program that builds a directory
  * tree in a scratch directory (directories, files with contents, symbolic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness on the analyzer past babeltrace2: the input is an event
  * stream (analyzer/read/event_codec.h), the bytes the reader's child writes. It
  * is fed to the model, whose runs are checked (--run), which is finished,

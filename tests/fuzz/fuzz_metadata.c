@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness on the metadata framing check (aw_metadata_check,
  * analyzer/read/trace_dirs.c), which stands between a damaged metadata
  * file and babeltrace2 2.0 (it loops forever on metadata cut inside a

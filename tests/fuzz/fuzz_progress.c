@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness on the progress measure (analyzer/read/progress.c)
  * and the stream check (aw_streams_check, trace_dirs.c), the two readers of
  * LTTng's packet index files (index/NAME.idx): the input becomes a trace

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness on the HTML and SARIF renderers (analyzer/render/
  * render_html.c, render_sarif.c): the input is an event stream
  * (analyzer/read/event_codec.h, as for fuzz_ingest), fed to the model,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scratch directories of the file-system harnesses (fuzz_util.h). */
 #define _GNU_SOURCE /* nftw's FTW_DEPTH, memmem */
 #include "fuzz_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the file-system harnesses share: a scratch directory per process
  * (in /dev/shm when there is one, so an input costs no disk), emptied
  * between inputs, and a way to write a file in it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Runs the fuzz harness on files, without libFuzzer: the seeds and the
  * inputs that once crashed it stay tests in every build (gcc included).
  *   fuzz_replay FILE|DIR...  */

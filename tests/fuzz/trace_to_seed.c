@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Turns a recorded trace into a fuzz input: the event stream the reader's
  * babeltrace2 half writes (analyzer/read/event_codec.h), saved to a file.
  *   accwatch_trace_to_seed OUT TRACE... */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Damages copies of recorded traces for the robustness tests, reproducibly
  * (a seeded generator, not /dev/urandom):
  *   aw_damage random FILE SIZE SEED      FILE becomes SIZE random bytes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # accwatch-report on traces nobody should have to read: empty, foreign,
 # damaged, absurd, mixed up. Any trace in, a clear answer out: one line on
 # stderr naming the path and exit status 2, or a report that says it is

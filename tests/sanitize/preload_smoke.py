@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The preload under AddressSanitizer inside /usr/bin/python3 (scripts/sanitize.sh
 runs it with libasan first in LD_PRELOAD): a DataLoader with fork and spawn
 workers, sharded, two epochs each. Prints "ok" when every epoch read its share."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // The HTML report's page: builds the report from the two JSON blocks that
 // accwatch-report wrote into the page (the accwatch-report/1 document and
 // the plots' data), and draws the plots with Chart.js. Runs offline.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """accelerate's prepare() on a DataLoader(shuffle=True) of 400 samples in
 batches of 8, its line saying `# accwatch: allow padding`: the loaders
 prepare() builds have that line as their site, so the `padding` info of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A validation loader every rank reads whole on purpose, its line saying so
 (`# accwatch: allow unsharded`), beside a training loader sharded by a
 DistributedSampler: the validation loader's unsharded finding is suppressed

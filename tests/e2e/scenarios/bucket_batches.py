@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A batch sampler of the user's that buckets by length and drops each
 rank's short last bucket (at most one batch), over a DistributedSampler: a
 drop rule the trace cannot read, but no more than one batch per rank is no

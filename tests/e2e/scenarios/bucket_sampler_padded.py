@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The TTS/VITS idiom: a DistributedSampler subclass that groups samples into
 length buckets, pads every bucket to a multiple of W x B with that bucket's
 own items, deals each rank its stride of every bucket and batches it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ranks shard the first of two concatenated datasets by hand and forget
 the second: rank r reads ConcatDataset([Subset(a, range(r, 200, world)),
 b]) through DataLoader(shuffle=True). In the concatenation's indices every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ranks shard two datasets by hand and read them as one: rank r reads
 ConcatDataset([Subset(a, range(r, 200, world)), Subset(b, range(r, 200,
 world))]) through DataLoader(shuffle=True), a and b 200 samples each. Every

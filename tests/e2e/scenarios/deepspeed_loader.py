@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """DeepSpeed's own training loader (deepspeed.initialize(training_data=...))
 read for 3 epochs without set_epoch: it builds a new torch DataLoader on
 every iter() around one DistributedSampler, so the 3 loader objects are the

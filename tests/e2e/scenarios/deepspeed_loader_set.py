@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """DeepSpeed's own training loader read for 3 epochs, the program calling
 loader.data_sampler.set_epoch(epoch) before each: a new DataLoader per
 epoch around one DistributedSampler whose order moves on: no same-order;

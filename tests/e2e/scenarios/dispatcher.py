@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """accelerate's dispatcher: rank 0 reads 51 batches, every rank gets 13
 slices."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """accelerate's default for an IterableDataset: the dispatcher. Rank 0
 alone iterates the stream (200 items, batches of 8), concatenates one batch
 per rank each step and gives rank r slice r; the other ranks read nothing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A stream that shards itself by rank (items i with i % world == rank, as
 is right without accelerate), prepared by accelerate, whose default for an
 IterableDataset is the dispatcher: only rank 0 iterates it, so only rank

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """... with workers. On torch >= 2.0.1 accelerate starts the inner iterator on
 every rank (ranks 1-3 prime workers whose batches no one consumes); on
 older torch only rank 0 does."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Form 2: own DistributedSampler, then prepare() shards its batches again:
 the ranks together read 112 of 400 samples. accelerate 1.x calls
 set_epoch on the user's sampler at each epoch; 0.20 does not, so there each

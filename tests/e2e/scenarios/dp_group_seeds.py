@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tensor-parallel pairs seeded the Megatron way: each rank's seed is the
 run's seed plus its tensor-parallel rank, and that seed also goes to
 DistributedSampler(num_replicas=world // 2, rank=rank // 2, seed=...) (the

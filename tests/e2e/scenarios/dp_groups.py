@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tensor-parallel pairs: the two ranks of one model-parallel group must
 read the same batches, so each builds DistributedSampler(num_replicas=world
 // 2, rank=rank // 2, shuffle=True, seed=1): ranks 0 and 1 read one half,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Data parallel by tensor parallel, from a real DeviceMesh:
 init_device_mesh("cpu", (world // 2, 2), mesh_dim_names=("dp_replicate",
 "tp")), named as accelerate reads a mesh. One loader's DistributedSampler

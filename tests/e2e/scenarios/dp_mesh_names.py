@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A DeviceMesh whose data-parallel dimension is named "dp", passed to
 accelerate's prepare_data_loader(torch_device_mesh=mesh): accelerate reads
 the data-parallel size from dimensions named "dp_replicate" and "dp_shard",

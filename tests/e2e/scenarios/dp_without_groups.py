@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """DistributedSampler(num_replicas=2, rank=rank % 2) on 4 ranks, and no
 model parallelism anywhere (no process group but the world's): nothing says
 that ranks 0 and 2, or 1 and 3, belong together, so they are not taken for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Two processes started as ranks 0 and 1 each join a process group of their
 own as rank 0 of 1, so each trains alone on the whole dataset (its
 DistributedSampler sees a world of 1). The report has one rank 0 whose rows

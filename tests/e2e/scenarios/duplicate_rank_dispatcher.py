@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """duplicate_rank.py through accelerate's dispatcher: two processes started
 as ranks 0 and 1 each join a process group of their own (rank 0 of 1), so
 each Accelerator() is a job of one process, and prepare(dispatch_batches=True)

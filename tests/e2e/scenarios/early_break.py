@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every rank breaks after 5 batches (workers drew 4 more): counts of 5, the
 epochs partial (exhausted false), no missing."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Persistent workers, forked once before the named thread starts: neither
 fork-threads nor worker-respawn."""
 

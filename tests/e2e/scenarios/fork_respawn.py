@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """No thread of the script's own; workers forked anew in each of 3 epochs."""
 
 from scenario_kit import sharded_workers_loader

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Form 4: a live thread of the script's own at each fork, workers re-forked
 in each of 3 epochs."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Workers started by forkserver: clean."""
 
 from scenario_kit import start_method

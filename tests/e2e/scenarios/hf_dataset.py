@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """HF datasets' Dataset (Arrow rows in torch format) with a DistributedSampler
 and workers under torchrun: clean (venv only: datasets needs pyarrow)."""
 

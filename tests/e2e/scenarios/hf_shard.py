@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Each rank takes its shard of a HF datasets.Dataset the common way:
 ds.shard(num_shards=world, index=rank) (contiguous: a slice of the Arrow
 table, no indices mapping) and shuffles it (an indices mapping over that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Each rank shuffles a HF datasets.Dataset with its own seed and then takes
 its shard: ds.shuffle(seed=rank).shard(num_shards=world, index=rank). The
 shards are slices of differently shuffled rows: in the table's rows they

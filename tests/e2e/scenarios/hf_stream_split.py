@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """HF streaming data split among the ranks with split_dataset_by_node: one
 source of 8 shards (each rank reads 2 of them, 100 examples) and one of 3
 shards, which do not divide among 4 ranks: there every rank reads all 400

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A dataset class whose name is 1 MB long: its loader_new is recorded with
 the name cut (not dropped whole), so the loader keeps its site and rows."""
 

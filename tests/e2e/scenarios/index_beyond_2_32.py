@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A dataset of 2^32 + 8 samples, the ranks reading samples on both sides of
 2^32, the last rank also index len(dataset): only that one is out of range."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A hand-made shard whose last rank reads index 400 of a 400-sample dataset."""
 
 from torch.utils.data import DataLoader

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Form 6: an IterableDataset sharded by rank but not by worker: each of the
 2 workers replays the rank's 50 items."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """An IterableDataset sharded by rank and by worker, read by 2 workers that
 each keep 2 batches fetched ahead (prefetch_factor; persistent), and a loop that stops
 after 5 batches per rank in each of 2 epochs (max_steps): the workers had

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The IterableDataset sharded by rank and by worker: clean."""
 
 from scenario_kit import iterable

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """DDP (a Linear(1, 1), gloo) trained on hand-made shards of 120, 100, 100
 and 80 samples (15, 13, 13 and 10 batches of 8) for 2 epochs, each inside
 torch.distributed's Join, the remedy PyTorch's tutorial gives for uneven

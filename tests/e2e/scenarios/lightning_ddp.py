@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Lightning's own launcher and DistributedSampler injection (venv only:
 Lightning 2.x needs torch >= 2.1): Trainer(accelerator="cpu", devices=4,
 strategy="ddp") started as one plain python process; 402 samples, ranks

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Lightning told to keep the user's sampler, Trainer(...,
 use_distributed_sampler=False), and a train_dataloader() with shuffle=True
 and no DistributedSampler: Lightning iterates the user's loader as it is,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Lightning's predict loop over 4 ranks (venv only: Lightning 2.x needs
 torch >= 2.1): trainer.predict() rebuilds the loader predict_dataloader()
 returns with UnrepeatedDistributedSamplerWrapper, which shards the 130

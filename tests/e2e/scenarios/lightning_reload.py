@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Lightning's DDP with reload_dataloaders_every_n_epochs=1: train_dataloader()
 is called again for every epoch and Lightning builds a new DataLoader with
 its DistributedSampler around each (a new dataset object each time). Each

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Lightning's DDP over an IterableDataset sharded by rank and by worker,
 read by 2 persistent workers, with limit_train_batches=5: each epoch stops
 after 5 batches per rank while the workers had fetched more ahead

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Lightning with a sampler of the user's: train_dataloader() returns a
 DataLoader over WeightedRandomSampler(402 draws, replacement=True), which
 Lightning wraps in its DistributedSamplerWrapper (num_replicas=4, rank=r)

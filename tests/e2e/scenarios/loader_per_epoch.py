@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A new DataLoader every epoch around one DistributedSampler(shuffle=True),
 as DeepSpeed's loader builds one on each iter(), and set_epoch never called:
 the 3 loader objects are the 3 epochs of one loader, each repeats the first

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """loader_per_epoch with set_epoch called each epoch: the orders differ, no
 same-order. Its workers are still forked anew every epoch, and
 persistent_workers=True (given here) does not keep them: each new

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Hand-made shards of 120 overlapping by 40: overlap, and the tail no rank
 reads is missing."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Form 1b: prepare()'s return value dropped, the user's unsharded loader
 iterated: every rank reads everything, accelerate's loader is never used."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The same, done right (13 batches per rank, even_batches padding is the
 `padding` info)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A loop over accelerate's prepared loader stops at its 6th step (as
 max_steps stops HF Trainer): DataLoaderShard had already fetched a 7th batch
 from the DataLoader inside it, to know whether the 6th was the last. What

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Rank 1 calls os._exit(0) in its loop once it got batch #2 ([17, 19, 21,
 23]), after rank 0 read its whole epoch: a clean status, but its epoch is
 cut short while its peer's ran to the end, so rank-died names rank 1 and

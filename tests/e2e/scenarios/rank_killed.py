@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Rank 1 SIGKILLs itself after its loop got batch #3. Started by a plain
 Python launcher (examples/launch.py without torch), nothing records the
 rank's end: rank 1 vanished, trace-incomplete names it and the batch. The

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """rank_killed run by a launcher that imported torch (as torchrun and
 accelerate launch do): the launcher's reaping is recorded, rank-died names
 the rank and the batch."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Rank 1's collate_fn raises on its batch #2 ([17, 19, 21, 23]) and the
 exception ends the rank, after rank 0 read its whole epoch: rank-died names
 rank 1, that batch and the exception (type and message), whatever starts

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """restart_resume.py without set_epoch(1) before load_state_dict: the
 restarted DistributedSampler is at epoch 0, so the resumed pass reads the
 tail of epoch 0's permutation again after skipping 3 batches, and epoch 1's

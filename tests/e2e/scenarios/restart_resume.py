@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """torchrun --max-restarts 1: rank 1 of the first attempt exits with status
 1 in the middle of epoch 1, after both ranks saved their StatefulDataLoader's
 state_dict at its batch #2; torchrun stops rank 0 and starts the job again.

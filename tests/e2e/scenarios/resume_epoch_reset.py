@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A run restarted in epoch 2 after 5 of its batches: the restarted code
 builds its DistributedSampler anew (seed 1, as before) and resumes with
 accelerate's skip_first_batches(loader, 5), but never calls set_epoch(2),

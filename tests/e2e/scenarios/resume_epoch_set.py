@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """resume_epoch_reset.py done right: the restarted code calls set_epoch(2)
 before skip_first_batches(loader, 5), so the resumed pass reads the rest of
 epoch 2's order. No finding."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Form 5: DistributedSampler(shuffle=True) without set_epoch, 2 epochs
 (with set_epoch it is `sharded`)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every rank stops each of its 2 epochs after 5 batches (max_steps per
 epoch), over a DistributedSampler(shuffle=False): every epoch reads the same
 first 160 samples again and the other 240 are never read in the run:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """accelerate's prepare() with use_seedable_sampler=True and no set_seed():
 each rank's SeedableRandomSampler takes its seed from the process's own
 random state (this rank program seeds torch with its rank), so the ranks

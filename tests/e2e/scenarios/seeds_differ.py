@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every rank builds DistributedSampler(shuffle=True, seed=<its rank>): the
 ranks cut their shards out of different permutations, so they overlap and
 leave samples unread. One cause for both: order-diverged, which names the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A DistributedSampler with set_epoch: clean."""
 
 from torch.utils.data import DataLoader

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """sharded with 2 persistent workers (forked once: workers re-forked every
 epoch are worker-respawn)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The loader is built in a script whose path holds bytes that are not
 UTF-8 (Python names it with surrogateescape): its site is kept, those
 bytes escaped (\\udcXX), not lost to "unknown site"."""

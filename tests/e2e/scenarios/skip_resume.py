@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """A run resumed mid-epoch with accelerate's skip_first_batches: epoch 0 of
 the resumed loader leaves out the 4 batches per rank trained before the
 restart, on purpose (the sampler chain's SkipBatchSampler says how many):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Two ranks started by torch.multiprocessing.spawn below a process that
 carries RANK=0 (torchrun --nproc-per-node 1); they join no process group and
 shard with DistributedSampler(num_replicas=2, rank=<spawn's rank>): clean,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Two ranks started by torch.multiprocessing.spawn below a process that
 carries RANK=0, each with DataLoader(shuffle=True) and no sampler: both read
 everything. Ranks are what processes say, not where they sit: these are two

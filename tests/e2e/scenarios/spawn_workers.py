@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Workers started by spawn: recorded through multiprocessing's process
 config, clean."""
 

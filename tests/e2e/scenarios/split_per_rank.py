@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every rank makes its own random_split(dataset, [300, 100]) without a
 shared generator (ranks.py seeds torch per rank), then shards its training
 part with DistributedSampler: each rank cuts its shard out of another

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """random_split(dataset, [300, 100], generator=<one seed>) on every rank,
 then DistributedSampler over the training part: every rank holds the same
 subset and reads its own quarter of it: no finding. (The positions every

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every rank splits the dataset the same way, random_split(dataset, [300,
 100], generator=<one seed>), and shards the training part by hand: rank r
 reads Subset(train, range(r, 300, world)). The ranks' index maps differ

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Form 3: len() of the loader before prepare() (50) sizes the schedule, the
 prepared loader runs 13 batches. Only stale-len: the user's loader is not
 iterated but that is no unused-prepared (the prepared one is iterated), the

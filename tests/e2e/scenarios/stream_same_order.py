@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """An IterableDataset that shuffles its own items (shuffle=True, its order
 from seed + its epoch) read for 3 epochs by a plain DataLoader that never
 moves its epoch (a streaming dataset whose own loader class would):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """An IterableDataset (the whole stream of 192 items, on every rank) through
 accelerator.prepare() with dispatch_batches=False: accelerate wraps it in
 IterableDatasetShard, and every rank reads all 192 items, 32 per step, to

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The IterableDataset that shuffles its own items (shuffle=True) of
 stream_same_order.py, its epoch set before each of 3 epochs: a new order
 every epoch, no same-order (worker-respawn: its workers are forked anew

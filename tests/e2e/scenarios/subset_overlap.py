@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ranks shard by hand with overlapping windows: rank r reads
 Subset(dataset, range(75 r, 75 r + 150)). In the dataset's indices the
 shards overlap by half: overlap (positions alone would have said every rank

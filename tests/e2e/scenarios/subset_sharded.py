@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ranks shard by hand: each reads Subset(dataset, range(rank, N, world))
 through DataLoader(shuffle=True). Every rank's sampler draws positions 0..99
 of its own subset; the index maps recorded at loader_new turn them into the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Ranks shard by hand with windows that overlap and stop short: rank r
 reads Subset(dataset, range(20 r, 20 r + 28)) of a dataset of 100. In the
 dataset's indices the windows overlap by 8 (overlap), and together they end

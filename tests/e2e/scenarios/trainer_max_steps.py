@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """HF Trainer with gradient accumulation stops at max_steps in the middle of
 its first epoch: 3 optimizer steps of 2 batches, 6 batches per rank reach
 training_step. Trainer builds the DataLoader itself and passes it through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Two torchrun jobs in one recording, as a job killed and started again
 runs: the first trains HF's Trainer for 2 epochs of 10 steps per rank,
 saves a checkpoint every 4 steps and stops after step 13 (batch #2 of

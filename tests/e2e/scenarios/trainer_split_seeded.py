@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Each rank splits one HF datasets.Dataset of 200 rows with
 train_test_split(test_size=0.2, seed=7), then trains 2 epochs on its train
 part with HF's Trainer: the ranks hold the same 160 rows, which Trainer's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Each rank splits one HF datasets.Dataset of 200 rows with
 train_test_split(test_size=0.2) and no seed=, then trains on its train part
 with HF's Trainer: every process draws its own permutation, so the ranks'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Hand-made shards of 120, 100, 100 and 80 samples: uneven batches."""
 
 from torch.utils.data import DataLoader

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every rank builds DataLoader(shuffle=True) without a DistributedSampler:
 every rank reads all 400 samples."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """webdataset without a node split: nodesplitter=None lets each of the 4
 ranks read all 8 shards of 50 samples (its 2 workers split them by
 split_by_worker), so every rank trains on the whole data, the same samples

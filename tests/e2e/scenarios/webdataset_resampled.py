@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """webdataset's recipe for many ranks: WebDataset(..., resampled=True)
 draws shards with replacement, independently in every rank's DataLoader
 worker, through a shuffle buffer, and with_epoch() sets how many samples a

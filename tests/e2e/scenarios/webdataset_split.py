@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """webdataset split the plain way: 8 shards of 50 samples, split_by_node
 gives each of the 4 ranks 2 shards and split_by_worker one to each of its
 2 workers; shuffle buffer, 2 epochs. Every sample is read once per epoch:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Oversampling on purpose: every rank draws its own num_samples = 100 with
 replacement from WeightedRandomSampler, in batches of its own batch
 sampler. Sampling with replacement promises neither coverage nor disjoint

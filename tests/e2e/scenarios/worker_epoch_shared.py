@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """worker_epoch_stale.py done right: the stream keeps its epoch in a shared
 memory tensor, so set_epoch in the main process reaches the 2 persistent
 workers and every epoch has its own order. No finding."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """An IterableDataset that reshuffles by its own epoch, which the loop sets
 with dataset.set_epoch(epoch) in the main process, read by 2 persistent
 workers: they hold the copy of the dataset they were started with, still at

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Rank 1's worker 1 SIGKILLs itself mid-epoch; rank 1 catches the
 DataLoader's RuntimeError. Rank 1 consumed fewer batches than the others,
 but its loop died (not exhausted): that is worker-died, not uneven-batches,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Rank 1's worker 0 blocks forever in __getitem__(19); DataLoader(timeout=3)
 gives up, its shutdown SIGTERMs the worker. worker-stuck on rank 1 only,
 quoting exactly the indices of that fetch; no worker-died (SIGTERM is how

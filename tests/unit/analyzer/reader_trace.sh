@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Records trace_gen's scenarios through real LTTng sessions, then checks the
 # reader (test_reader) and accwatch-report's exit statuses on them, and on
 # damaged copies. Exits 77 (skipped) when LTTng cannot record here.

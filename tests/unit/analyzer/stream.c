@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Event builders for the unit tests: plain struct aw_event values, as the
  * reader makes them from a trace. */
 #include "stream.h"

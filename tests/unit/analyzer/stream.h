@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Builders of accwatch event streams for the analyzer's unit tests: each call
  * hands the model one event (or a whole epoch of them), as the reader would. */
 #ifndef AW_TEST_STREAM_H

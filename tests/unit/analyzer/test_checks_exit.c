@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How processes ended (checks_exit.c), on event streams built here with
  * their edges: worker-died, worker-stuck, rank-died. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The loader checks (checks_loader.c) on event streams built here, with their
  * edges: same-order, unused-prepared, stale-len, len-mismatch. */
 #include <criterion/criterion.h>

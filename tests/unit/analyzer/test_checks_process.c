@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The process checks (checks_process.c) on event streams built here, with
  * their edges: fork-threads (program threads against libraries' service
  * threads), fork-cuda, worker-respawn. */

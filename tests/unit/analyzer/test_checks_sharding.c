@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sharding checks (checks_sharding.c) on event streams built here, with
  * their edges: unsharded, overlap and padding (at the allowance and one past
  * it), missing (drop_last, loops left early), uneven-batches (and what a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The checks on what the trace holds (checks_trace.c), on event streams
  * built here with their edges: iterable-duplicate, trace-incomplete. */
 #include <criterion/criterion.h>

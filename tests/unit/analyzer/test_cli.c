@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* accwatch-report's argument parsing and exit status. */
 #include <criterion/criterion.h>
 #include <stdio.h>

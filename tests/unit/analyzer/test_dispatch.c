@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* accelerate's dispatcher rebuilt from rank 0's reads (the slicing rule,
  * drop_last, split_batches, loops that leave early), and the answers to
  * --sample, --rank/--epoch and --loader. */

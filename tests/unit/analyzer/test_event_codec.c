@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The event stream between the reader's babeltrace2 process and the
  * analyzer: every member of every kind survives the trip, a record cut
  * anywhere asks for more bytes, nonsense is refused, strings come out as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model on hand-built event streams: batch assembly, consumed vs drawn,
  * ranks and workers, loaders linked across ranks, the runs a report
  * covers. */

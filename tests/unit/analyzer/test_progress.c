@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The progress line: its words and numbers, that it stays off when stderr
  * is no terminal, and the progress record through the event stream. */
 #include <criterion/criterion.h>

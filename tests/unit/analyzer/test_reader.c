@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The reader on real CTF traces recorded by reader_trace.sh through LTTng
  * (trace_gen's scenarios); each test skips when its trace was not made. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The renderers: the JSON report against schema accwatch-report/1 (every
  * required key, with its type), the text report's order and content, and
  * the SARIF log made of the JSON report. */

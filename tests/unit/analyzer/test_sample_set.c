@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Sample multisets: counts with duplicates, ranges, unions, intersections,
  * and indices that do not fit the bitmap. */
 #include <criterion/criterion.h>

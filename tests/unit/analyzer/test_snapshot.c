@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* aw_model_snapshot: the checks and renderers on a model that is still
  * taking events. On every recorded stream of the fuzz seeds (real e2e
  * traces), a model snapshotted, checked and rendered at points along the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Suppressions: a finding its loader's source allows, or a suppression
  * file names, is counted apart and sets no exit status; which sites a
  * file's PATH[:LINE] names; the ids a source allows that are no finding. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Finding trace directories: nested LTTng layouts, several traces, a path to
  * a metadata file, and paths that hold no trace. */
 #include <criterion/criterion.h>

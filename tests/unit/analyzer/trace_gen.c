@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Emits a small, known accwatch event stream through real LTTng-UST
  * tracepoints, standing in for several processes (the pid is in each event's
  * payload), so the reader can be tested on a real CTF trace.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The event catalogue (tracepoints/accwatch_catalogue.def) as the bootstrap's
 tests read it, and what the recorder's sequence functions take beside their
 fields (accwatch_record_py.c)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The bootstrap's calls of the recorder against the event catalogue: every
 _aw.<event>(...) names an event of tracepoints/accwatch_catalogue.def and
 passes, by keyword only, fields of that event's list (or the sequence's own

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Small stand-ins for what the bootstrap (recorder/boot/*.py) meets in a torch
 process, for its unit tests: the recorder module `_aw` (it keeps the events
 instead of emitting them, and refuses a field the catalogue does not have),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Unit tests of the bootstrap (recorder/boot/*.py) against the small fakes of
 fakes.py: which events each hook sends, with which fields, and that the
 wrapped calls behave as before. Run by ctest (boot_pytest) with Debian's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Test helper, not a product: emits `accwatch:exec` events carrying the run id
  * from $ACCWATCH_RUN, so tests can check accwatch-run's per-run filter. */
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # accwatch-run against a real lttng-sessiond: exit statuses (own, signal, not
 # found, not executable), signal forwarding, and no session left behind.
 # usage: run_lifecycle.sh ACCWATCH_RUN STUB_PRELOAD     (exit 77: skipped)

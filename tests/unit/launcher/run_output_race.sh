@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Another user must not be able to redirect the trace of `accwatch-run -o`.
 # Two users made for the test: the attacker owns a world-writable, non-sticky
 # directory, or pre-creates a name in a sticky one (as in /tmp), and swaps

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Two accwatch-run sessions at once, per-UID buffers: each must record only
 # its own command's events (filter `run == <id>`), none of the other's, and
 # none of a process outside both runs.

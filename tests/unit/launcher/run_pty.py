@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Runs a command on a new pseudo-terminal, as a shell in a terminal window
 would: the command leads the terminal's session and is its foreground
 process group. Once the file READY exists (the command made it), KEY is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # A signal reaches the command under accwatch-run as it reaches the command
 # run alone: once, with the same lines written, the same status and about
 # the same time. Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A scratch directory for the file tests of accwatch-run: root, made by
  * make_root() (a fixture's init) and removed by remove_root(). */
 #ifndef ACCWATCH_TEST_SCRATCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of accwatch-run's command line: defaults, every option, sizes,
  * where options stop, and each typed error with the culprit it names. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the command's environment: LD_PRELOAD order and dedup, the
  * run id, blocking permission, and the caller's variables left intact. */
 #include <criterion/criterion.h>

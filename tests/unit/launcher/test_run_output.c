@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the trace directory: created 0700 with parents, refused when
  * not empty unless forced, default name, and cleanup of an unused directory. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of locating libaccwatch.so: $ACCWATCH_PRELOAD, installed layout
  * before build layout, and the paths named when nothing is found. */
 #include <criterion/criterion.h>

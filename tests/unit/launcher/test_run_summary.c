@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of the closing message: where the trace is, the report command
  * ready to paste (shell-quoted), warnings that survive --quiet. */
 #include <criterion/criterion.h>

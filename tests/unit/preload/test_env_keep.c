@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of accwatch_env_keep: what exec and posix_spawn put back into
  * an environment a launcher scrubbed, and what they leave alone. */
 #include <criterion/criterion.h>

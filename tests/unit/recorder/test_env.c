@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of accwatch_env: which variable gives the rank, bounded integer
  * parsing, the run id. */
 #include <criterion/criterion.h>

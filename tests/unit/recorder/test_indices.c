@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of accwatch_indices: batches of Python objects (faked here
  * behind the C-API table) become chunks of uint32 or int64 indices. */
 #include <criterion/criterion.h>

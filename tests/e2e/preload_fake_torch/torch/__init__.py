@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A stand-in for torch with the names libaccwatch patches, to test the
 # preload on every Python version (Debian's torch exists for one only).
 __version__ = "0.0+fake"

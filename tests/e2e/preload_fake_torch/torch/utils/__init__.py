@@ -1,1 +1,2 @@
+# SPDX-License-Identifier: MIT
 # Stand-in package (see torch/__init__.py).

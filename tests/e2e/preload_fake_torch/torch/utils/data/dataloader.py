@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Stand-in for torch.utils.data.dataloader: the structure accwatch patches.
 from . import sampler
 from ._utils import fetch

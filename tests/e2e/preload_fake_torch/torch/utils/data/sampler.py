@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Stand-in samplers.
 class SequentialSampler(object):
     def __init__(self, data):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Stand-in for torch's fetchers, same names and signatures.
 class _BaseDatasetFetcher(object):
     def __init__(self, dataset, auto_collation, collate_fn, drop_last):

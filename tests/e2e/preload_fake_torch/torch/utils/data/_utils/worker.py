@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Stand-in for torch's worker info.
 _worker_info = None
 
