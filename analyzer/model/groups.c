@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "epoch_sums.h"
 #include "groups.h"
 #include "util.h"
 
@@ -179,16 +180,4 @@ void aw_build_groups(struct aw_model *model)
 			aw_epoch_group(model, aw_model_describe(model, gl),
 				       &gl->epochs[e]);
 	}
-}
-
-void aw_epoch_groups_fini(struct aw_epoch *epoch)
-{
-	if (epoch->by_group) {
-		free(epoch->by_group->cells);
-		aw_sample_set_fini(&epoch->by_group->all);
-		free(epoch->by_group);
-	}
-	free(epoch->group_of);
-	epoch->by_group = NULL;
-	epoch->group_of = NULL;
 }

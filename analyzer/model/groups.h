@@ -17,14 +17,7 @@
 
 /* Finds the groups of every epoch (after aw_build_epochs). */
 void aw_build_groups(struct aw_model *model);
-/* Frees an epoch's group view. */
-void aw_epoch_groups_fini(struct aw_epoch *epoch);
 /* The replica index and count a loader's chain shards it by (-1 none). */
 int32_t aw_loader_replicas(const struct aw_loader *l, int32_t *replica);
-
-/* The epoch's sums over its cells (finish.c): for a view made of other
- * epochs' cells too. */
-void aw_epoch_summarize(struct aw_model *model, const struct aw_loader *desc,
-			struct aw_epoch *epoch);
 
 #endif

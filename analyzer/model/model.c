@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "accwatch_events.h"
-#include "groups.h"
 #include "util.h"
 
 struct aw_model *aw_model_create(void)
@@ -35,20 +34,6 @@ void aw_model_observe(struct aw_model *model,
 		      const struct aw_model_observer *observer)
 {
 	model->observer = *observer;
-}
-
-static void aw_epoch_fini(struct aw_epoch *epoch)
-{
-	for (size_t i = 0; i < epoch->n_cells; i++)
-		if (epoch->cells[i].n_iterations > 1)
-			aw_sample_set_fini(&epoch->cells[i].merged);
-	free(epoch->cells);
-	free(epoch->items);
-	free(epoch->item_streams);
-	aw_sample_set_fini(&epoch->all);
-	if (epoch->mapped)
-		aw_sample_set_fini(&epoch->expected);
-	aw_epoch_groups_fini(epoch);
 }
 
 void aw_model_forget_derived(struct aw_model *model)

@@ -8,20 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-bool aw_run_choice_names(const struct aw_run_choice *choice, uint32_t run)
-{
-	for (size_t i = 0; i < choice->n_ids; i++)
-		if (choice->ids[i] == run)
-			return true;
-	return false;
-}
-
-bool aw_run_choice_keeps(const struct aw_run_choice *choice, uint32_t run)
-{
-	return choice->all || choice->n_ids == 0 ||
-	       aw_run_choice_names(choice, run);
-}
-
 /* "11, 22" for the runs of dir (every directory when dir is NULL), each
  * once, in order of appearance; returns how many. */
 static size_t aw_list_runs_of(const struct aw_trace_stats *s, const char *dir,
