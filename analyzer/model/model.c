@@ -9,6 +9,38 @@
 #include "accwatch_events.h"
 #include "util.h"
 
+/* A catalogue field the model keeps (AW_OWNED_MEMBER), with X the struct
+ * pointer holding it: freed, set to its absent value, and copied from an
+ * event `e` of the field's list (strings duplicated). */
+#define AW_OWNED_FREE_u8(field)
+#define AW_OWNED_FREE_i8(field)
+#define AW_OWNED_FREE_u32(field)
+#define AW_OWNED_FREE_i32(field)
+#define AW_OWNED_FREE_u64(field)
+#define AW_OWNED_FREE_i64(field)
+#define AW_OWNED_FREE_str(field) free(field);
+#define AW_OWNED_FREE(X, kind, name, absent) AW_OWNED_FREE_##kind((X)->name)
+#define AW_OWNED_ABSENT_NUMBER(field, absent) (field) = (absent);
+#define AW_OWNED_ABSENT_u8 AW_OWNED_ABSENT_NUMBER
+#define AW_OWNED_ABSENT_i8 AW_OWNED_ABSENT_NUMBER
+#define AW_OWNED_ABSENT_u32 AW_OWNED_ABSENT_NUMBER
+#define AW_OWNED_ABSENT_i32 AW_OWNED_ABSENT_NUMBER
+#define AW_OWNED_ABSENT_u64 AW_OWNED_ABSENT_NUMBER
+#define AW_OWNED_ABSENT_i64 AW_OWNED_ABSENT_NUMBER
+#define AW_OWNED_ABSENT_str(field, absent) (field) = NULL;
+#define AW_OWNED_ABSENT(X, kind, name, absent)                                 \
+	AW_OWNED_ABSENT_##kind((X)->name, absent)
+#define AW_OWNED_COPY_NUMBER(field, value) (field) = (value);
+#define AW_OWNED_COPY_u8 AW_OWNED_COPY_NUMBER
+#define AW_OWNED_COPY_i8 AW_OWNED_COPY_NUMBER
+#define AW_OWNED_COPY_u32 AW_OWNED_COPY_NUMBER
+#define AW_OWNED_COPY_i32 AW_OWNED_COPY_NUMBER
+#define AW_OWNED_COPY_u64 AW_OWNED_COPY_NUMBER
+#define AW_OWNED_COPY_i64 AW_OWNED_COPY_NUMBER
+#define AW_OWNED_COPY_str(field, value) aw_set_string(&(field), (value));
+#define AW_OWNED_COPY(X, kind, name, absent)                                   \
+	AW_OWNED_COPY_##kind((X)->name, e->name)
+
 struct aw_model *aw_model_create(void)
 {
 	struct aw_model *model = aw_xcalloc(1, sizeof(*model));
@@ -96,14 +128,7 @@ void aw_model_destroy(struct aw_model *model)
 	free(model->iterations);
 	for (size_t i = 0; i < model->n_loaders; i++) {
 		struct aw_loader *l = &model->loaders[i];
-		free(l->dataset_type);
-		free(l->loader_class);
-		free(l->sampler_class);
-		free(l->batch_sampler_class);
-		free(l->start_method);
-		free(l->site);
-		free(l->stack);
-		free(l->allow);
+		ACCWATCH_FIELDS_loader_new(AW_OWNED_FREE, l);
 		free(l->wrap_kind);
 		for (size_t c = 0; c < l->n_len_calls; c++)
 			free(l->len_calls[c].site);
@@ -227,10 +252,8 @@ static uint32_t aw_model_loader(struct aw_model *model, uint32_t process,
 	memset(l, 0, sizeof(*l));
 	l->process = process;
 	l->id = id;
-	l->dataset_len = l->batch_size = -1;
-	l->drop_last = l->shuffle = l->persistent_workers = -1;
-	l->num_workers = l->prefetch_factor = -1;
-	l->sampler_replicas = l->sampler_rank = -1;
+	ACCWATCH_FIELDS_loader_new(AW_OWNED_ABSENT, l);
+	l->loader = id;
 	l->split_batches = l->even_batches = -1;
 	l->wrap_num_processes = l->wrap_process_index = -1;
 	l->wrap_inner = AW_NONE;
@@ -418,25 +441,7 @@ static void aw_model_on_loader_new(struct aw_loader *l,
 				   const struct aw_event_loader_new *e)
 {
 	l->described = true;
-	l->dataset_id = e->dataset_id;
-	l->dataset_len = e->dataset_len;
-	l->batch_size = e->batch_size;
-	l->iterable = e->iterable;
-	l->drop_last = e->drop_last;
-	l->shuffle = e->shuffle;
-	l->persistent_workers = e->persistent_workers;
-	l->num_workers = e->num_workers;
-	l->prefetch_factor = e->prefetch_factor;
-	l->sampler_replicas = e->sampler_replicas;
-	l->sampler_rank = e->sampler_rank;
-	aw_set_string(&l->dataset_type, e->dataset_type);
-	aw_set_string(&l->loader_class, e->loader_class);
-	aw_set_string(&l->sampler_class, e->sampler_class);
-	aw_set_string(&l->batch_sampler_class, e->batch_sampler_class);
-	aw_set_string(&l->start_method, e->start_method);
-	aw_set_string(&l->site, e->site);
-	aw_set_string(&l->stack, e->stack);
-	aw_set_string(&l->allow, e->allow);
+	ACCWATCH_FIELDS_loader_new(AW_OWNED_COPY, l);
 }
 
 static void aw_model_on_loader_wrap(struct aw_model *model, uint32_t process,
@@ -739,6 +744,255 @@ static void aw_model_dispatch_items(struct aw_model *model, uint32_t process,
 				    event->count);
 }
 
+static void aw_take_process(struct aw_model *model, uint32_t process,
+			    const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	aw_model_on_process(model, p, &event->u.process);
+}
+
+static void aw_take_string_cut(struct aw_model *model, uint32_t process,
+			       const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	if (model->strings_cut++ == 0) {
+		model->cut_pid = p->pid;
+		aw_set_string(&model->cut_event,
+			      event->u.string_cut.event_name);
+		aw_set_string(&model->cut_field,
+			      event->u.string_cut.field_name);
+		model->cut_length = event->u.string_cut.length;
+	}
+}
+
+static void aw_take_dist_init(struct aw_model *model, uint32_t process,
+			      const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	aw_set_known(&p->dist_rank, event->u.dist_init.rank);
+	aw_set_known(&p->dist_world_size, event->u.dist_init.world_size);
+}
+
+static void aw_take_fork(struct aw_model *model, uint32_t process,
+			 const struct aw_event *event)
+{
+	aw_model_on_fork(model, process, &event->u.fork);
+}
+
+static void aw_take_dist_group(struct aw_model *model, uint32_t process,
+			       const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	aw_model_on_dist_group(p, &event->u.dist_group);
+}
+
+static void aw_take_exec(struct aw_model *model, uint32_t process,
+			 const struct aw_event *event)
+{
+	(void)event;
+	struct aw_process *p = &model->processes[process];
+	p->execed = true;
+}
+
+static void aw_take_exception(struct aw_model *model, uint32_t process,
+			      const struct aw_event *event)
+{
+	aw_model_on_exception(model, process, &event->u.exception);
+}
+
+static void aw_take_exit(struct aw_model *model, uint32_t process,
+			 const struct aw_event *event)
+{
+	(void)process;
+	int32_t exited_pid = event->u.exit.exited_pid > 0
+				 ? event->u.exit.exited_pid
+				 : event->pid;
+	uint32_t exited =
+	    aw_model_process(model, event->source, event->run, exited_pid);
+	struct aw_process *q = &model->processes[exited];
+	if (!q->exited)
+		q->exit_ns = model->clock_ns;
+	q->exited = true;
+	aw_set_known(&q->exit_status, event->u.exit.status);
+	aw_set_known(&q->exit_signal, event->u.exit.signal);
+}
+
+static void aw_take_loader_new(struct aw_model *model, uint32_t process,
+			       const struct aw_event *event)
+{
+	uint32_t loader =
+	    aw_model_loader(model, process, event->u.loader_new.loader);
+	aw_model_on_loader_new(&model->loaders[loader], &event->u.loader_new);
+}
+
+static void aw_take_loader_wrap(struct aw_model *model, uint32_t process,
+				const struct aw_event *event)
+{
+	aw_model_on_loader_wrap(model, process, &event->u.loader_wrap);
+}
+
+static void aw_take_dataset_map(struct aw_model *model, uint32_t process,
+				const struct aw_event *event)
+{
+	/* The loader is found (and maybe grown) before the array is
+	 * read: a new one may move it. */
+	uint32_t loader =
+	    aw_model_loader(model, process, event->u.dataset_map.loader);
+	struct aw_loader *l = &model->loaders[loader];
+	if (!l->mapping)
+		l->mapping = aw_xcalloc(1, sizeof(*l->mapping));
+	if (!aw_mapping_add(l->mapping, event, &model->mapping_budget))
+		model->mapping_parts_left_out++;
+}
+
+static void aw_take_sampler(struct aw_model *model, uint32_t process,
+			    const struct aw_event *event)
+{
+	uint32_t loader =
+	    aw_model_loader(model, process, event->u.sampler.loader);
+	aw_model_on_sampler(&model->loaders[loader], &event->u.sampler);
+}
+
+static void aw_take_stream_shard(struct aw_model *model, uint32_t process,
+				 const struct aw_event *event)
+{
+	uint32_t loader =
+	    aw_model_loader(model, process, event->u.stream_shard.loader);
+	aw_model_on_stream_shard(&model->loaders[loader],
+				 &event->u.stream_shard);
+}
+
+static void aw_take_loader_len(struct aw_model *model, uint32_t process,
+			       const struct aw_event *event)
+{
+	uint32_t loader =
+	    aw_model_loader(model, process, event->u.loader_len.loader);
+	aw_model_on_loader_len(&model->loaders[loader], &event->u.loader_len);
+}
+
+static void aw_take_iter_begin(struct aw_model *model, uint32_t process,
+			       const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	const struct aw_event_iter_begin *e = &event->u.iter_begin;
+	uint32_t loader = aw_model_loader(model, process, e->loader);
+	uint32_t iteration = aw_model_iteration(model, loader, e->iteration);
+	struct aw_iteration *it = &model->iterations[iteration];
+	it->began = true;
+	it->sampler_epoch = e->sampler_epoch;
+	it->dataset_epoch = e->dataset_epoch;
+	it->seed = e->seed;
+	it->resumed = e->resumed;
+	aw_iteration_note_join(it, p, false);
+}
+
+static void aw_take_batch(struct aw_model *model, uint32_t process,
+			  const struct aw_event *event)
+{
+	aw_model_on_chunk(model, process, event);
+}
+
+static void aw_take_iter_end(struct aw_model *model, uint32_t process,
+			     const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	const struct aw_event_iter_end *e = &event->u.iter_end;
+	uint32_t loader = aw_model_loader(model, process, e->loader);
+	uint32_t iteration = aw_model_iteration(model, loader, e->iteration);
+	struct aw_iteration *it = &model->iterations[iteration];
+	aw_iteration_note_join(it, p, false);
+	uint32_t consumed = aw_loop_consumed(e);
+	aw_iteration_end(it, e->drawn, consumed,
+			 e->exhausted ||
+			     aw_ran_to_len(&model->loaders[loader], consumed));
+}
+
+static void aw_take_worker_start(struct aw_model *model, uint32_t process,
+				 const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	const struct aw_event_worker_start *e = &event->u.worker_start;
+	p->started_worker = true;
+	aw_set_known(&p->worker_id, e->worker_id);
+	aw_set_known(&p->worker_count, e->num_workers);
+	if (p->worker_loader == ACCWATCH_UNKNOWN) {
+		p->worker_loader = e->loader;
+		p->worker_iteration = e->iteration;
+		p->worker_loader_pid = e->loader_pid;
+	}
+}
+
+static void aw_take_worker_fetch(struct aw_model *model, uint32_t process,
+				 const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	p->fetch_events++;
+	p->fetched_indices += event->count;
+	aw_set_known(&p->worker_id, event->u.chunk.worker_id);
+	aw_model_on_fetch(model, process, event);
+}
+
+static void aw_take_item_fetch(struct aw_model *model, uint32_t process,
+			       const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	p->item_events++;
+	if (event->u.chunk.worker_id >= 0)
+		aw_set_known(&p->worker_id, event->u.chunk.worker_id);
+	aw_model_on_fetch(model, process, event);
+	aw_model_dispatch_items(model, process, event);
+	aw_item_streams_add(&model->items, process, event->u.chunk.loader,
+			    event->u.chunk.iteration, event->u.chunk.worker_id,
+			    event->u.chunk.batch, event->values.u64,
+			    event->count);
+}
+
+static void aw_take_worker_fetch_end(struct aw_model *model, uint32_t process,
+				     const struct aw_event *event)
+{
+	struct aw_process *p = &model->processes[process];
+	aw_set_known(&p->worker_id, event->u.fetch_end.worker_id);
+	aw_model_on_fetch_end(p, &event->u.fetch_end);
+}
+
+static void aw_take_join(struct aw_model *model, uint32_t process,
+			 const struct aw_event *event)
+{
+	aw_model_on_join(model, process, &event->u.join);
+}
+
+/* What the model does with each kind of event; a kind it has no use for
+ * (none today) is counted in stats.by_kind and left. */
+typedef void aw_event_handler(struct aw_model *model, uint32_t process,
+			      const struct aw_event *event);
+static aw_event_handler *const aw_event_handlers[AW_EVENT_KIND_COUNT] = {
+    [AW_EVENT_PROCESS] = aw_take_process,
+    [AW_EVENT_STRING_CUT] = aw_take_string_cut,
+    [AW_EVENT_DIST_INIT] = aw_take_dist_init,
+    [AW_EVENT_FORK] = aw_take_fork,
+    [AW_EVENT_DIST_GROUP] = aw_take_dist_group,
+    [AW_EVENT_EXEC] = aw_take_exec,
+    [AW_EVENT_EXCEPTION] = aw_take_exception,
+    [AW_EVENT_EXIT] = aw_take_exit,
+    [AW_EVENT_LOADER_NEW] = aw_take_loader_new,
+    [AW_EVENT_LOADER_WRAP] = aw_take_loader_wrap,
+    [AW_EVENT_DATASET_MAP] = aw_take_dataset_map,
+    [AW_EVENT_DATASET_MAP_WIDE] = aw_take_dataset_map,
+    [AW_EVENT_SAMPLER] = aw_take_sampler,
+    [AW_EVENT_STREAM_SHARD] = aw_take_stream_shard,
+    [AW_EVENT_LOADER_LEN] = aw_take_loader_len,
+    [AW_EVENT_ITER_BEGIN] = aw_take_iter_begin,
+    [AW_EVENT_BATCH] = aw_take_batch,
+    [AW_EVENT_BATCH_WIDE] = aw_take_batch,
+    [AW_EVENT_ITER_END] = aw_take_iter_end,
+    [AW_EVENT_WORKER_START] = aw_take_worker_start,
+    [AW_EVENT_WORKER_FETCH] = aw_take_worker_fetch,
+    [AW_EVENT_WORKER_FETCH_WIDE] = aw_take_worker_fetch,
+    [AW_EVENT_ITEM_FETCH] = aw_take_item_fetch,
+    [AW_EVENT_WORKER_FETCH_END] = aw_take_worker_fetch_end,
+    [AW_EVENT_JOIN] = aw_take_join,
+};
+
 void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 {
 	if ((unsigned)event->kind >= AW_EVENT_KIND_COUNT) {
@@ -764,166 +1018,8 @@ void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
 		p->last_ns = model->clock_ns;
 	}
 
-	switch (event->kind) {
-	case AW_EVENT_PROCESS:
-		aw_model_on_process(model, p, &event->u.process);
-		break;
-	case AW_EVENT_STRING_CUT:
-		if (model->strings_cut++ == 0) {
-			model->cut_pid = p->pid;
-			aw_set_string(&model->cut_event,
-				      event->u.string_cut.event_name);
-			aw_set_string(&model->cut_field,
-				      event->u.string_cut.field_name);
-			model->cut_length = event->u.string_cut.length;
-		}
-		break;
-	case AW_EVENT_DIST_INIT:
-		aw_set_known(&p->dist_rank, event->u.dist_init.rank);
-		aw_set_known(&p->dist_world_size,
-			     event->u.dist_init.world_size);
-		break;
-	case AW_EVENT_FORK:
-		aw_model_on_fork(model, process, &event->u.fork);
-		break;
-	case AW_EVENT_DIST_GROUP:
-		aw_model_on_dist_group(p, &event->u.dist_group);
-		break;
-	case AW_EVENT_EXEC:
-		p->execed = true;
-		break;
-	case AW_EVENT_EXCEPTION:
-		aw_model_on_exception(model, process, &event->u.exception);
-		break;
-	case AW_EVENT_EXIT: {
-		int32_t exited_pid = event->u.exit.exited_pid > 0
-					 ? event->u.exit.exited_pid
-					 : event->pid;
-		uint32_t exited = aw_model_process(model, event->source,
-						   event->run, exited_pid);
-		struct aw_process *q = &model->processes[exited];
-		if (!q->exited)
-			q->exit_ns = model->clock_ns;
-		q->exited = true;
-		aw_set_known(&q->exit_status, event->u.exit.status);
-		aw_set_known(&q->exit_signal, event->u.exit.signal);
-		break;
-	}
-	case AW_EVENT_LOADER_NEW: {
-		uint32_t loader =
-		    aw_model_loader(model, process, event->u.loader_new.loader);
-		aw_model_on_loader_new(&model->loaders[loader],
-				       &event->u.loader_new);
-		break;
-	}
-	case AW_EVENT_LOADER_WRAP:
-		aw_model_on_loader_wrap(model, process, &event->u.loader_wrap);
-		break;
-	case AW_EVENT_DATASET_MAP:
-	case AW_EVENT_DATASET_MAP_WIDE: {
-		/* The loader is found (and maybe grown) before the array is
-		 * read: a new one may move it. */
-		uint32_t loader = aw_model_loader(model, process,
-						  event->u.dataset_map.loader);
-		struct aw_loader *l = &model->loaders[loader];
-		if (!l->mapping)
-			l->mapping = aw_xcalloc(1, sizeof(*l->mapping));
-		if (!aw_mapping_add(l->mapping, event, &model->mapping_budget))
-			model->mapping_parts_left_out++;
-		break;
-	}
-	case AW_EVENT_SAMPLER: {
-		uint32_t loader =
-		    aw_model_loader(model, process, event->u.sampler.loader);
-		aw_model_on_sampler(&model->loaders[loader], &event->u.sampler);
-		break;
-	}
-	case AW_EVENT_STREAM_SHARD: {
-		uint32_t loader = aw_model_loader(model, process,
-						  event->u.stream_shard.loader);
-		aw_model_on_stream_shard(&model->loaders[loader],
-					 &event->u.stream_shard);
-		break;
-	}
-	case AW_EVENT_LOADER_LEN: {
-		uint32_t loader =
-		    aw_model_loader(model, process, event->u.loader_len.loader);
-		aw_model_on_loader_len(&model->loaders[loader],
-				       &event->u.loader_len);
-		break;
-	}
-	case AW_EVENT_ITER_BEGIN: {
-		const struct aw_event_iter_begin *e = &event->u.iter_begin;
-		uint32_t loader = aw_model_loader(model, process, e->loader);
-		uint32_t iteration =
-		    aw_model_iteration(model, loader, e->iteration);
-		struct aw_iteration *it = &model->iterations[iteration];
-		it->began = true;
-		it->sampler_epoch = e->sampler_epoch;
-		it->dataset_epoch = e->dataset_epoch;
-		it->seed = e->seed;
-		it->resumed = e->resumed;
-		aw_iteration_note_join(it, p, false);
-		break;
-	}
-	case AW_EVENT_BATCH:
-	case AW_EVENT_BATCH_WIDE:
-		aw_model_on_chunk(model, process, event);
-		break;
-	case AW_EVENT_ITER_END: {
-		const struct aw_event_iter_end *e = &event->u.iter_end;
-		uint32_t loader = aw_model_loader(model, process, e->loader);
-		uint32_t iteration =
-		    aw_model_iteration(model, loader, e->iteration);
-		struct aw_iteration *it = &model->iterations[iteration];
-		aw_iteration_note_join(it, p, false);
-		uint32_t consumed = aw_loop_consumed(e);
-		aw_iteration_end(
-		    it, e->drawn, consumed,
-		    e->exhausted ||
-			aw_ran_to_len(&model->loaders[loader], consumed));
-		break;
-	}
-	case AW_EVENT_WORKER_START: {
-		const struct aw_event_worker_start *e = &event->u.worker_start;
-		p->started_worker = true;
-		aw_set_known(&p->worker_id, e->worker_id);
-		aw_set_known(&p->worker_count, e->num_workers);
-		if (p->worker_loader == ACCWATCH_UNKNOWN) {
-			p->worker_loader = e->loader;
-			p->worker_iteration = e->iteration;
-			p->worker_loader_pid = e->loader_pid;
-		}
-		break;
-	}
-	case AW_EVENT_WORKER_FETCH:
-	case AW_EVENT_WORKER_FETCH_WIDE:
-		p->fetch_events++;
-		p->fetched_indices += event->count;
-		aw_set_known(&p->worker_id, event->u.chunk.worker_id);
-		aw_model_on_fetch(model, process, event);
-		break;
-	case AW_EVENT_ITEM_FETCH:
-		p->item_events++;
-		if (event->u.chunk.worker_id >= 0)
-			aw_set_known(&p->worker_id, event->u.chunk.worker_id);
-		aw_model_on_fetch(model, process, event);
-		aw_model_dispatch_items(model, process, event);
-		aw_item_streams_add(
-		    &model->items, process, event->u.chunk.loader,
-		    event->u.chunk.iteration, event->u.chunk.worker_id,
-		    event->u.chunk.batch, event->values.u64, event->count);
-		break;
-	case AW_EVENT_WORKER_FETCH_END:
-		aw_set_known(&p->worker_id, event->u.fetch_end.worker_id);
-		aw_model_on_fetch_end(p, &event->u.fetch_end);
-		break;
-	case AW_EVENT_JOIN:
-		aw_model_on_join(model, process, &event->u.join);
-		break;
-	case AW_EVENT_KIND_COUNT:
-		break;
-	}
+	if (aw_event_handlers[event->kind])
+		aw_event_handlers[event->kind](model, process, event);
 }
 
 void aw_model_note_trace_run(struct aw_model *model, const char *dir,

@@ -136,24 +136,31 @@ struct aw_join {
 	uint32_t outer; /* the Join it is nested in, AW_NONE */
 };
 
+/* A catalogue field kept by the model: its event type, strings owned. */
+#define AW_OWNED_u8 uint8_t
+#define AW_OWNED_i8 int8_t
+#define AW_OWNED_u32 uint32_t
+#define AW_OWNED_i32 int32_t
+#define AW_OWNED_u64 uint64_t
+#define AW_OWNED_i64 int64_t
+#define AW_OWNED_str char *
+#define AW_OWNED_MEMBER(X, kind, name, absent) AW_OWNED_##kind name;
+
 /* One DataLoader object in one process. */
 struct aw_loader {
 	uint32_t process;
 	uint32_t id;    /* the per-process ordinal the recorder gave it */
 	bool described; /* its loader_new event was seen */
-	uint64_t dataset_id;
-	int64_t dataset_len, batch_size;
-	uint8_t iterable;
-	int8_t drop_last, shuffle, persistent_workers;
-	int32_t num_workers, prefetch_factor, sampler_replicas, sampler_rank;
-	char *dataset_type, *loader_class, *sampler_class, *batch_sampler_class;
-	char *start_method, *site, *stack;
-	/* The finding ids its source says are intended (comma-separated, as
-	 * written: suppress.h), "" none. */
-	char *allow;
+	/* Its loader_new event's fields, as the catalogue lists them
+	 * (dataset_len, batch_size, sampler_class, site, ...: a field added
+	 * there is kept here, defaulted, copied and freed by model.c with no
+	 * line of its own); `loader` repeats id. `allow`: the finding ids its
+	 * source says are intended (comma-separated, as written: suppress.h),
+	 * "" none. */
+	ACCWATCH_FIELDS_loader_new(AW_OWNED_MEMBER, ~)
 
-	/* loader_wrap: this loader wraps `wrap_inner` (accelerate). */
-	bool wraps;
+	    /* loader_wrap: this loader wraps `wrap_inner` (accelerate). */
+	    bool wraps;
 	uint32_t wrap_inner;
 	char *wrap_kind;
 	int8_t split_batches, even_batches;
