@@ -4,9 +4,14 @@
 #include "run_args.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "accwatch_options.h"
+
+/* Longest --run-id and --relayd values taken. */
+#define ACCWATCH_RUN_ID_MAX 128
+#define ACCWATCH_RUN_RELAYD_MAX 256
 
 enum accwatch_run_option_id {
 	ACCWATCH_RUN_OPT_OUTPUT,
@@ -19,6 +24,8 @@ enum accwatch_run_option_id {
 	ACCWATCH_RUN_OPT_BUFFERS_PID,
 	ACCWATCH_RUN_OPT_QUIET,
 	ACCWATCH_RUN_OPT_IF_UNRECORDABLE,
+	ACCWATCH_RUN_OPT_RELAYD,
+	ACCWATCH_RUN_OPT_RUN_ID,
 	ACCWATCH_RUN_OPT_HELP,
 	ACCWATCH_RUN_OPT_VERSION,
 };
@@ -34,6 +41,8 @@ static const struct accwatch_option accwatch_run_option_table[] = {
     {"buffers-pid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_PID},
     {"quiet", 'q', false, ACCWATCH_RUN_OPT_QUIET},
     {"if-unrecordable", 0, true, ACCWATCH_RUN_OPT_IF_UNRECORDABLE},
+    {"relayd", 0, true, ACCWATCH_RUN_OPT_RELAYD},
+    {"run-id", 0, true, ACCWATCH_RUN_OPT_RUN_ID},
     {"help", 'h', false, ACCWATCH_RUN_OPT_HELP},
     {"version", 'V', false, ACCWATCH_RUN_OPT_VERSION},
 };
@@ -132,6 +141,138 @@ accwatch_run_args_seconds(const char *value, uint32_t *seconds,
 	return ACCWATCH_RUN_ARGS_BAD_STALL;
 }
 
+bool accwatch_run_args_run_id(const char *text, uint32_t *id)
+{
+	uint32_t hash = 2166136261u; /* FNV-1a */
+	char *end = NULL;
+	unsigned long long number;
+
+	if (!text[0] || strlen(text) > ACCWATCH_RUN_ID_MAX)
+		return false;
+	number =
+	    text[0] >= '1' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
+	if (end && *end == '\0' && number <= UINT32_MAX) {
+		*id = (uint32_t)number;
+		return true;
+	}
+	for (const char *p = text; *p; p++)
+		hash = (hash ^ (unsigned char)*p) * 16777619u;
+	*id = hash ? hash : 1;
+	return true;
+}
+
+/* value when it names a rendezvous (not empty, not torchrun's "none"). */
+static const char *accwatch_run_args_named(const char *value)
+{
+	return value && value[0] && strcmp(value, "none") != 0 ? value : NULL;
+}
+
+const char *accwatch_run_args_rdzv_id(char *const command[],
+				      const char *env_value)
+{
+	static const char *const names[] = {"--rdzv-id", "--rdzv_id"};
+
+	for (size_t i = 0; command[i]; i++) {
+		if (strcmp(command[i], "--") == 0)
+			break;
+		for (size_t n = 0; n < 2; n++) {
+			size_t len = strlen(names[n]);
+
+			if (strcmp(command[i], names[n]) == 0 && command[i + 1])
+				return accwatch_run_args_named(command[i + 1]);
+			if (strncmp(command[i], names[n], len) == 0 &&
+			    command[i][len] == '=')
+				return accwatch_run_args_named(command[i] +
+							       len + 1);
+		}
+	}
+	return accwatch_run_args_named(env_value);
+}
+
+/* HOST (a name or IPv4 address) or [IPv6], then up to two :PORT. */
+static bool accwatch_run_args_relayd_ok(const char *value)
+{
+	const char *p = value;
+	int ports = 0;
+
+	if (value[0] == '[') {
+		p = strchr(value, ']');
+		if (!p || p == value + 1)
+			return false;
+		for (const char *q = value + 1; q < p; q++)
+			if (!strchr("0123456789abcdefABCDEF:.", *q))
+				return false;
+		p++;
+	} else {
+		for (; *p && *p != ':'; p++)
+			if (!((*p >= 'a' && *p <= 'z') ||
+			      (*p >= 'A' && *p <= 'Z') ||
+			      (*p >= '0' && *p <= '9') || *p == '.' ||
+			      *p == '-'))
+				return false;
+		if (p == value)
+			return false;
+	}
+	while (*p == ':' && ports < 2) {
+		unsigned long port = 0;
+		int digits = 0;
+
+		for (p++; *p >= '0' && *p <= '9' && digits < 6; p++, digits++)
+			port = port * 10 + (unsigned long)(*p - '0');
+		if (!digits || port == 0 || port > 65535)
+			return false;
+		ports++;
+	}
+	return *p == '\0';
+}
+
+bool accwatch_run_args_relayd_url(const char *value, char *url, size_t url_len)
+{
+	int length;
+
+	url[0] = '\0';
+	if (strlen(value) > ACCWATCH_RUN_RELAYD_MAX ||
+	    !accwatch_run_args_relayd_ok(value))
+		return false;
+	length = snprintf(url, url_len, "%s://%s",
+			  value[0] == '[' ? "net6" : "net", value);
+	if (length < 0 || (size_t)length >= url_len) {
+		url[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
+static enum accwatch_run_args_status
+accwatch_run_args_relayd(const char *value,
+			 struct accwatch_run_options *options,
+			 struct accwatch_run_args_error *error)
+{
+	char url[ACCWATCH_RUN_RELAYD_MAX + 16];
+
+	if (!accwatch_run_args_relayd_url(value, url, sizeof(url))) {
+		accwatch_run_args_set_culprit(error, value, strlen(value));
+		return ACCWATCH_RUN_ARGS_BAD_RELAYD;
+	}
+	options->relayd = value;
+	return ACCWATCH_RUN_ARGS_OK;
+}
+
+static enum accwatch_run_args_status
+accwatch_run_args_take_run_id(const char *value,
+			      struct accwatch_run_options *options,
+			      struct accwatch_run_args_error *error)
+{
+	uint32_t id;
+
+	if (!accwatch_run_args_run_id(value, &id) || id == 0) {
+		accwatch_run_args_set_culprit(error, value, strlen(value));
+		return ACCWATCH_RUN_ARGS_BAD_RUN_ID;
+	}
+	options->run_id = value;
+	return ACCWATCH_RUN_ARGS_OK;
+}
+
 /* Applies one recognised option; value is NULL for flags. */
 static enum accwatch_run_args_status
 accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
@@ -178,6 +319,10 @@ accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
 		}
 		options->unrecordable_run = strcmp(value, "run") == 0;
 		break;
+	case ACCWATCH_RUN_OPT_RELAYD:
+		return accwatch_run_args_relayd(value, options, error);
+	case ACCWATCH_RUN_OPT_RUN_ID:
+		return accwatch_run_args_take_run_id(value, options, error);
 	case ACCWATCH_RUN_OPT_HELP:
 		return ACCWATCH_RUN_ARGS_HELP;
 	case ACCWATCH_RUN_OPT_VERSION:
@@ -241,6 +386,8 @@ accwatch_run_args_parse(int argc, char *const argv[],
 	}
 	if (status != ACCWATCH_RUN_ARGS_OK)
 		return status;
+	if (options->relayd && options->output_dir)
+		return ACCWATCH_RUN_ARGS_RELAYD_AND_OUTPUT;
 	if (scan.index >= argc)
 		return ACCWATCH_RUN_ARGS_MISSING_COMMAND;
 	options->command = &argv[scan.index];
@@ -315,6 +462,26 @@ void accwatch_run_args_describe(enum accwatch_run_args_status status,
 		snprintf(line, line_len,
 			 "the output directory (-o) must not be empty");
 		break;
+	case ACCWATCH_RUN_ARGS_BAD_RELAYD:
+		snprintf(line, line_len,
+			 "bad --relayd '%s': give the collector's host name "
+			 "or address, and its control and data ports if not "
+			 "the default ones (HOST, HOST:5342:5343, [::1]:5342)",
+			 culprit);
+		break;
+	case ACCWATCH_RUN_ARGS_BAD_RUN_ID:
+		snprintf(line, line_len,
+			 "bad --run-id '%s': give a word of 1 to %d "
+			 "characters other than 0 (a number from 1 to "
+			 "4294967295 is the run id itself)",
+			 culprit, ACCWATCH_RUN_ID_MAX);
+		break;
+	case ACCWATCH_RUN_ARGS_RELAYD_AND_OUTPUT:
+		snprintf(line, line_len,
+			 "--relayd sends the trace to the collector's "
+			 "lttng-relayd, which writes it under its own -o: "
+			 "drop -o");
+		break;
 	case ACCWATCH_RUN_ARGS_MISSING_COMMAND:
 		snprintf(line, line_len,
 			 "no command to run (accwatch-run [options] [--] "
@@ -372,6 +539,20 @@ void accwatch_run_args_usage(FILE *out)
 	    "                       starting COMMAND (fail, the default), or "
 	    "run it\n"
 	    "                       unrecorded (run)\n"
+	    "      --relayd HOST[:CTRL_PORT[:DATA_PORT]]\n"
+	    "                       stream the trace to the lttng-relayd of a "
+	    "collector\n"
+	    "                       (a live session: accwatch-report reads it "
+	    "there,\n"
+	    "                       under the relayd's -o, a directory per "
+	    "host)\n"
+	    "      --run-id ID      the run id of this recording: give every "
+	    "node of one\n"
+	    "                       job the same (default with --relayd: "
+	    "torchrun's\n"
+	    "                       --rdzv-id or PET_RDZV_ID when the command "
+	    "has one,\n"
+	    "                       else a random one)\n"
 	    "  -h, --help           show this help and exit\n"
 	    "  -V, --version        show the version and exit\n"
 	    "\n"

@@ -38,7 +38,10 @@ enum accwatch_run_args_status {
 	ACCWATCH_RUN_ARGS_BAD_UNRECORDABLE, /* culprit: the value of
 					       --if-unrecordable */
 	ACCWATCH_RUN_ARGS_EMPTY_OUTPUT,     /* -o "" */
-	ACCWATCH_RUN_ARGS_MISSING_COMMAND,  /* no command after the options */
+	ACCWATCH_RUN_ARGS_BAD_RELAYD,       /* culprit: the value of --relayd */
+	ACCWATCH_RUN_ARGS_BAD_RUN_ID,       /* culprit: the value of --run-id */
+	ACCWATCH_RUN_ARGS_RELAYD_AND_OUTPUT, /* --relayd with -o */
+	ACCWATCH_RUN_ARGS_MISSING_COMMAND,   /* no command after the options */
 };
 
 enum accwatch_run_buffers {
@@ -61,6 +64,11 @@ struct accwatch_run_options {
 	uint64_t num_subbuf;  /* power of two */
 	/* seconds an event may block; 0: as long as it takes */
 	uint32_t stall_seconds;
+	/* --relayd HOST[:CTRL_PORT[:DATA_PORT]]: stream the trace to an
+	 * lttng-relayd instead of writing it here; NULL: local. */
+	const char *relayd;
+	/* --run-id ID as given (accwatch_run_args_run_id), NULL: none. */
+	const char *run_id;
 	char *const *command; /* points into argv; NULL-terminated like argv */
 	int command_argc;
 };
@@ -88,6 +96,23 @@ enum accwatch_run_args_status
 accwatch_run_args_parse(int argc, char *const argv[],
 			struct accwatch_run_options *options,
 			struct accwatch_run_args_error *error);
+
+/* The run id that --run-id ID names: ID itself when it is a decimal number
+ * from 1 to 2^32-1, else a hash of its text (never 0), so that the nodes
+ * of one job given the same word (a scheduler's job id, a rendezvous id)
+ * share one run. False for an empty ID. */
+bool accwatch_run_args_run_id(const char *text, uint32_t *id);
+
+/* The rendezvous id of a torchrun command (its --rdzv-id or --rdzv_id, with
+ * the value apart or after '='), else env_value (torchrun's PET_RDZV_ID);
+ * NULL when neither names one ("none", torchrun's default, names none). */
+const char *accwatch_run_args_rdzv_id(char *const command[],
+				      const char *env_value);
+
+/* The control URL of --relayd's value: net://VALUE, or net6:// for a
+ * bracketed IPv6 address. False (url empty) when the value is not
+ * HOST[:PORT[:PORT]] or url is too small. */
+bool accwatch_run_args_relayd_url(const char *value, char *url, size_t url_len);
 
 /* "512", "256k", "1M", "2G" (binary multiples, either case); power of two,
  * at least min. */

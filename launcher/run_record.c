@@ -274,11 +274,20 @@ accwatch_run_record_session(struct accwatch_run_session *session,
 	case ACCWATCH_RUN_SESSION_OK:
 		break;
 	case ACCWATCH_RUN_SESSION_CREATE_FAILED:
-		accwatch_run_log("cannot create LTTng session %s writing to "
-				 "%s: %s; check that "
-				 "lttng-sessiond can write there",
-				 config->name, config->output_path,
-				 accwatch_run_session_strerror(session));
+		if (config->relayd_url)
+			accwatch_run_log(
+			    "cannot create LTTng session %s streaming to %s: "
+			    "%s; check that lttng-relayd runs there and its "
+			    "control and data ports are reachable from here",
+			    config->name, config->relayd_url,
+			    accwatch_run_session_strerror(session));
+		else
+			accwatch_run_log(
+			    "cannot create LTTng session %s "
+			    "writing to %s: %s; check that "
+			    "lttng-sessiond can write there",
+			    config->name, config->output_path,
+			    accwatch_run_session_strerror(session));
 		return false;
 	case ACCWATCH_RUN_SESSION_CHANNEL_FAILED:
 		accwatch_run_log(
@@ -517,7 +526,8 @@ accwatch_run_record_unrecorded(const struct accwatch_run_options *options,
 
 	accwatch_run_log("%s; running '%s' unrecorded (--if-unrecordable=run)",
 			 why, options->command[0]);
-	has_output = accwatch_run_record_prepare_output(options, &output);
+	has_output = !options->relayd &&
+		     accwatch_run_record_prepare_output(options, &output);
 	if (has_output)
 		accwatch_run_preflight_note(output.path, why);
 	accwatch_run_child_run(options->command, environ, NULL, NULL, &child);
@@ -530,8 +540,57 @@ accwatch_run_record_unrecorded(const struct accwatch_run_options *options,
 	return exit_code;
 }
 
+/* The run id: --run-id, else with --relayd the command's rendezvous id
+ * (torchrun's --rdzv-id or PET_RDZV_ID: every node's accwatch-run sees the
+ * same), else random. */
+static bool
+accwatch_run_record_run_id(const struct accwatch_run_options *options,
+			   uint32_t *run_id)
+{
+	const char *named = options->run_id;
+
+	if (!named && options->relayd)
+		named = accwatch_run_args_rdzv_id(options->command,
+						  getenv("PET_RDZV_ID"));
+	if (named && accwatch_run_args_run_id(named, run_id) && *run_id) {
+		accwatch_run_log_debug("run id %" PRIu32 " from '%s'", *run_id,
+				       named);
+		return true;
+	}
+	*run_id = 0;
+	while (*run_id == 0)
+		if (!accwatch_run_record_random(run_id))
+			return false;
+	return true;
+}
+
+/* Where a streamed trace went, and how to read it on the collector. */
+static void
+accwatch_run_record_relayd_summary(const struct accwatch_run_options *options,
+				   const char *session, uint32_t run_id,
+				   uint64_t discarded, bool teardown_stuck)
+{
+	if (discarded)
+		accwatch_run_log("warning: %" PRIu64 " events were discarded; "
+				 "the report's counts are lower bounds",
+				 discarded);
+	if (teardown_stuck)
+		accwatch_run_log("warning: the session did not end cleanly "
+				 "(the collector unreachable?): what was not "
+				 "sent before is missing from its trace");
+	if (options->quiet)
+		return;
+	accwatch_run_log("trace sent to lttng-relayd at %s (session %s, run "
+			 "%" PRIu32 "); on the collector, under the relayd's "
+			 "output directory (a directory per host):",
+			 options->relayd, session, run_id);
+	fprintf(stderr, "  accwatch-report --run %" PRIu32 " RELAYD_OUTPUT\n",
+		run_id);
+}
+
 int accwatch_run_record(const struct accwatch_run_options *options)
 {
+	char relayd_url[300] = "";
 	int exit_code = ACCWATCH_RUN_EXIT_FAILURE;
 	struct accwatch_run_output output = {.dir_fd = -1};
 	struct accwatch_run_session session = {0};
@@ -566,27 +625,28 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 				 unrecordable, options->command[0]);
 		return ACCWATCH_RUN_EXIT_UNRECORDABLE;
 	}
-	while (run_id == 0) {
-		if (!accwatch_run_record_random(&run_id) ||
-		    !accwatch_run_record_random(&name_salt)) {
-			accwatch_run_log(
-			    "cannot get random bytes (getrandom): %s",
-			    strerror(errno));
-			goto end;
-		}
+	if (!accwatch_run_record_run_id(options, &run_id) ||
+	    !accwatch_run_record_random(&name_salt)) {
+		accwatch_run_log("cannot get random bytes (getrandom): %s",
+				 strerror(errno));
+		goto end;
 	}
+	if (options->relayd)
+		accwatch_run_args_relayd_url(options->relayd, relayd_url,
+					     sizeof(relayd_url));
 	/* The session bears its guardian's pid: see run_guard.h. */
 	accwatch_run_guard_start(&guard);
 	snprintf(session_name, sizeof(session_name), "accwatch-%ld-%08" PRIx32,
 		 (long)(guard.pid > 0 ? guard.pid : getpid()), name_salt);
-	if (!accwatch_run_record_prepare_output(options, &output))
+	if (!options->relayd &&
+	    !accwatch_run_record_prepare_output(options, &output))
 		goto end;
 	env_settings = (struct accwatch_run_env_settings){
 	    .preload_path = preload,
 	    .run_id = run_id,
 	    .allow_blocking = !options->discard,
 	    .stall_ms = options->stall_seconds * 1000u,
-	    .stall_dir = output.path,
+	    .stall_dir = options->relayd ? NULL : output.path,
 	};
 	if (accwatch_run_env_build(environ, &env_settings, &env) !=
 	    ACCWATCH_RUN_ENV_OK) {
@@ -600,6 +660,7 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	config = (struct accwatch_run_session_config){
 	    .name = session_name,
 	    .output_path = output.path,
+	    .relayd_url = options->relayd ? relayd_url : NULL,
 	    .buffers = options->buffers,
 	    .subbuf_size = options->subbuf_size,
 	    .num_subbuf = options->num_subbuf,
@@ -608,7 +669,8 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	    .run_id = run_id,
 	};
 	accwatch_run_log_debug("session %s, run %" PRIu32 ", output %s",
-			       session_name, run_id, output.path);
+			       session_name, run_id,
+			       options->relayd ? relayd_url : output.path);
 	if (!accwatch_run_record_session(&session, &config))
 		goto end;
 
@@ -628,7 +690,10 @@ end:
 		while (waitpid(guard.pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	if (command_started) {
+	if (command_started && options->relayd) {
+		accwatch_run_record_relayd_summary(
+		    options, session_name, run_id, discarded, session.created);
+	} else if (command_started) {
 		summary.trace_path = output.path;
 		summary.trace_empty =
 		    !accwatch_run_output_has_files(output.path);

@@ -12,6 +12,10 @@
 
 #define ACCWATCH_RUN_CHANNEL_NAME "accwatch"
 #define ACCWATCH_RUN_EVENT_PATTERN "accwatch:*"
+/* A streamed session sends what its buffers hold every second (lttng's
+ * default live timer): a node whose link breaks loses about that much,
+ * and a live reader sees events that old at most. */
+#define ACCWATCH_RUN_LIVE_TIMER_US 1000000u
 
 enum accwatch_run_session_status {
 	ACCWATCH_RUN_SESSION_OK = 0,
@@ -26,7 +30,11 @@ enum accwatch_run_session_status {
 
 struct accwatch_run_session_config {
 	const char *name;        /* unique among the daemon's sessions */
-	const char *output_path; /* absolute */
+	const char *output_path; /* absolute; unused with relayd_url */
+	/* An lttng-relayd's control URL (net://HOST...): a live session
+	 * streaming there, flushed every ACCWATCH_RUN_LIVE_TIMER_US; NULL:
+	 * written to output_path. */
+	const char *relayd_url;
 	enum accwatch_run_buffers buffers;
 	uint64_t subbuf_size, num_subbuf;
 	bool discard;      /* else block when buffers are full: */

@@ -432,3 +432,76 @@ Test(run_args, usage_names_every_option)
 			  expected[i]);
 	free(text);
 }
+
+Test(run_args, relayd_and_run_id)
+{
+	char *argv[] = {"accwatch-run", "--relayd", "collector:5342:5343",
+			"--run-id",     "job-42",   "torchrun",
+			"x.py",         NULL};
+	char *both[] = {"accwatch-run", "--relayd", "c", "-o", "t", "x", NULL};
+	char *bad[] = {"accwatch-run", "--relayd", "a/b", "x", NULL};
+	char *port[] = {"accwatch-run", "--relayd", "c:70000", "x", NULL};
+	char *empty[] = {"accwatch-run", "--run-id=", "x", NULL};
+	struct accwatch_run_options options;
+	struct accwatch_run_args_error error;
+
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
+	cr_assert_str_eq(options.relayd, "collector:5342:5343");
+	cr_assert_str_eq(options.run_id, "job-42");
+	cr_assert_eq(parse(ARGC(both), both, &options, &error),
+		     ACCWATCH_RUN_ARGS_RELAYD_AND_OUTPUT);
+	cr_assert_eq(parse(ARGC(bad), bad, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_RELAYD);
+	cr_assert_str_eq(error.culprit, "a/b");
+	cr_assert_eq(parse(ARGC(port), port, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_RELAYD);
+	cr_assert_eq(parse(ARGC(empty), empty, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_RUN_ID);
+}
+
+Test(run_args, relayd_url)
+{
+	char url[64];
+
+	cr_assert(accwatch_run_args_relayd_url("10.0.0.1", url, sizeof(url)));
+	cr_assert_str_eq(url, "net://10.0.0.1");
+	cr_assert(
+	    accwatch_run_args_relayd_url("[fd00::1]:5342", url, sizeof(url)));
+	cr_assert_str_eq(url, "net6://[fd00::1]:5342");
+	cr_assert_not(accwatch_run_args_relayd_url("h:1:2:3", url, 64));
+	cr_assert_not(accwatch_run_args_relayd_url("[]", url, 64));
+	cr_assert_not(accwatch_run_args_relayd_url(":5342", url, 64));
+	cr_assert_str_eq(url, "");
+}
+
+Test(run_args, run_id_from_number_or_word)
+{
+	uint32_t a = 0, b = 0;
+
+	cr_assert(accwatch_run_args_run_id("4294967295", &a));
+	cr_assert_eq(a, 4294967295u);
+	cr_assert(accwatch_run_args_run_id("4294967296", &a));
+	cr_assert_neq(a, 0);
+	cr_assert(accwatch_run_args_run_id("job-42", &a));
+	cr_assert(accwatch_run_args_run_id("job-42", &b));
+	cr_assert_eq(a, b);
+	cr_assert(accwatch_run_args_run_id("job-43", &b));
+	cr_assert_neq(a, b);
+	cr_assert_not(accwatch_run_args_run_id("", &a));
+}
+
+Test(run_args, rendezvous_id_of_the_command)
+{
+	char *apart[] = {"torchrun", "--nnodes", "2", "--rdzv-id",
+			 "j7",       "t.py",     NULL};
+	char *joined[] = {"torchrun", "--rdzv_id=j8", "t.py", NULL};
+	char *none[] = {"torchrun", "--rdzv-id", "none", "t.py", NULL};
+	char *after[] = {"torchrun", "t.py", "--", "--rdzv-id", "x", NULL};
+
+	cr_assert_str_eq(accwatch_run_args_rdzv_id(apart, NULL), "j7");
+	cr_assert_str_eq(accwatch_run_args_rdzv_id(joined, "env"), "j8");
+	cr_assert_null(accwatch_run_args_rdzv_id(none, NULL));
+	cr_assert_str_eq(accwatch_run_args_rdzv_id(after, "env"), "env");
+	cr_assert_null(accwatch_run_args_rdzv_id(after, "none"));
+}
