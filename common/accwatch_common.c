@@ -89,3 +89,23 @@ end:
 	errno = saved;
 	return status;
 }
+
+bool accwatch_run_id_of_word(const char *word, uint32_t *id)
+{
+	uint32_t hash = 2166136261u;
+	int64_t number;
+
+	if (!word[0] || word[0] == '-' || strlen(word) > ACCWATCH_RUN_WORD_MAX)
+		return false;
+	if (strspn(word, "0123456789") == strlen(word)) {
+		if (accwatch_parse_i64(word, 0, UINT32_MAX, &number) !=
+		    ACCWATCH_PARSE_OK)
+			return false;
+		*id = (uint32_t)number;
+		return true;
+	}
+	for (const char *p = word; *p; p++)
+		hash = (hash ^ (unsigned char)*p) * 16777619u;
+	*id = hash ? hash : 1;
+	return true;
+}

@@ -37,4 +37,15 @@ enum accwatch_parse_status {
 enum accwatch_parse_status accwatch_parse_i64(const char *text, int64_t min,
 					      int64_t max, int64_t *out);
 
+/* Longest word a run id is given as. */
+#define ACCWATCH_RUN_WORD_MAX 128
+
+/* The run id a word names (accwatch-run --run-id, accwatch-report --run):
+ * a decimal number from 0 to 2^32-1 is the id itself, any other word a
+ * hash of its text (FNV-1a, never 0), so that the nodes of one job given
+ * the same word (a scheduler's job id, a rendezvous id) share one run and
+ * the report takes the same word. False for an empty or too long word,
+ * one that begins with '-', and a number beyond 2^32-1. */
+bool accwatch_run_id_of_word(const char *word, uint32_t *id);
+
 #endif

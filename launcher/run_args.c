@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accwatch_common.h"
 #include "accwatch_options.h"
 
-/* Longest --run-id and --relayd values taken. */
-#define ACCWATCH_RUN_ID_MAX 128
+/* Longest --relayd value taken. */
 #define ACCWATCH_RUN_RELAYD_MAX 256
 
 enum accwatch_run_option_id {
@@ -141,26 +141,6 @@ accwatch_run_args_seconds(const char *value, uint32_t *seconds,
 	return ACCWATCH_RUN_ARGS_BAD_STALL;
 }
 
-bool accwatch_run_args_run_id(const char *text, uint32_t *id)
-{
-	uint32_t hash = 2166136261u; /* FNV-1a */
-	char *end = NULL;
-	unsigned long long number;
-
-	if (!text[0] || strlen(text) > ACCWATCH_RUN_ID_MAX)
-		return false;
-	number =
-	    text[0] >= '1' && text[0] <= '9' ? strtoull(text, &end, 10) : 0;
-	if (end && *end == '\0' && number <= UINT32_MAX) {
-		*id = (uint32_t)number;
-		return true;
-	}
-	for (const char *p = text; *p; p++)
-		hash = (hash ^ (unsigned char)*p) * 16777619u;
-	*id = hash ? hash : 1;
-	return true;
-}
-
 /* value when it names a rendezvous (not empty, not torchrun's "none"). */
 static const char *accwatch_run_args_named(const char *value)
 {
@@ -265,7 +245,7 @@ accwatch_run_args_take_run_id(const char *value,
 {
 	uint32_t id;
 
-	if (!accwatch_run_args_run_id(value, &id) || id == 0) {
+	if (!accwatch_run_id_of_word(value, &id) || id == 0) {
 		accwatch_run_args_set_culprit(error, value, strlen(value));
 		return ACCWATCH_RUN_ARGS_BAD_RUN_ID;
 	}
@@ -474,7 +454,7 @@ void accwatch_run_args_describe(enum accwatch_run_args_status status,
 			 "bad --run-id '%s': give a word of 1 to %d "
 			 "characters other than 0 (a number from 1 to "
 			 "4294967295 is the run id itself)",
-			 culprit, ACCWATCH_RUN_ID_MAX);
+			 culprit, ACCWATCH_RUN_WORD_MAX);
 		break;
 	case ACCWATCH_RUN_ARGS_RELAYD_AND_OUTPUT:
 		snprintf(line, line_len,

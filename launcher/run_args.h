@@ -97,12 +97,6 @@ accwatch_run_args_parse(int argc, char *const argv[],
 			struct accwatch_run_options *options,
 			struct accwatch_run_args_error *error);
 
-/* The run id that --run-id ID names: ID itself when it is a decimal number
- * from 1 to 2^32-1, else a hash of its text (never 0), so that the nodes
- * of one job given the same word (a scheduler's job id, a rendezvous id)
- * share one run. False for an empty ID. */
-bool accwatch_run_args_run_id(const char *text, uint32_t *id);
-
 /* The rendezvous id of a torchrun command (its --rdzv-id or --rdzv_id, with
  * the value apart or after '='), else env_value (torchrun's PET_RDZV_ID);
  * NULL when neither names one ("none", torchrun's default, names none). */

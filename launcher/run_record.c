@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "accwatch_common.h"
 #include "run_child.h"
 #include "run_daemon.h"
 #include "run_env.h"
@@ -552,7 +553,7 @@ accwatch_run_record_run_id(const struct accwatch_run_options *options,
 	if (!named && options->relayd)
 		named = accwatch_run_args_rdzv_id(options->command,
 						  getenv("PET_RDZV_ID"));
-	if (named && accwatch_run_args_run_id(named, run_id) && *run_id) {
+	if (named && accwatch_run_id_of_word(named, run_id) && *run_id) {
 		accwatch_run_log_debug("run id %" PRIu32 " from '%s'", *run_id,
 				       named);
 		return true;

@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "accwatch_common.h"
 #include "accwatch_options.h"
 #include "checks.h"
 #include "util.h"
@@ -156,24 +158,27 @@ static bool aw_apply_loader(struct aw_options *opts, const char *value,
 static bool aw_apply_run(struct aw_options *opts, const char *value,
 			 char *error, size_t error_size)
 {
-	uint64_t n;
+	uint32_t n;
 	struct aw_run_choice *q = &opts->query.runs;
 	if (strcmp(value, "all") == 0) {
 		q->all = true;
 		return true;
 	}
-	if (!aw_parse_count(value, UINT32_MAX, &n))
+	if (strcasecmp(value, "all") == 0 ||
+	    !accwatch_run_id_of_word(value, &n))
 		return aw_cli_fail(error, error_size,
 				   "--run takes a run id (0 to %" PRIu32
-				   ") or all, not '%s'",
-				   UINT32_MAX, value);
-	if (aw_run_choice_names(q, (uint32_t)n))
+				   ", or the word given to accwatch-run "
+				   "--run-id, up to %d characters) or all, "
+				   "not '%s'",
+				   UINT32_MAX, ACCWATCH_RUN_WORD_MAX, value);
+	if (aw_run_choice_names(q, n))
 		return true;
 	if (q->n_ids == AW_RUN_CHOICE_MAX)
 		return aw_cli_fail(error, error_size,
 				   "--run given more than %d times",
 				   AW_RUN_CHOICE_MAX);
-	q->ids[q->n_ids++] = (uint32_t)n;
+	q->ids[q->n_ids++] = n;
 	return true;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "accwatch_common.h"
 #include "cli.h"
 
 /* The program's arguments after its name, NULL-terminated. */
@@ -131,6 +132,14 @@ Test(cli, run_selection)
 	cr_expect(!aw_run_choice_keeps(&o.query.runs, 4344));
 	aw_options_fini(&o);
 
+	PARSE_OK(&o, "--run", "job-42", "t");
+	cr_assert_eq(o.query.runs.n_ids, 1);
+	uint32_t word_id = 0;
+	cr_assert(accwatch_run_id_of_word("job-42", &word_id));
+	cr_expect_eq(o.query.runs.ids[0], word_id,
+		     "a word names the run accwatch-run --run-id gave it");
+	aw_options_fini(&o);
+
 	PARSE_OK(&o, "--run", "all", "--run", "7", "t");
 	cr_expect(o.query.runs.all);
 	cr_expect(aw_run_choice_keeps(&o.query.runs, 8), "all wins");
@@ -173,7 +182,8 @@ Test(cli, usage_errors)
 	    {ARGS("--rank", "x", "--epoch", "1", "t"), "takes a rank"},
 	    {ARGS("--loader=", "t"), "takes a loader id"},
 	    {ARGS("--run", "-1", "t"),
-	     "--run takes a run id (0 to 4294967295) or all, not '-1'"},
+	     "--run takes a run id (0 to 4294967295, or the word given to "
+	     "accwatch-run --run-id, up to 128 characters) or all, not '-1'"},
 	    {ARGS("--run", "4294967296", "t"), "--run takes a run id"},
 	    {ARGS("--run", "ALL", "t"), "--run takes a run id"},
 	    {ARGS("t", "--run"), "--run needs a value"},

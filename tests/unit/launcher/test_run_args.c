@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "accwatch_common.h"
 #include "run_args.h"
 
 #define ARGC(array) ((int)(sizeof(array) / sizeof(array[0])) - 1)
@@ -442,6 +443,7 @@ Test(run_args, relayd_and_run_id)
 	char *bad[] = {"accwatch-run", "--relayd", "a/b", "x", NULL};
 	char *port[] = {"accwatch-run", "--relayd", "c:70000", "x", NULL};
 	char *empty[] = {"accwatch-run", "--run-id=", "x", NULL};
+	char *zero[] = {"accwatch-run", "--run-id", "0", "x", NULL};
 	struct accwatch_run_options options;
 	struct accwatch_run_args_error error;
 
@@ -457,6 +459,8 @@ Test(run_args, relayd_and_run_id)
 	cr_assert_eq(parse(ARGC(port), port, &options, &error),
 		     ACCWATCH_RUN_ARGS_BAD_RELAYD);
 	cr_assert_eq(parse(ARGC(empty), empty, &options, &error),
+		     ACCWATCH_RUN_ARGS_BAD_RUN_ID);
+	cr_assert_eq(parse(ARGC(zero), zero, &options, &error),
 		     ACCWATCH_RUN_ARGS_BAD_RUN_ID);
 }
 
@@ -479,16 +483,18 @@ Test(run_args, run_id_from_number_or_word)
 {
 	uint32_t a = 0, b = 0;
 
-	cr_assert(accwatch_run_args_run_id("4294967295", &a));
+	cr_assert(accwatch_run_id_of_word("4294967295", &a));
 	cr_assert_eq(a, 4294967295u);
-	cr_assert(accwatch_run_args_run_id("4294967296", &a));
-	cr_assert_neq(a, 0);
-	cr_assert(accwatch_run_args_run_id("job-42", &a));
-	cr_assert(accwatch_run_args_run_id("job-42", &b));
+	cr_assert_not(accwatch_run_id_of_word("4294967296", &a));
+	cr_assert_not(accwatch_run_id_of_word("-x", &a));
+	cr_assert(accwatch_run_id_of_word("0", &a));
+	cr_assert_eq(a, 0);
+	cr_assert(accwatch_run_id_of_word("job-42", &a));
+	cr_assert(accwatch_run_id_of_word("job-42", &b));
 	cr_assert_eq(a, b);
-	cr_assert(accwatch_run_args_run_id("job-43", &b));
+	cr_assert(accwatch_run_id_of_word("job-43", &b));
 	cr_assert_neq(a, b);
-	cr_assert_not(accwatch_run_args_run_id("", &a));
+	cr_assert_not(accwatch_run_id_of_word("", &a));
 }
 
 Test(run_args, rendezvous_id_of_the_command)
