@@ -196,6 +196,119 @@ static bool aw_vanished(const struct aw_model *model,
 	return !it->ended && !p->exited && !p->is_worker;
 }
 
+/* A host whose trace ends early (a node whose link to the collector broke,
+ * or whose recording stopped): some process of it that is not a worker has
+ * no recorded end, while a process of another host recorded its end after
+ * the host's last event. Facts only: a job killed everywhere at once
+ * records no end anywhere and names no host. */
+struct aw_host_end {
+	const char *host;
+	int64_t last_ns;  /* its newest event */
+	int64_t later_ns; /* the latest end of another host's process */
+	const char *later_host;
+	uint32_t unended; /* its non-worker processes without an end */
+};
+
+static bool aw_host_seen(const struct aw_model *model, size_t upto,
+			 const char *host)
+{
+	for (size_t i = 0; i < upto; i++) {
+		const char *h = model->processes[i].host;
+		if (h && strcmp(h, host) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void aw_host_measure(const struct aw_model *model, struct aw_host_end *h)
+{
+	h->last_ns = -1;
+	h->later_ns = -1;
+	h->later_host = NULL;
+	h->unended = 0;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		const struct aw_process *p = &model->processes[i];
+		if (!p->host || strcmp(p->host, h->host) != 0)
+			continue;
+		if (p->last_ns > h->last_ns)
+			h->last_ns = p->last_ns;
+		h->unended += !p->exited && !p->is_worker;
+	}
+	for (size_t i = 0; i < model->n_processes; i++) {
+		const struct aw_process *p = &model->processes[i];
+		if (p->host && p->host[0] && strcmp(p->host, h->host) != 0 &&
+		    p->exited && p->exit_ns > h->later_ns) {
+			h->later_ns = p->exit_ns;
+			h->later_host = p->host;
+		}
+	}
+}
+
+/* The hosts whose trace ends early, at most `cap` of them. */
+static size_t aw_hosts_ended_early(const struct aw_model *model,
+				   struct aw_host_end *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < model->n_processes && n < cap; i++) {
+		const char *host = model->processes[i].host;
+		if (!host || !host[0] || aw_host_seen(model, i, host))
+			continue;
+		struct aw_host_end h = {.host = host};
+		aw_host_measure(model, &h);
+		if (h.unended && h.last_ns >= 0 && h.later_ns > h.last_ns)
+			out[n++] = h;
+	}
+	return n;
+}
+
+/* Whether the processes come from more than one host. */
+static bool aw_several_hosts(const struct aw_model *model)
+{
+	const char *first = NULL;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		const char *h = model->processes[i].host;
+		if (!h || !h[0])
+			continue;
+		if (first && strcmp(first, h) != 0)
+			return true;
+		first = h;
+	}
+	return false;
+}
+
+/* "node1, node2" into buf. */
+static void aw_host_list(const struct aw_host_end *hosts, size_t n, char *buf,
+			 size_t size)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+					 i ? ", " : "", hosts[i].host);
+}
+
+/* One line per host whose trace ends early, and its ranks on the finding. */
+static void aw_evidence_hosts(struct aw_finding *f,
+			      const struct aw_model *model,
+			      const struct aw_host_end *hosts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct aw_host_end *h = &hosts[i];
+		for (size_t k = 0; k < model->n_processes; k++) {
+			const struct aw_process *p = &model->processes[k];
+			if (p->host && strcmp(p->host, h->host) == 0 &&
+			    p->rank >= 0 && !p->is_worker)
+				aw_finding_add_rank(f, p->rank);
+		}
+		aw_finding_add_evidence(
+		    f,
+		    "host %s: its trace ends %.1f s before a process of %s "
+		    "ended; %u of its processes have no recorded end",
+		    h->host, (double)(h->later_ns - h->last_ns) / 1e9,
+		    h->later_host, h->unended);
+	}
+}
+
 /* "rank 1: L0 epoch 0, last batch #5" for each vanished pass (the first
  * few), so that the message itself says which ranks to look at. */
 static void aw_vanished_list(const struct aw_model *model, char *buf,
@@ -203,6 +316,7 @@ static void aw_vanished_list(const struct aw_model *model, char *buf,
 {
 	enum { AW_NAMED = 4 };
 	size_t used = 0, named = 0, more = 0;
+	bool several_hosts = aw_several_hosts(model);
 	buf[0] = '\0';
 	for (size_t i = 0; i < model->n_iterations && used < size; i++) {
 		const struct aw_iteration *it = &model->iterations[i];
@@ -218,8 +332,10 @@ static void aw_vanished_list(const struct aw_model *model, char *buf,
 				     ? model->loaders_global[l->global].id
 				     : "?";
 		used += (size_t)snprintf(
-		    buf + used, size - used, "%srank %d: %s epoch %" PRIu32,
-		    named ? "; " : "", p->rank, id, it->epoch);
+		    buf + used, size - used, "%srank %d%s%s: %s epoch %" PRIu32,
+		    named ? "; " : "", p->rank,
+		    several_hosts && p->host ? " on " : "",
+		    several_hosts && p->host ? p->host : "", id, it->epoch);
 		if (it->last_drawn.any && used < size)
 			used += (size_t)snprintf(buf + used, size - used,
 						 ", last batch #%" PRIu32,
@@ -276,7 +392,10 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	uint32_t vanished = 0;
 	for (size_t i = 0; i < model->n_iterations; i++)
 		vanished += aw_vanished(model, &model->iterations[i]);
-	if (!discards && !vanished && !s->read_error && !s->n_stalls)
+	struct aw_host_end hosts[AW_EVIDENCE_RANKS];
+	size_t n_hosts = aw_hosts_ended_early(model, hosts, AW_EVIDENCE_RANKS);
+	if (!discards && !vanished && !s->read_error && !s->n_stalls &&
+	    !n_hosts)
 		return;
 	struct aw_finding *f = aw_findings_add(
 	    out, "trace-incomplete", AW_SEVERITY_WARNING, AW_NONE, -1);
@@ -286,7 +405,8 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 			       (int64_t)s->discarded_packets);
 	aw_finding_add_integer(f, "vanished_iterations", vanished);
 	aw_finding_add_integer(f, "stalled_processes", (int64_t)s->n_stalls);
-	char parts[4][512];
+	aw_finding_add_integer(f, "hosts_ended_early", (int64_t)n_hosts);
+	char parts[5][512];
 	size_t n_parts = 0;
 	if (discards && !s->discarded_events && !s->discarded_packets)
 		/* A record without a count (or with 0): some were lost,
@@ -324,13 +444,25 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	if (s->read_error)
 		snprintf(parts[n_parts++], sizeof(parts[0]),
 			 "reading the trace stopped early");
+	if (n_hosts) {
+		char which[256];
+		aw_host_list(hosts, n_hosts, which, sizeof(which));
+		snprintf(parts[n_parts++], sizeof(parts[0]),
+			 "the trace of host%s %s ends early: %s processes "
+			 "have no recorded end while other hosts' went on "
+			 "(its link to the collector broke, or its recording "
+			 "stopped)",
+			 n_hosts == 1 ? "" : "s", which,
+			 n_hosts == 1 ? "its" : "their");
+	}
 	aw_finding_set_message(
 	    f,
-	    "%s%s%s%s%s%s%s: the counts of this report are "
+	    "%s%s%s%s%s%s%s%s%s: the counts of this report are "
 	    "lower bounds",
 	    parts[0], n_parts > 1 ? "; " : "", n_parts > 1 ? parts[1] : "",
 	    n_parts > 2 ? "; " : "", n_parts > 2 ? parts[2] : "",
-	    n_parts > 3 ? "; " : "", n_parts > 3 ? parts[3] : "");
+	    n_parts > 3 ? "; " : "", n_parts > 3 ? parts[3] : "",
+	    n_parts > 4 ? "; " : "", n_parts > 4 ? parts[4] : "");
 	for (size_t i = 0; i < s->n_stalls && i < AW_EVIDENCE_RANKS; i++) {
 		const struct aw_stall_note *n = &s->stalls[i];
 		if (n->batch >= 0)
@@ -352,16 +484,28 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 		aw_finding_add_evidence(
 		    f, "stream %s: at least %" PRIu64 " events discarded",
 		    s->discards[i].stream, s->discards[i].events);
+	aw_evidence_hosts(f, model, hosts, n_hosts);
 	aw_evidence_vanished(f, model);
 	if (s->read_error)
 		aw_finding_add_evidence(f, "read error: %s",
 					s->read_error_message);
-	aw_finding_set_fix(
-	    f, "record again with blocking or larger buffers (accwatch-run "
-	       "blocks rather than discards by default) and let every "
-	       "process end normally (no kill -9 of the ranks); a rank that "
-	       "vanished was killed or crashed while reading its last batch "
-	       "(start the ranks from a launcher that imports torch, like "
-	       "torchrun, and the trace records how they ended); until then "
-	       "read the counts as lower bounds");
+	if (n_hosts && !discards && !s->n_stalls)
+		aw_finding_set_fix(
+		    f, "keep the network between the nodes and the "
+		       "collector's lttng-relayd up for the whole run (the "
+		       "node's accwatch-run said its session did not end "
+		       "cleanly), or record each node into a directory of "
+		       "its own (accwatch-run -o) and report on them "
+		       "together; until then read the counts of the ranks of "
+		       "that host as lower bounds");
+	else
+		aw_finding_set_fix(
+		    f, "record again with blocking or larger buffers "
+		       "(accwatch-run blocks rather than discards by default) "
+		       "and let every process end normally (no kill -9 of the "
+		       "ranks); a rank that vanished was killed or crashed "
+		       "while reading its last batch (start the ranks from a "
+		       "launcher that imports torch, like torchrun, and the "
+		       "trace records how they ended); until then read the "
+		       "counts as lower bounds");
 }

@@ -31,14 +31,20 @@ struct aw_event s_event(enum aw_event_kind kind, int32_t pid)
 		aw_model_add_event(m, &e_);                                    \
 	} while (0)
 
-void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
-	       int32_t world, const char *role)
+void s_process_on(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
+		  int32_t world, const char *role, const char *host)
 {
 	S_ADD(m, AW_EVENT_PROCESS, pid, process, .ppid = ppid, .rank = rank,
 	      .local_rank = rank, .world_size = world,
 	      .local_world_size = world, .rank_source = rank >= 0 ? "RANK" : "",
-	      .host = "node0", .role = role, .argv = "python train.py",
+	      .host = host, .role = role, .argv = "python train.py",
 	      .python = "3.11", .torch = "2.1");
+}
+
+void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
+	       int32_t world, const char *role)
+{
+	s_process_on(m, pid, ppid, rank, world, role, "node0");
 }
 
 void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world)

@@ -46,6 +46,9 @@ struct aw_event s_event(enum aw_event_kind kind, int32_t pid);
 
 void s_process(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
 	       int32_t world, const char *role);
+/* s_process on another host than node0 (a second node of the job). */
+void s_process_on(struct aw_model *m, int32_t pid, int32_t ppid, int32_t rank,
+		  int32_t world, const char *role, const char *host);
 void s_dist_init(struct aw_model *m, int32_t pid, int32_t rank, int32_t world);
 /* pid (rank) said it is a member of the process group of `ranks` ("0,1"). */
 void s_dist_group(struct aw_model *m, int32_t pid, int32_t rank,

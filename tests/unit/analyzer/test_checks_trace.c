@@ -307,6 +307,63 @@ Test(checks_trace, trace_incomplete_discards_and_vanished_processes)
 	s_done(&r);
 }
 
+/* Two nodes: node1's trace stops in epoch 1 (its link to the collector
+ * broke), node0 reads on and ends. */
+static struct s_run s_node_lost(void)
+{
+	struct s_run r = s_run_of(0, NULL);
+	struct s_loader_opts o = S_BASE_LOADER(0);
+	o.sampler = "DistributedSampler";
+	o.sampler_replicas = 2;
+	s_clock(r.model, 1.0);
+	s_process_on(r.model, 100, 1, 0, 2, "rank", "node0");
+	s_process_on(r.model, 200, 1, 1, 2, "rank", "node1");
+	o.sampler_rank = 0;
+	s_loader(r.model, 100, 0, &o);
+	o.sampler_rank = 1;
+	s_loader(r.model, 200, 0, &o);
+	s_reads(r.model, 100, 0, 0, 0, 50, 10, true);
+	s_reads(r.model, 200, 0, 0, 50, 100, 10, true);
+	s_clock(r.model, 2.0);
+	s_reads(r.model, 100, 0, 1, 0, 50, 10, true);
+	s_reads(r.model, 200, 0, 1, 50, 70, 10, false);
+	s_clock(r.model, 4.0);
+	s_reads(r.model, 100, 0, 2, 0, 50, 10, true);
+	s_clock(r.model, 6.5);
+	return r;
+}
+
+Test(checks_trace, a_host_whose_trace_ends_early_is_named)
+{
+	struct s_run r = s_node_lost();
+	s_exit(r.model, 100, 100, 0, -1);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "trace-incomplete");
+	cr_expect_eq(s_number(f, "hosts_ended_early"), 1);
+	cr_expect(s_says(f, "the trace of host node1 ends early"), "%s",
+		  f->message);
+	cr_expect(s_says(f, "rank 1 on node1: L0 epoch 1"), "%s", f->message);
+	cr_expect(s_says(f, "host node1: its trace ends 4.5 s before a "
+			    "process of node0 ended"),
+		  "%s", f->evidence);
+	cr_expect(!s_says(f, "host node0"), "%s", f->message);
+	cr_expect(s_has_rank(f, 1) && !s_has_rank(f, 0));
+	cr_expect_eq(s_count(&r.findings, "missing"), 0,
+		     "epoch 2 lacks rank 1 because its trace stopped");
+	s_done(&r);
+}
+
+Test(checks_trace, no_host_named_when_no_host_recorded_an_end)
+{
+	/* Killed everywhere at once: no end anywhere, no host to blame. */
+	struct s_run r = s_node_lost();
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "trace-incomplete");
+	cr_expect_eq(s_number(f, "hosts_ended_early"), 0);
+	cr_expect(!s_says(f, "ends early"), "%s", f->message);
+	s_done(&r);
+}
+
 Test(checks_trace, no_trace_incomplete_when_the_end_is_known)
 {
 	/* The process exited (its end is known) or the trace is whole. */
