@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """One job over two nodes streamed to one collector, checked against the same
 job recorded on one node. Network namespaces are the machines: two nodes
 and a collector, each node its own UTS namespace (host name node0, node1),
@@ -106,6 +107,8 @@ def node_script(opts, i, work, rdzv_id):
     home = os.path.join(work, f"home{i}")
     os.makedirs(home)
     run = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "--relayd", COLLECTOR[i]]
+    if opts.break_link:  # the smallest buffers: the events behind the broken link fill them
+        run += ["--subbuf-size", "64k", "--num-subbuf", "2"]
     return (f"export LTTNG_HOME={home} GLOO_SOCKET_IFNAME=peer && exec "
             + " ".join(run + ["--"] + job))
 
@@ -113,7 +116,7 @@ def node_script(opts, i, work, rdzv_id):
 def job_env(opts, work):
     env = dict(os.environ, PYTHONFAULTHANDLER="1")
     if opts.break_link:
-        env.update(ACCWATCH_E2E_PACE=str(opts.pace), ACCWATCH_E2E_MARK=os.path.join(work, "epoch0"))
+        env.update(ACCWATCH_E2E_LEN=str(opts.length), ACCWATCH_E2E_MARK=os.path.join(work, "epoch0"))
     return env
 
 
@@ -141,11 +144,13 @@ def run_nodes(opts, machines, work):
     if opts.break_link:
         # Whichever global ranks node1 got, all of them have passed epoch 0
         # when every rank of the job has: wait for all, then one live-timer
-        # period and a half for epoch 0 to reach the collector.
+        # period and a half for epoch 0 to reach the collector; the ranks
+        # go on once the link is down.
         wait_marks(work, range(2 * opts.nproc_per_node), deadline)
         time.sleep(1.5)
         sh("ip", "-n", machines.nodes[1], "link", "set", "coll", "down")
         broken_at = time.monotonic() - started
+        open(os.path.join(work, "epoch0.go"), "w").close()
     took = []
     for i, proc in enumerate(procs):
         try:
@@ -156,6 +161,7 @@ def run_nodes(opts, machines, work):
         took.append(time.monotonic() - started)
         if rc != 0:
             raise check.Failure(f"node{i}'s accwatch-run exited {rc}; see {work}/node{i}.log")
+    # The ranks write their truth once the job's last barrier passed.
     truth_done = max(os.stat(p).st_mtime for p in truth_files(os.path.join(work, "truth")))
     return took, broken_at, rdzv_id, truth_done - (time.time() - (time.monotonic() - started))
 
@@ -215,8 +221,10 @@ def main():
     parser.add_argument("--case", default="unsharded", help="a scenario of scenarios/")
     parser.add_argument("--nproc-per-node", type=int, default=1)
     parser.add_argument("--break-link", action="store_true",
-                        help="node1's link to the collector goes down after epoch 0 (use a paced case)")
-    parser.add_argument("--pace", type=float, default=0.25, help="seconds per batch with --break-link")
+                        help="node1's link to the collector goes down after epoch 0 (case sharded_paced)")
+    parser.add_argument("--length", type=int, default=96000,
+                        help="the dataset's length with --break-link: epochs 1 and 2 emit enough events "
+                        "to fill node1's buffers behind the broken link")
     parser.add_argument("--timeout", type=int, default=200)
     parser.add_argument("--keep", action="store_true")
     opts = parser.parse_args()
@@ -260,9 +268,9 @@ def main():
                             f"findings over two nodes {findings_key(doc)}, on one machine {findings_key(one)}")
         problems.fatal()
         failed = False
-        print(f"ok multinode {opts.case}{' link broken at %.1f s' % broken_at if broken_at else ''}: "
-              f"ranks' truth written at {truth_at:.1f} s, node accwatch-run done at "
-              f"{', '.join('%.1f s' % t for t in took)}; findings {sorted({f['id'] for f in doc['findings']})}")
+        broken = f"link down at {broken_at:.1f} s, " if broken_at else ""
+        print(f"ok multinode {opts.case}: {broken}ranks done at {truth_at:.1f} s, each node's accwatch-run "
+              f"at {', '.join('%.1f s' % t for t in took)}; findings {sorted({f['id'] for f in doc['findings']})}")
     except check.Failure as e:
         print(f"FAIL multinode {opts.case}:\n{e}\n  kept: {work}", file=sys.stderr)
     finally:

@@ -1,8 +1,10 @@
-"""A DistributedSampler with set_epoch over three epochs, each batch followed
-by a pause of ACCWATCH_E2E_PACE seconds (0 unless set): clean. With
-ACCWATCH_E2E_MARK, each rank creates <MARK>.<rank> once its first epoch is
-done, so that a test can act while the job still runs (multinode.py breaks
-a node's link to the collector there)."""
+# SPDX-License-Identifier: MIT
+"""A DistributedSampler with set_epoch over three epochs: clean. For a test
+that acts while the job runs (multinode.py breaks a node's link to the
+collector there): with ACCWATCH_E2E_MARK, each rank creates <MARK>.<rank>
+once its first epoch is done, then waits for <MARK>.go before the next;
+ACCWATCH_E2E_LEN sets the dataset's length (240 unless set), so that the
+epochs after it emit enough events to fill a node's buffers."""
 import os
 import time
 
@@ -16,15 +18,20 @@ EXPECT = []
 STACKS = ("venv",)
 
 
+def wait_go(mark, rank):
+    open(f"{mark}.{rank}", "w").close()
+    while not os.path.exists(f"{mark}.go"):
+        time.sleep(0.05)
+
+
 def run(truth, rank, world):
-    pace = float(os.environ.get("ACCWATCH_E2E_PACE", "0"))
     mark = os.environ.get("ACCWATCH_E2E_MARK")
-    dataset = IndexDataset(240)
+    dataset = IndexDataset(int(os.environ.get("ACCWATCH_E2E_LEN", "240")))
     sampler = DistributedSampler(dataset, shuffle=True, seed=3)
     site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler)
     entry = truth.loader(site)
     for epoch in range(3):
         sampler.set_epoch(epoch)
-        truth.read(entry, loader, step=lambda batch: time.sleep(pace))
+        truth.read(entry, loader)
         if mark and epoch == 0:
-            open(f"{mark}.{rank}", "w").close()
+            wait_go(mark, rank)
