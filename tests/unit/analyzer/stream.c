@@ -442,6 +442,15 @@ const struct aw_finding *s_get(const struct s_run *r, const char *id)
 	return f;
 }
 
+const struct aw_finding *s_finish_get(struct s_run *r, const char *id,
+				      enum aw_severity severity)
+{
+	s_finish(r);
+	const struct aw_finding *f = s_get(r, id);
+	cr_expect_eq(f->severity, severity, "%s: severity %d", id, f->severity);
+	return f;
+}
+
 int64_t s_number(const struct aw_finding *f, const char *name)
 {
 	for (size_t i = 0; i < f->n_numbers; i++)

@@ -183,6 +183,9 @@ uint32_t s_loader_of(const struct aw_model *m, int32_t pid, uint32_t id);
 void s_expect_only(const struct aw_findings *f, const char *id);
 void s_expect_exactly(const struct aw_findings *f, const char *id);
 const struct aw_finding *s_get(const struct s_run *r, const char *id);
+/* s_finish, then s_get(id), expected with that severity. */
+const struct aw_finding *s_finish_get(struct s_run *r, const char *id,
+				      enum aw_severity severity);
 int64_t s_number(const struct aw_finding *f, const char *name);
 bool s_has_rank(const struct aw_finding *f, int32_t rank);
 bool s_says(const struct aw_finding *f, const char *text);

@@ -189,9 +189,8 @@ Test(checks_loader, unused_prepared_when_the_users_loader_is_iterated)
 	prepared_loaders(r.model, 2);
 	for (int rank = 0; rank < 2; rank++)
 		read_loader(r.model, rank, 0, 0, 0, 100);
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "unused-prepared");
-	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "unused-prepared", AW_SEVERITY_ERROR);
 	cr_expect_eq(f->n_ranks, 2);
 	cr_expect_eq(f->loader, 0, "about the loader iterated (L0)");
 	cr_expect(s_says(f, "you iterate the loader created at train.py:31"),
@@ -357,9 +356,8 @@ Test(checks_loader, len_mismatch_of_split_batches_without_even_batches)
 		read_loader(r.model, rank, 1, 0, 50 * (uint32_t)rank,
 			    50 * (uint32_t)rank + 50);
 	}
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "len-mismatch");
-	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "len-mismatch", AW_SEVERITY_WARNING);
 	cr_expect(s_says(f, "accelerate itself does this with "
 			    "split_batches=True and even_batches=False"),
 		  "%s", f->message);

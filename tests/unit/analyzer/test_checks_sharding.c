@@ -697,9 +697,8 @@ Test(checks_sharding, uneven_inside_join_when_a_rank_died_is_an_error)
 	s_rank_reads(r.model, 0, 0, 50, 90, 10);
 	s_rank_reads_cut(r.model, 1, 0, 0, 50, 10);
 	s_exit(r.model, 99, 101, -1, SIGKILL);
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "uneven-batches");
-	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
 	cr_expect(s_says(f, "Join did not settle it"), "%s", f->evidence);
 	cr_expect(s_says(f, "rank 0 never left its Join"), "%s", f->evidence);
 	s_done(&r);
@@ -712,9 +711,8 @@ Test(checks_sharding, uneven_inside_join_then_a_rank_crashed_is_an_error)
 	struct s_run r = joined_uneven(3, 1);
 	s_exit(r.model, 99, 100, 0, -1);
 	s_exit(r.model, 99, 101, -1, SIGSEGV);
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "uneven-batches");
-	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
 	cr_expect(s_says(f, "rank 1 was ended by signal"), "%s", f->evidence);
 	s_done(&r);
 }
@@ -724,9 +722,8 @@ Test(checks_sharding, uneven_inside_join_the_trace_ends_in_is_an_error)
 	/* Rank 0 ran out and waits in Join's exit; the trace ends there (no
 	 * exit of anyone): the hang itself. */
 	struct s_run r = joined_uneven(2, 1);
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "uneven-batches");
-	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
 	cr_expect(s_says(f, "rank 0 never left its Join: it was still "
 			    "waiting for the other ranks when the trace ended"),
 		  "%s", f->evidence);
@@ -752,9 +749,8 @@ Test(checks_sharding, a_rank_waiting_in_its_join_is_judged_later)
 Test(checks_sharding, uneven_with_a_disabled_join_is_an_error)
 {
 	struct s_run r = joined_uneven(3, 0);
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "uneven-batches");
-	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
 	cr_expect(s_says(f, "disabled (enable=False)"), "%s", f->evidence);
 	s_done(&r);
 }
@@ -769,9 +765,8 @@ Test(checks_sharding, uneven_with_a_rank_outside_join_is_an_error)
 	s_rank_reads(r.model, 1, 0, 50, 90, 10);
 	s_join(r.model, 101, true, 1, -1);
 	s_join(r.model, 101, false, 1, 0);
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "uneven-batches");
-	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
 	cr_expect(s_says(f, "rank 1 drew batches outside any Join"), "%s",
 		  f->evidence);
 	s_done(&r);
@@ -798,9 +793,8 @@ Test(checks_sharding, a_join_left_by_an_exception_the_program_survived)
 		aw_model_add_event(r.model, &e);
 		s_exit(r.model, 99, 100 + rank, 0, -1);
 	}
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "uneven-batches");
-	cr_expect_eq(f->severity, AW_SEVERITY_INFO);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_INFO);
 	cr_expect(s_says(f, "Join (2 joinables)"), "%s", f->message);
 	cr_expect(s_says(f, "rank 1 left its Join by an exception "
 			    "(throw_on_early_termination=True"),
@@ -868,9 +862,8 @@ Test(checks_sharding, uneven_by_design_with_a_rank_that_died_is_an_error)
 {
 	struct s_run r = by_design(130, 0);
 	s_exit(r.model, 99, 102, 1, -1);
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "uneven-batches");
-	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
 	cr_expect(s_says(f, "sharding unevenly by design did not settle it: "
 			    "rank 2 exited with status 1"),
 		  "%s", f->evidence);
@@ -892,9 +885,8 @@ Test(checks_sharding, uneven_beyond_the_stated_shares_is_an_error)
 	/* Rank 3 read 24 of its stated 32 (3 batches): the unevenness is
 	 * not the one the sampler states. */
 	struct s_run r = by_design(130, 8);
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "uneven-batches");
-	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
 	cr_expect_eq(s_number(f, "fewest_batches"), 3);
 	s_done(&r);
 }
@@ -906,9 +898,8 @@ Test(checks_sharding, uneven_with_no_remedy_stays_an_error)
 	    2, &base0, S_READS({0, 0, 0, 50, 10}, {1, 0, 50, 90, 10}));
 	s_exit(r.model, 99, 100, 0, -1);
 	s_exit(r.model, 99, 101, 0, -1);
-	s_finish(&r);
-	const struct aw_finding *f = s_get(&r, "uneven-batches");
-	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
 	cr_expect(s_says(f, "waits in a collective"), "%s", f->message);
 	cr_expect_not(s_says(f, "did not settle"), "%s", f->evidence);
 	s_done(&r);
