@@ -28,13 +28,7 @@ fi
 work=$(mktemp -d)
 export LTTNG_HOME=$work/home
 mkdir -p "$LTTNG_HOME"
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL: $*"
-}
+. "$here/tally.sh"
 daemon() { # starts our session daemon; its pid in $sessiond
 	lttng-sessiond --daemonize >/dev/null 2>&1 || return 1
 	sessiond=$(cat /var/run/lttng/lttng-sessiond.pid)

@@ -40,14 +40,7 @@ cleanup() {
 }
 trap cleanup EXIT
 lttng list >/dev/null 2>&1 || lttng-sessiond --daemonize >/dev/null 2>&1 || exit 1
-passed=0
-failed=0
-
-pass() { passed=$((passed + 1)); }
-fail() {
-	failed=$((failed + 1))
-	echo "FAIL: $*"
-}
+. "$here/tally.sh"
 
 start_session() {
 	lttng create "$session" --output="$work/trace" >/dev/null &&

@@ -35,6 +35,18 @@ static void parse_ok(struct aw_options *opts, char **args)
 
 #define PARSE_OK(opts, ...) parse_ok(opts, ARGS(__VA_ARGS__))
 
+/* What --help prints (the caller frees it). */
+static char *usage_text(void)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	cr_assert(out);
+	aw_cli_usage(out);
+	fclose(out);
+	return text;
+}
+
 Test(cli, defaults)
 {
 	struct aw_options o;
@@ -146,12 +158,7 @@ Test(cli, run_selection)
 	aw_options_fini(&o);
 
 	/* --help documents it, and the exit status it leads to. */
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
-	cr_assert(out);
-	aw_cli_usage(out);
-	fclose(out);
+	char *text = usage_text();
 	cr_expect(strstr(text, "--run ID|all"), "%s", text);
 	cr_expect(strstr(text, "a trace of several runs without --run"), "%s",
 		  text);
@@ -314,12 +321,7 @@ Test(cli, suppress_file_errors)
 
 Test(cli, help_lists_the_suppression_options_and_the_finding_ids)
 {
-	char *text = NULL;
-	size_t size = 0;
-	FILE *out = open_memstream(&text, &size);
-	cr_assert(out);
-	aw_cli_usage(out);
-	fclose(out);
+	char *text = usage_text();
 	const char *says[] = {"--suppress FILE",
 			      "--show-suppressed",
 			      "# accwatch: allow ID[, ID...]",
