@@ -451,6 +451,14 @@ const struct aw_finding *s_finish_get(struct s_run *r, const char *id,
 	return f;
 }
 
+void s_finish_says(struct s_run *r, const char *id, enum aw_severity severity,
+		   const char *text)
+{
+	const struct aw_finding *f = s_finish_get(r, id, severity);
+	cr_expect(s_says(f, text), "%s does not say \"%s\":\n%s\n%s\n%s", id,
+		  text, f->message, f->evidence ? f->evidence : "", f->fix);
+}
+
 int64_t s_number(const struct aw_finding *f, const char *name)
 {
 	for (size_t i = 0; i < f->n_numbers; i++)

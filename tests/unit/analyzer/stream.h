@@ -186,6 +186,9 @@ const struct aw_finding *s_get(const struct s_run *r, const char *id);
 /* s_finish, then s_get(id), expected with that severity. */
 const struct aw_finding *s_finish_get(struct s_run *r, const char *id,
 				      enum aw_severity severity);
+/* s_finish_get, and the finding's message, evidence or fix says text. */
+void s_finish_says(struct s_run *r, const char *id, enum aw_severity severity,
+		   const char *text);
 int64_t s_number(const struct aw_finding *f, const char *name);
 bool s_has_rank(const struct aw_finding *f, int32_t rank);
 bool s_says(const struct aw_finding *f, const char *text);

@@ -711,9 +711,8 @@ Test(checks_sharding, uneven_inside_join_then_a_rank_crashed_is_an_error)
 	struct s_run r = joined_uneven(3, 1);
 	s_exit(r.model, 99, 100, 0, -1);
 	s_exit(r.model, 99, 101, -1, SIGSEGV);
-	const struct aw_finding *f =
-	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
-	cr_expect(s_says(f, "rank 1 was ended by signal"), "%s", f->evidence);
+	s_finish_says(&r, "uneven-batches", AW_SEVERITY_ERROR,
+		      "rank 1 was ended by signal");
 	s_done(&r);
 }
 
@@ -722,11 +721,9 @@ Test(checks_sharding, uneven_inside_join_the_trace_ends_in_is_an_error)
 	/* Rank 0 ran out and waits in Join's exit; the trace ends there (no
 	 * exit of anyone): the hang itself. */
 	struct s_run r = joined_uneven(2, 1);
-	const struct aw_finding *f =
-	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
-	cr_expect(s_says(f, "rank 0 never left its Join: it was still "
-			    "waiting for the other ranks when the trace ended"),
-		  "%s", f->evidence);
+	s_finish_says(&r, "uneven-batches", AW_SEVERITY_ERROR,
+		      "rank 0 never left its Join: it was still "
+		      "waiting for the other ranks when the trace ended");
 	s_done(&r);
 }
 
@@ -749,9 +746,8 @@ Test(checks_sharding, a_rank_waiting_in_its_join_is_judged_later)
 Test(checks_sharding, uneven_with_a_disabled_join_is_an_error)
 {
 	struct s_run r = joined_uneven(3, 0);
-	const struct aw_finding *f =
-	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
-	cr_expect(s_says(f, "disabled (enable=False)"), "%s", f->evidence);
+	s_finish_says(&r, "uneven-batches", AW_SEVERITY_ERROR,
+		      "disabled (enable=False)");
 	s_done(&r);
 }
 
@@ -765,10 +761,8 @@ Test(checks_sharding, uneven_with_a_rank_outside_join_is_an_error)
 	s_rank_reads(r.model, 1, 0, 50, 90, 10);
 	s_join(r.model, 101, true, 1, -1);
 	s_join(r.model, 101, false, 1, 0);
-	const struct aw_finding *f =
-	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
-	cr_expect(s_says(f, "rank 1 drew batches outside any Join"), "%s",
-		  f->evidence);
+	s_finish_says(&r, "uneven-batches", AW_SEVERITY_ERROR,
+		      "rank 1 drew batches outside any Join");
 	s_done(&r);
 }
 
@@ -862,11 +856,9 @@ Test(checks_sharding, uneven_by_design_with_a_rank_that_died_is_an_error)
 {
 	struct s_run r = by_design(130, 0);
 	s_exit(r.model, 99, 102, 1, -1);
-	const struct aw_finding *f =
-	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
-	cr_expect(s_says(f, "sharding unevenly by design did not settle it: "
-			    "rank 2 exited with status 1"),
-		  "%s", f->evidence);
+	s_finish_says(&r, "uneven-batches", AW_SEVERITY_ERROR,
+		      "sharding unevenly by design did not settle it: "
+		      "rank 2 exited with status 1");
 	s_done(&r);
 }
 
