@@ -242,6 +242,14 @@ def _dataset_len(dataset):
 _MAP_MAX = 1 << 24
 
 
+# The index maps of other libraries' datasets, which their parts add (HF
+# datasets: 35_datasets): functions of a dataset giving _index_map's tuple
+# or None; and by a map's kind, a function naming the dataset at the bottom
+# of a map with nothing below it (else the mapping dataset itself).
+_index_map_finders = []
+_map_roots = {}
+
+
 def _index_map(obj):
     """(kind, indices, base_len, below) when obj maps its positions into
     another dataset: torch's Subset (random_split's too), a ConcatDataset
@@ -260,8 +268,10 @@ def _index_map(obj):
     concat = getattr(module, "ConcatDataset", None)
     if concat is not None and isinstance(obj, concat):
         return _concat_map(obj)
-    if (getattr(type(obj), "__module__", "") or "").startswith("datasets."):
-        return _hf_map(obj)
+    for finder in _index_map_finders:
+        found = finder(obj)
+        if found is not None:
+            return found
     return None
 
 
@@ -279,7 +289,8 @@ def _flat_map(obj, depth):
         return None, ("dataset", id(obj)), _base_len(obj)
     kind, indices, base_len, below = found
     if below is None:
-        bottom = _hf_root(obj) if kind == "datasets" else ("dataset", id(obj))
+        root = _map_roots.get(kind)
+        bottom = root(obj) if root is not None else ("dataset", id(obj))
         return indices, bottom, base_len
     lower, bottom, bottom_len = _flat_map(below, depth + 1)
     if lower is not None:

@@ -68,6 +68,17 @@ def _hf_map(dataset):
     return "datasets", rows, base_len, None
 
 
+def _hf_index_map(obj):
+    """_hf_map of a HF datasets object, None of anything else."""
+    if (getattr(type(obj), "__module__", "") or "").startswith("datasets."):
+        return _hf_map(obj)
+    return None
+
+
+_index_map_finders.append(_hf_index_map)
+_map_roots["datasets"] = _hf_root
+
+
 def _note_slice(parent, child, start):
     """child is parent's rows start.. when child's table is a slice of
     parent's (no indices mapping: with one, datasets slices that instead)."""
