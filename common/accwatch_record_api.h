@@ -10,7 +10,7 @@
 #include "accwatch_capi.h"
 
 /* Bumped whenever this header changes: both objects must agree. */
-#define ACCWATCH_RECORD_ABI 6
+#define ACCWATCH_RECORD_ABI 7
 #define ACCWATCH_RECORD_INIT_SYMBOL "accwatch_record_init"
 #define ACCWATCH_RECORD_LIBRARY "libaccwatch-record.so"
 /* The preloaded object's file name, as LD_PRELOAD names it. */
@@ -18,24 +18,21 @@
 /* Below the directory of libaccwatch.so once installed. */
 #define ACCWATCH_RECORD_SUBDIR "accwatch"
 
-/* Modules patched once imported, after torch's DataLoader (the recorder is
- * attached by then): libaccwatch.so watches "import" audit events for them. */
-#define ACCWATCH_WATCHED_MODULES                                               \
-	{                                                                      \
-		"accelerate.data_loader",                                      \
-		    "torchdata.stateful_dataloader.stateful_dataloader",       \
-		    "datasets.arrow_dataset",                                  \
-		    "torch.distributed.algorithms.join"                        \
-	}
-#define ACCWATCH_WATCHED_COUNT 4
+/* Modules patched once imported, after torch's DataLoader: the bootstrap
+ * names them (its _WATCHED, with what patches each) and libaccwatch.so
+ * watches "import" audit events for them; at most this many. */
+#define ACCWATCH_WATCHED_MAX 16
 
 /* Called by libaccwatch.so; the recorder fills them at init. */
 struct accwatch_record_hooks {
 	/* An "os.fork" or "os.forkpty" audit event, GIL held: remember the
 	 * Python stack of this thread for the fork event that follows. */
 	void (*on_fork_audit)(void);
-	/* A module of ACCWATCH_WATCHED_MODULES finished importing, GIL held:
-	 * the bootstrap patches it. */
+	/* The modules the bootstrap patches once imported (n_watched of
+	 * them, the recorder's strings) and, when one of them finished
+	 * importing, GIL held: the bootstrap patches it. */
+	const char *watched[ACCWATCH_WATCHED_MAX];
+	unsigned n_watched;
 	void (*on_module)(const char *name);
 	/* Around the real fork(), as liblttng-ust-fork does. The child hook
 	 * runs before Python is fixed up: it calls no C-API and emits nothing.

@@ -200,10 +200,10 @@ end:
 /* Hands the watched modules that finished importing to the recorder. */
 static void accwatch_check_watched(void)
 {
-	static const char *const names[] = ACCWATCH_WATCHED_MODULES;
+	const char *const *names = accwatch_preload.hooks.watched;
 	unsigned i;
 
-	for (i = 0; i < ACCWATCH_WATCHED_COUNT; i++) {
+	for (i = 0; i < accwatch_preload.hooks.n_watched; i++) {
 		if (!(accwatch_preload.watched_pending & (1u << i)) ||
 		    !accwatch_module_ready(&accwatch_preload.watched_keys[i],
 					   names[i]))
@@ -297,7 +297,8 @@ static void accwatch_attach(void)
 	}
 	mode = ACCWATCH_MODE_ATTACHED;
 	ACCWATCH_DEBUG("recording torch DataLoaders");
-	accwatch_preload.watched_pending = (1u << ACCWATCH_WATCHED_COUNT) - 1;
+	accwatch_preload.watched_pending =
+	    (1u << accwatch_preload.hooks.n_watched) - 1;
 	accwatch_check_watched();
 end:
 	/* The recorder stays loaded on failure: liblttng-ust cannot unload. */

@@ -38,9 +38,9 @@ struct accwatch_preload {
 	struct accwatch_capi api;
 	/* Interned "torch.utils.data.dataloader", created on first use. */
 	accwatch_pyobject *dataloader_key;
-	/* ACCWATCH_WATCHED_MODULES: interned names, and those not patched yet.
-	 */
-	accwatch_pyobject *watched_keys[ACCWATCH_WATCHED_COUNT];
+	/* The recorder's watched modules (hooks.watched): their interned
+	 * names, and a bit for each not patched yet. */
+	accwatch_pyobject *watched_keys[ACCWATCH_WATCHED_MAX];
 	unsigned watched_pending;
 	/* Directory of libaccwatch.so, where the recorder is looked for. */
 	char self_dir[PATH_MAX];

@@ -100,6 +100,40 @@ static int accwatch_record_run_part(const char *name, const char *source,
 	return result ? 0 : -1;
 }
 
+/* The names of the bootstrap's _WATCHED (modules it patches once
+ * imported), copied for libaccwatch.so to watch; past ACCWATCH_WATCHED_MAX,
+ * or a name that is not a string, left out (debug says so). */
+static void accwatch_record_take_watched(accwatch_pyobject *globals)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *watched =
+	    api->PyDict_GetItemString(globals, "_WATCHED");
+	accwatch_pyobject *key, *value;
+	ssize_t position = 0;
+	unsigned n = 0;
+
+	if (!watched ||
+	    api->PyObject_IsInstance(watched, api->PyDict_Type) != 1)
+		goto end;
+	while (api->PyDict_Next(watched, &position, &key, &value)) {
+		const char *name = api->PyUnicode_AsUTF8(key);
+		if (!name || n == ACCWATCH_WATCHED_MAX ||
+		    snprintf(accwatch_recorder.watched[n],
+			     sizeof(accwatch_recorder.watched[n]), "%s",
+			     name) >=
+			(int)sizeof(accwatch_recorder.watched[n])) {
+			ACCWATCH_DEBUG("watched module %s left out",
+				       name ? name : "(not a string)");
+			continue;
+		}
+		n++;
+	}
+end:
+	accwatch_recorder.n_watched = n;
+	if (api->PyErr_Occurred())
+		api->PyErr_Clear();
+}
+
 static enum accwatch_record_status accwatch_record_boot(void)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
@@ -121,6 +155,7 @@ static enum accwatch_record_status accwatch_record_boot(void)
 	    accwatch_record_keep(globals, "_fork_quiet");
 	accwatch_recorder.module_fn =
 	    accwatch_record_keep(globals, "_on_module");
+	accwatch_record_take_watched(globals);
 	accwatch_recorder.uncaught_fn =
 	    accwatch_record_keep(globals, "_on_uncaught");
 	accwatch_recorder.fingerprint.api = api;
@@ -186,6 +221,9 @@ accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
 	if (status != ACCWATCH_RECORD_OK)
 		goto end;
 	hooks->on_fork_audit = accwatch_record_on_fork_audit;
+	for (unsigned i = 0; i < accwatch_recorder.n_watched; i++)
+		hooks->watched[i] = accwatch_recorder.watched[i];
+	hooks->n_watched = accwatch_recorder.n_watched;
 	hooks->on_module = accwatch_record_on_module;
 	hooks->before_fork = accwatch_record_before_fork;
 	hooks->after_fork_parent = accwatch_record_after_fork_parent;

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "accwatch_capi.h"
+#include "accwatch_record_api.h"
 #include "accwatch_fingerprint.h"
 #include "accwatch_indices.h"
 
@@ -61,7 +62,10 @@ struct accwatch_recorder {
 	accwatch_pyobject *fork_stack_fn; /* bootstrap's _fork_stack() */
 	accwatch_pyobject *fork_quiet_fn; /* bootstrap's _fork_quiet(quiet) */
 	accwatch_pyobject *module_fn;     /* bootstrap's _on_module(name) */
-	accwatch_pyobject *uncaught_fn;   /* bootstrap's _on_uncaught(args) */
+	/* The names of the bootstrap's _WATCHED, handed to libaccwatch.so. */
+	char watched[ACCWATCH_WATCHED_MAX][128];
+	unsigned n_watched;
+	accwatch_pyobject *uncaught_fn; /* bootstrap's _on_uncaught(args) */
 	/* bootstrap's _item_view(item), for item fingerprints */
 	struct accwatch_fingerprint_context fingerprint;
 	/* Python stack and threads taken at the "os.fork" audit event (GIL

@@ -4,17 +4,20 @@
 
 # --- installation ------------------------------------------------------------
 
+# The modules libaccwatch.so watches for us (the one list: the recorder
+# hands their names to it), each with what patches it once imported.
+_WATCHED = {
+    "accelerate.data_loader": _patch_accelerate,
+    _TORCHDATA: _patch_torchdata,
+    "datasets.arrow_dataset": _patch_datasets,
+    _JOIN: _patch_join,
+}
+
+
 def _on_module(name):
-    """Called by C when a module it watches for us finished importing."""
+    """Called by C when a module of _WATCHED finished importing."""
     try:
-        if name == _TORCHDATA:
-            _patch_torchdata(sys.modules.get(name))
-        elif name == "accelerate.data_loader":
-            _patch_accelerate(sys.modules.get(name))
-        elif name == "datasets.arrow_dataset":
-            _patch_datasets(sys.modules.get(name))
-        elif name == _JOIN:
-            _patch_join(sys.modules.get(name))
+        _WATCHED[name](sys.modules.get(name))
     except Exception:
         _debug("patching %s" % name)
 
