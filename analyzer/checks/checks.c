@@ -421,66 +421,107 @@ bool aw_epoch_unsharded(const struct aw_check_input *in)
 }
 
 static const struct aw_check aw_checks[] = {
-    {"unsharded", AW_CHECK_EPOCH, aw_check_unsharded, NULL},
-    {"split-diverged", AW_CHECK_EPOCH, aw_check_split_diverged, NULL},
-    {"order-diverged", AW_CHECK_EPOCH, aw_check_order_diverged, NULL},
-    {"overlap", AW_CHECK_EPOCH, aw_check_overlap, NULL},
-    {"missing", AW_CHECK_EPOCH, aw_check_missing, NULL},
-    {"padding", AW_CHECK_EPOCH, aw_check_padding, NULL},
-    {"group-diverged", AW_CHECK_RANKS, aw_check_group_diverged, NULL},
-    {"uneven-batches", AW_CHECK_RANKS, aw_check_uneven_batches, NULL},
-    {"index-range", AW_CHECK_RANKS, aw_check_index_range, NULL},
-    {"iterable-duplicate", AW_CHECK_RANKS, aw_check_iterable_duplicate, NULL},
-    {"resampled", AW_CHECK_RANKS, aw_check_resampled, NULL},
-    {"same-order", AW_CHECK_LOADER, aw_check_same_order, NULL},
-    {"never-read", AW_CHECK_LOADER, aw_check_never_read, NULL},
-    {"read-amplification", AW_CHECK_LOADER, aw_check_read_amplification, NULL},
-    {"worker-stale-epoch", AW_CHECK_LOADER, aw_check_worker_stale_epoch, NULL},
-    /* unused-prepared, stale-len, len-mismatch: per process, across the
-     * loaders of one dataset. */
-    {"unused-prepared", AW_CHECK_TRACE, aw_check_unused_prepared, NULL},
-    {"stale-len", AW_CHECK_TRACE, aw_check_len, "len-mismatch"},
-    {"resume-repeats-epoch", AW_CHECK_TRACE, aw_check_resume_repeats, NULL},
-    {"fork-threads", AW_CHECK_TRACE, aw_check_forks, "fork-cuda"},
-    {"worker-respawn", AW_CHECK_TRACE, aw_check_worker_respawn, NULL},
-    {"duplicate-rank", AW_CHECK_TRACE, aw_check_duplicate_rank, NULL},
-    {"worker-died", AW_CHECK_TRACE, aw_check_worker_died, NULL},
-    {"worker-stuck", AW_CHECK_TRACE, aw_check_worker_stuck, NULL},
-    {"rank-died", AW_CHECK_TRACE, aw_check_rank_died, NULL},
-    {"trace-incomplete", AW_CHECK_TRACE, aw_check_trace_incomplete, NULL},
+    {"unsharded", AW_SEV(ERROR), "every rank read (almost) the whole dataset",
+     AW_CHECK_EPOCH, aw_check_unsharded},
+    {"split-diverged", AW_SEV(ERROR),
+     "the ranks hold different subsets of the data", AW_CHECK_EPOCH,
+     aw_check_split_diverged},
+    {"order-diverged", AW_SEV(ERROR),
+     "the ranks' shuffling samplers differ in seed or epoch", AW_CHECK_EPOCH,
+     aw_check_order_diverged},
+    {"overlap", AW_SEV(ERROR), "ranks read the same samples beyond the padding",
+     AW_CHECK_EPOCH, aw_check_overlap},
+    {"missing", AW_SEV(ERROR) | AW_SEV(WARNING),
+     "the ranks together did not cover the dataset", AW_CHECK_EPOCH,
+     aw_check_missing},
+    {"padding", AW_SEV(INFO), "samples repeated to even out the ranks' shares",
+     AW_CHECK_EPOCH, aw_check_padding},
+    {"group-diverged", AW_SEV(ERROR),
+     "ranks of one data-parallel group read different data", AW_CHECK_RANKS,
+     aw_check_group_diverged},
+    {"uneven-batches", AW_SEV(ERROR) | AW_SEV(INFO),
+     "ranks consumed different numbers of batches", AW_CHECK_RANKS,
+     aw_check_uneven_batches},
+    {"index-range", AW_SEV(ERROR),
+     "a sampler produced an index outside the dataset", AW_CHECK_RANKS,
+     aw_check_index_range},
+    {"iterable-duplicate", AW_SEV(ERROR),
+     "an IterableDataset gave the same items to several readers",
+     AW_CHECK_RANKS, aw_check_iterable_duplicate},
+    {"resampled", AW_SEV(INFO), "an IterableDataset drew with replacement",
+     AW_CHECK_RANKS, aw_check_resampled},
+    {"same-order", AW_SEV(WARNING),
+     "a shuffling loader gave the same order every epoch", AW_CHECK_LOADER,
+     aw_check_same_order},
+    {"never-read", AW_SEV(WARNING),
+     "every epoch stopped early: part of the data was never read",
+     AW_CHECK_LOADER, aw_check_never_read},
+    {"read-amplification", AW_SEV(WARNING) | AW_SEV(INFO),
+     "every rank read the whole stream to keep its part", AW_CHECK_LOADER,
+     aw_check_read_amplification},
+    {"worker-stale-epoch", AW_SEV(WARNING),
+     "persistent workers kept an old epoch of the dataset", AW_CHECK_LOADER,
+     aw_check_worker_stale_epoch},
+    {"unused-prepared", AW_SEV(ERROR),
+     "a prepared loader is never used; the unsharded one is", AW_CHECK_TRACE,
+     aw_check_unused_prepared},
+    {"stale-len", AW_SEV(WARNING),
+     "len() was taken of a loader that is never iterated", AW_CHECK_TRACE,
+     aw_check_len},
+    {"len-mismatch", AW_SEV(WARNING),
+     "an iterated loader's len() differs from its batches", AW_CHECK_TRACE,
+     NULL},
+    {"resume-repeats-epoch", AW_SEV(ERROR),
+     "a resumed pass replayed an epoch already trained", AW_CHECK_TRACE,
+     aw_check_resume_repeats},
+    {"fork-threads", AW_SEV(WARNING),
+     "a worker was forked while the parent ran threads", AW_CHECK_TRACE,
+     aw_check_forks},
+    {"fork-cuda", AW_SEV(ERROR), "a worker was forked after CUDA was loaded",
+     AW_CHECK_TRACE, NULL},
+    {"worker-respawn", AW_SEV(WARNING), "workers were forked anew every epoch",
+     AW_CHECK_TRACE, aw_check_worker_respawn},
+    {"duplicate-rank", AW_SEV(ERROR),
+     "several processes said they are the same rank", AW_CHECK_TRACE,
+     aw_check_duplicate_rank},
+    {"worker-died", AW_SEV(ERROR), "a DataLoader worker died", AW_CHECK_TRACE,
+     aw_check_worker_died},
+    {"worker-stuck", AW_SEV(ERROR),
+     "a DataLoader worker never returned from a fetch", AW_CHECK_TRACE,
+     aw_check_worker_stuck},
+    {"rank-died", AW_SEV(ERROR),
+     "a rank ended before its peers finished the epoch", AW_CHECK_TRACE,
+     aw_check_rank_died},
+    {"trace-incomplete", AW_SEV(WARNING),
+     "the trace lacks events: the report is partial", AW_CHECK_TRACE,
+     aw_check_trace_incomplete},
 };
 
 #define AW_N_CHECKS (sizeof(aw_checks) / sizeof(aw_checks[0]))
 
 const char *aw_checks_finding_id(size_t i)
 {
-	for (size_t c = 0; c < AW_N_CHECKS; c++) {
-		if (i == 0)
-			return aw_checks[c].id;
-		i--;
-		if (aw_checks[c].also) {
-			if (i == 0)
-				return aw_checks[c].also;
-			i--;
-		}
-	}
+	return i < AW_N_CHECKS ? aw_checks[i].id : NULL;
+}
+
+const struct aw_check *aw_checks_find(const char *id)
+{
+	for (size_t i = 0; i < AW_N_CHECKS; i++)
+		if (strcmp(aw_checks[i].id, id) == 0)
+			return &aw_checks[i];
 	return NULL;
 }
 
 bool aw_checks_known_id(const char *id)
 {
-	const char *known;
-	for (size_t i = 0; (known = aw_checks_finding_id(i)); i++)
-		if (strcmp(known, id) == 0)
-			return true;
-	return false;
+	return aw_checks_find(id) != NULL;
 }
 
 static void aw_run_scope(struct aw_check_input *in, enum aw_check_scope scope,
 			 struct aw_findings *out)
 {
 	for (size_t i = 0; i < AW_N_CHECKS; i++)
-		if (aw_checks[i].scope == scope)
+		if (aw_checks[i].scope == scope && aw_checks[i].run)
 			aw_checks[i].run(in, out);
 }
 

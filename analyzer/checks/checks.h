@@ -121,11 +121,20 @@ struct aw_check_input {
 typedef void aw_check_fn(const struct aw_check_input *in,
 			 struct aw_findings *out);
 
+/* A severity's bit in aw_check.severities. */
+#define AW_SEV(name) (1u << AW_SEVERITY_##name)
+
+/* One finding id: the severities its findings may have, what it says in a
+ * few words (SARIF's rule description), and the check that adds it; a check
+ * adding two ids (a family) is listed under the first, the second's run is
+ * NULL. The one list of finding ids: --help, suppressions, SARIF and the
+ * README's table (a test compares) take it from here. */
 struct aw_check {
-	const char *id; /* the id of the findings it adds */
+	const char *id;
+	unsigned severities;
+	const char *summary;
 	enum aw_check_scope scope;
 	aw_check_fn *run;
-	const char *also; /* a second id it adds (a family of two), NULL */
 };
 
 /* Runs every check of the table over the model (finished), then sorts. */
@@ -133,6 +142,8 @@ void aw_checks_run(const struct aw_model *model, struct aw_findings *out);
 /* The finding ids of the table, i from 0 (NULL past the last): every id a
  * finding may have. */
 const char *aw_checks_finding_id(size_t i);
+/* The table's entry of id, NULL when it has none. */
+const struct aw_check *aw_checks_find(const char *id);
 /* Whether id is one of them. */
 bool aw_checks_known_id(const char *id);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "checks.h"
 #include "render.h"
 #include "util.h"
 
@@ -131,9 +132,14 @@ static json_t *aw_sarif_rule(const json_t *finding)
 	const char *fix = json_string_value(json_object_get(finding, "fix"));
 	const char *severity =
 	    json_string_value(json_object_get(finding, "severity"));
+	const struct aw_check *check = id ? aw_checks_find(id) : NULL;
 	json_t *rule = json_pack("{s:s,s:s,s:{s:s}}", "id", id, "name", id,
 				 "defaultConfiguration", "level",
 				 aw_sarif_level(severity));
+
+	if (check)
+		json_object_set_new(rule, "shortDescription",
+				    json_pack("{s:s}", "text", check->summary));
 
 	if (fix)
 		json_object_set_new(rule, "help",

@@ -374,6 +374,17 @@ void s_analyze(struct aw_model *m, struct aw_findings *out)
 	aw_findings_init(out);
 	aw_model_finish(m);
 	aw_checks_run(m, out);
+	/* Every finding any test makes is one of the table's ids, with a
+	 * severity the table gives it. */
+	for (size_t i = 0; i < out->n; i++) {
+		const struct aw_finding *f = &out->items[i];
+		const struct aw_check *c = aw_checks_find(f->id);
+		cr_expect(c, "finding %s is not in the checks' table", f->id);
+		cr_expect(!c || (c->severities & (1u << f->severity)),
+			  "finding %s has severity %s, not one the table "
+			  "gives it",
+			  f->id, aw_severity_name(f->severity));
+	}
 }
 
 uint32_t s_loader_of(const struct aw_model *m, int32_t pid, uint32_t id)

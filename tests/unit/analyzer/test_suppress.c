@@ -221,8 +221,47 @@ Test(suppress, finding_ids_are_those_of_the_checks_table)
 	const char *unknown[] = {"len", "fork", "all", "", "Unsharded"};
 	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
 		cr_expect_not(aw_checks_known_id(unknown[i]), "%s", unknown[i]);
-	size_t n = 0;
-	while (aw_checks_finding_id(n))
-		n++;
-	cr_expect_eq(n, 27);
+}
+
+/* The README's findings table: its rows "| `id` | error, warning | ...",
+ * each id once with the severities the checks' table gives it, and no id
+ * of the checks' table left out. */
+Test(suppress, the_readme_findings_table_is_the_checks_table)
+{
+	FILE *readme = fopen(AW_README, "r");
+	cr_assert(readme, "cannot read %s", AW_README);
+	char line[4096], id[64], severities[64], listed[4096] = ",";
+	while (fgets(line, sizeof(line), readme)) {
+		if (sscanf(line, "| `%63[a-z0-9-]` | %63[a-z, ] |", id,
+			   severities) != 2)
+			continue;
+		const struct aw_check *c = aw_checks_find(id);
+		cr_expect(c, "README lists %s, which no check gives", id);
+		char key[80];
+		snprintf(key, sizeof(key), ",%s,", id);
+		cr_expect_null(strstr(listed, key), "README lists %s twice",
+			       id);
+		snprintf(listed + strlen(listed),
+			 sizeof(listed) - strlen(listed), "%s,", id);
+		char want[64] = "";
+		for (int sev = AW_SEVERITY_ERROR; c && sev <= AW_SEVERITY_INFO;
+		     sev++)
+			if (c->severities & (1u << sev))
+				snprintf(want + strlen(want),
+					 sizeof(want) - strlen(want), "%s%s",
+					 *want ? ", " : "",
+					 aw_severity_name(sev));
+		size_t len = strlen(severities);
+		while (len && severities[len - 1] == ' ')
+			severities[--len] = '\0';
+		cr_expect_str_eq(severities, want, "README's %s", id);
+	}
+	fclose(readme);
+	for (size_t i = 0; aw_checks_finding_id(i); i++) {
+		char key[80];
+		snprintf(key, sizeof(key), ",%s,", aw_checks_finding_id(i));
+		cr_expect(strstr(listed, key),
+			  "README's findings table lacks %s",
+			  aw_checks_finding_id(i));
+	}
 }
