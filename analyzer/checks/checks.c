@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The checks of the README's findings table (docs/DESIGN.md), run in the order
- * of one table: the rules' shared formulas here, the checks in checks_*.c. */
+/* The checks of the README's findings table (docs/findings.md), run in the
+ * order of one table: the rules' shared formulas here, the checks in
+ * checks_*.c. */
 #include "checks.h"
 
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The checks of the README's findings table (docs/DESIGN.md): a table of
+/* The checks of the README's findings table (docs/findings.md): a table of
  * functions, each reading the finished model and adding findings. A new finding
  * is one function and one line in that table (checks.c).
  *

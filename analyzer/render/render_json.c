@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The JSON report, schema accwatch-report/1: the keys of the contract in
- * docs/DESIGN.md in that order, then extra keys; unknown values are null, never
+ * docs/json.md in that order, then extra keys; unknown values are null, never
  * -1. */
 #include <jansson.h>
 #include <string.h>

@@ -51,7 +51,7 @@ static void require_each(json_t *array, const char *const *keys,
 	json_array_foreach(array, i, item) require(item, keys, what);
 }
 
-/* The keys the accwatch-report/1 schema promises (docs/DESIGN.md). */
+/* The keys the accwatch-report/1 schema promises (docs/json.md). */
 static void check_schema(json_t *report)
 {
 	static const char *const top[] = {"schema",  "world_size", "ranks",
