@@ -13,6 +13,7 @@
 #include "checks.h"
 #include "cli.h"
 #include "findings.h"
+#include "live.h"
 #include "model.h"
 #include "progress.h"
 #include "reader.h"
@@ -183,6 +184,37 @@ end:
 	return status;
 }
 
+/* --live: the findings of a session as it is recorded, printed on stdout
+ * as they become certain; 1 when an error was printed. */
+static enum aw_exit aw_report_live(const struct aw_options *opts)
+{
+	enum aw_exit status = AW_EXIT_USAGE;
+	char error[1024] = "";
+	struct aw_model *model = aw_model_create();
+	struct aw_live live;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	double start = opts->live_start > 0
+			   ? opts->live_start
+			   : (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+	aw_live_init(&live, stdout, start, opts->fail_fast,
+		     &opts->suppressions);
+	aw_model_take_runs(model, &opts->query.runs);
+	if (aw_reader_read_live(opts->live, model, aw_live_tick, &live, error,
+				sizeof(error)) != AW_READER_OK) {
+		fprintf(stderr, "accwatch-report: %s\n", error);
+		goto end;
+	}
+	/* The events of the last batch, if no tick came after them. */
+	if (!(opts->fail_fast && live.errors))
+		aw_live_tick(&live, model);
+	status = live.errors ? AW_EXIT_FINDINGS : AW_EXIT_CLEAN;
+end:
+	aw_live_fini(&live);
+	aw_model_destroy(model);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct aw_options opts;
@@ -200,6 +232,8 @@ int main(int argc, char **argv)
 	} else if (opts.version) {
 		printf("accwatch-report %s\n", ACCWATCH_VERSION);
 		status = AW_EXIT_CLEAN;
+	} else if (opts.live) {
+		status = aw_report_live(&opts);
 	} else {
 		status = aw_report(&opts);
 	}

@@ -200,7 +200,48 @@ static bool aw_apply_show_suppressed(struct aw_options *opts, const char *value,
 	return true;
 }
 
+/* --live URL: a session on a relay daemon, read as it is recorded. */
+static bool aw_apply_live(struct aw_options *opts, const char *value,
+			  char *error, size_t error_size)
+{
+	if (strncmp(value, "net://", 6) != 0 &&
+	    strncmp(value, "net6://", 7) != 0)
+		return aw_cli_fail(error, error_size,
+				   "--live takes the URL of a live session, "
+				   "net://HOST[:PORT]/host/HOSTNAME/SESSION, "
+				   "not '%s'",
+				   value);
+	opts->live = value;
+	return true;
+}
+
+static bool aw_apply_fail_fast(struct aw_options *opts, const char *value,
+			       char *error, size_t error_size)
+{
+	(void)value, (void)error, (void)error_size;
+	opts->fail_fast = true;
+	return true;
+}
+
+/* --live-start SECONDS: the Unix time live times count from. */
+static bool aw_apply_live_start(struct aw_options *opts, const char *value,
+				char *error, size_t error_size)
+{
+	char *end = NULL;
+	double start = strtod(value, &end);
+	if (!*value || *end || !(start > 0))
+		return aw_cli_fail(error, error_size,
+				   "--live-start takes a Unix time in seconds, "
+				   "not '%s'",
+				   value);
+	opts->live_start = start;
+	return true;
+}
+
 enum aw_cli_option_id {
+	AW_OPT_LIVE,
+	AW_OPT_FAIL_FAST,
+	AW_OPT_LIVE_START,
 	AW_OPT_FORMAT,
 	AW_OPT_SAMPLE,
 	AW_OPT_RANK,
@@ -216,6 +257,9 @@ enum aw_cli_option_id {
 };
 
 static const struct accwatch_option aw_cli_options[] = {
+    {"live", 0, true, AW_OPT_LIVE},
+    {"fail-fast", 0, false, AW_OPT_FAIL_FAST},
+    {"live-start", 0, true, AW_OPT_LIVE_START},
     {"format", 0, true, AW_OPT_FORMAT},
     {"sample", 0, true, AW_OPT_SAMPLE},
     {"rank", 0, true, AW_OPT_RANK},
@@ -231,6 +275,9 @@ static const struct accwatch_option aw_cli_options[] = {
 };
 
 static const aw_cli_apply_fn aw_cli_apply[] = {
+    [AW_OPT_LIVE] = aw_apply_live,
+    [AW_OPT_FAIL_FAST] = aw_apply_fail_fast,
+    [AW_OPT_LIVE_START] = aw_apply_live_start,
     [AW_OPT_FORMAT] = aw_apply_format,
     [AW_OPT_SAMPLE] = aw_apply_sample,
     [AW_OPT_RANK] = aw_apply_rank,
@@ -331,6 +378,18 @@ void aw_cli_usage(FILE *out)
 	    "                          again for more files\n"
 	    "  --show-suppressed       print the suppressed findings too "
 	    "(text), marked\n"
+	    "  --live URL              while a session is recorded, print "
+	    "each finding the\n"
+	    "                          moment it is certain, one line each "
+	    "(errors and\n"
+	    "                          warnings); URL: "
+	    "net://HOST[:PORT]/host/HOSTNAME/SESSION\n"
+	    "                          of a lttng-relayd's live port; ends "
+	    "with the session\n"
+	    "  --fail-fast             with --live: stop at the first error "
+	    "(exit 1)\n"
+	    "  --live-start T          with --live: count the times from "
+	    "Unix time T\n"
 	    "  -h, --help              show this help\n"
 	    "  -V, --version           show the version\n"
 	    "\n"
@@ -417,7 +476,19 @@ enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts,
 		return AW_CLI_USAGE;
 	}
 	opts->query.by_sequence = opts->rank_given && opts->epoch_given;
-	if (!opts->help && !opts->version && opts->n_paths == 0) {
+	if ((opts->fail_fast || opts->live_start > 0) && !opts->live) {
+		aw_cli_fail(error, error_size, "%s goes with --live URL",
+			    opts->fail_fast ? "--fail-fast" : "--live-start");
+		return AW_CLI_USAGE;
+	}
+	if (opts->live && opts->n_paths) {
+		aw_cli_fail(error, error_size,
+			    "--live reads a session, not a trace directory: "
+			    "give one or the other");
+		return AW_CLI_USAGE;
+	}
+	if (!opts->help && !opts->version && opts->n_paths == 0 &&
+	    !opts->live) {
 		aw_cli_fail(error, error_size,
 			    "no trace given: pass the directory accwatch-run "
 			    "wrote (-o DIR)");

@@ -46,6 +46,10 @@ struct aw_options {
 	 * so that a bad line stops before any trace is read. */
 	struct aw_suppressions suppressions;
 	bool show_suppressed; /* --show-suppressed: print them (text) */
+	/* --live URL (borrowed from argv), --fail-fast, --live-start. */
+	const char *live;
+	bool fail_fast;
+	double live_start; /* Unix time, 0: when the reading starts */
 };
 
 enum aw_cli_status {

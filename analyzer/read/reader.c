@@ -129,9 +129,25 @@ static double aw_now(void)
 struct aw_child_outcome {
 	bool stalled;   /* silent past the timeout: killed */
 	bool malformed; /* wrote something that is no record: killed */
+	bool stopped;   /* the tick asked to stop: killed */
 	int wait_status;
 	long long timeout;
+	/* Live reading: told after each batch of records and every second
+	 * (NULL: none). */
+	aw_reader_tick_fn *tick;
+	void *tick_context;
 };
+
+/* Tells the live reading's tick; false when it asks to stop. */
+static bool aw_collect_tick(struct aw_ingest *ingest,
+			    struct aw_child_outcome *outcome)
+{
+	if (!outcome->tick ||
+	    outcome->tick(outcome->tick_context, ingest->model))
+		return true;
+	outcome->stopped = true;
+	return false;
+}
 
 /* Reads the child's records into ingest until it closes the pipe, falls
  * silent past the timeout or writes garbage. */
@@ -154,11 +170,15 @@ static void aw_collect(int fd, struct aw_ingest *ingest,
 			wait_ms =
 			    left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1;
 		}
+		if (outcome->tick && (wait_ms < 0 || wait_ms > 1000))
+			wait_ms = 1000;
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
 		int ready = poll(&pfd, 1, wait_ms);
 		if (ready < 0 && errno == EINTR)
 			continue;
 		if (ready < 0)
+			break;
+		if (ready == 0 && !aw_collect_tick(ingest, outcome))
 			break;
 		if (ready == 0)
 			continue; /* the deadline is checked above */
@@ -191,6 +211,8 @@ static void aw_collect(int fd, struct aw_ingest *ingest,
 		 * child's silence. */
 		last = aw_now();
 		aw_progress_update(progress, ingest->decoded_packets, last);
+		if (!aw_collect_tick(ingest, outcome))
+			break;
 	}
 	free(buffer);
 }
@@ -308,6 +330,7 @@ aw_read_outcome(struct aw_ingest *ingest, const struct aw_trace_dirs *dirs,
 
 static enum aw_reader_status aw_read_in_child(const struct aw_trace_dirs *dirs,
 					      struct aw_model *model,
+					      struct aw_child_outcome *outcome,
 					      char *error, size_t error_size)
 {
 	int fds[2];
@@ -340,20 +363,21 @@ static enum aw_reader_status aw_read_in_child(const struct aw_trace_dirs *dirs,
 	close(fds[1]);
 
 	struct aw_ingest ingest;
-	struct aw_child_outcome outcome = {
-	    .timeout = aw_env_number(AW_ENV_READ_TIMEOUT, AW_READ_TIMEOUT_S)};
 	struct aw_progress progress;
 	aw_ingest_init(&ingest, model, dirs);
-	aw_progress_start(&progress, stderr, dirs, aw_now());
-	aw_collect(fds[0], &ingest, &outcome, &progress);
+	aw_progress_start(&progress, outcome->tick ? NULL : stderr, dirs,
+			  aw_now());
+	aw_collect(fds[0], &ingest, outcome, &progress);
 	aw_progress_end(&progress);
 	close(fds[0]);
-	if (outcome.stalled || outcome.malformed)
+	if (outcome->stalled || outcome->malformed || outcome->stopped)
 		kill(child, SIGKILL);
-	while (waitpid(child, &outcome.wait_status, 0) < 0 && errno == EINTR)
+	while (waitpid(child, &outcome->wait_status, 0) < 0 && errno == EINTR)
 		;
 	enum aw_reader_status status =
-	    aw_read_outcome(&ingest, dirs, &outcome, error, error_size);
+	    outcome->stopped
+		? AW_READER_OK
+		: aw_read_outcome(&ingest, dirs, outcome, error, error_size);
 	aw_ingest_fini(&ingest);
 	return status;
 }
@@ -430,7 +454,9 @@ enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 			goto end;
 		}
 	}
-	status = aw_read_in_child(&dirs, model, error, error_size);
+	struct aw_child_outcome outcome = {
+	    .timeout = aw_env_number(AW_ENV_READ_TIMEOUT, AW_READ_TIMEOUT_S)};
+	status = aw_read_in_child(&dirs, model, &outcome, error, error_size);
 	if (status == AW_READER_ERROR && *cut) {
 		/* babeltrace2's own words on a cut stream name its parser's
 		 * state; the cut is the reason. */
@@ -485,6 +511,29 @@ enum aw_reader_status aw_reader_dump(const char *const *paths, size_t n_paths,
 			 strerror(errno));
 		status = AW_READER_ERROR;
 	}
+	aw_trace_dirs_fini(&dirs);
+	return status;
+}
+
+enum aw_reader_status aw_reader_read_live(const char *url,
+					  struct aw_model *model,
+					  aw_reader_tick_fn *tick,
+					  void *context, char *error,
+					  size_t error_size)
+{
+	struct aw_trace_dirs dirs;
+	aw_trace_dirs_init(&dirs);
+	enum aw_reader_status status = AW_READER_BAD_SETTING;
+	if (!aw_check_settings(error, error_size))
+		goto end;
+	AW_GROW(dirs.dirs, dirs.cap, 1);
+	dirs.dirs[dirs.n++] = aw_xstrdup(url);
+	dirs.live = true;
+	/* A live session is silent while the job is: no watchdog. */
+	struct aw_child_outcome outcome = {.tick = tick,
+					   .tick_context = context};
+	status = aw_read_in_child(&dirs, model, &outcome, error, error_size);
+end:
 	aw_trace_dirs_fini(&dirs);
 	return status;
 }

@@ -6,6 +6,7 @@
 #ifndef AW_READER_H
 #define AW_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "model.h"
@@ -44,6 +45,19 @@ long long aw_reader_timeout(void);
 enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 				     struct aw_model *model, char *error,
 				     size_t error_size);
+
+/* Live reading: told after each batch of events the model took, and every
+ * second while none come; returns false to stop the reading. */
+typedef bool aw_reader_tick_fn(void *context, struct aw_model *model);
+
+/* Fills model (not finished) from a live session on a relay daemon (url:
+ * net://HOST[:PORT]/host/HOSTNAME/SESSION) while it is recorded, until the
+ * session is destroyed or tick asks to stop (then AW_READER_OK too). */
+enum aw_reader_status aw_reader_read_live(const char *url,
+					  struct aw_model *model,
+					  aw_reader_tick_fn *tick,
+					  void *context, char *error,
+					  size_t error_size);
 
 /* Writes the records of the traces under paths (event_codec.h) to fd, in
  * this process: what the fuzz seeds are made from. */

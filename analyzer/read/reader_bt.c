@@ -30,6 +30,11 @@
 #define AW_FLUSH_SECONDS 1
 #define AW_CLOCK_CHECK_MESSAGES 4096u
 
+/* A live source with nothing new is asked again after this long (the relay
+ * daemon gets new data once per live timer period, 100 ms from
+ * accwatch-run). */
+#define AW_LIVE_RETRY_NS 20000000
+
 #define AW_MAX_MEMBERS 32
 /* Clock records are sent when the trace clock moved this far: durations
  * in findings need no more, and a busy trace gets at most 1000 a second. */
@@ -619,12 +624,14 @@ static enum aw_read_end aw_add_sources(struct aw_bt_reader *reader,
 				       uint32_t *failed_dir)
 {
 	const struct aw_trace_dirs *dirs = reader->dirs;
+	const char *kind = dirs->live ? "lttng-live" : "fs";
 	const bt_component_class_source *fs =
-	    bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
+	    bt_plugin_borrow_source_component_class_by_name_const(ctf, kind);
 	if (!fs) {
 		snprintf(error, error_size,
-			 "babeltrace2's ctf plugin has no `fs` source: check "
-			 "the babeltrace2 install");
+			 "babeltrace2's ctf plugin has no `%s` source: check "
+			 "the babeltrace2 install",
+			 kind);
 		return AW_READ_END_INTERNAL;
 	}
 	for (size_t i = 0; i < dirs->n; i++) {
@@ -644,6 +651,12 @@ static enum aw_read_end aw_add_sources(struct aw_bt_reader *reader,
 			  bt_value_array_append_string_element(inputs,
 							       dirs->dirs[i]) ==
 			      BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK;
+		/* A live session that is gone (destroyed once its command
+		 * ended) ends the reading. */
+		if (ok && dirs->live)
+			ok = bt_value_map_insert_string_entry(
+				 params, "session-not-found-action", "end") ==
+			     BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK;
 		if (ok)
 			ok = bt_graph_add_source_component(
 				 graph, fs, name, params, aw_log_level(),
@@ -755,7 +768,15 @@ static enum aw_read_end aw_run_graph(struct aw_bt_reader *reader, char *error,
 		if (run == BT_GRAPH_RUN_STATUS_OK)
 			break;
 		if (run == BT_GRAPH_RUN_STATUS_AGAIN) {
-			nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+			/* Nothing more for now (a live session between two
+			 * flushes of its streams): what came goes out now. */
+			if (reader->enc.len)
+				aw_reader_flush(reader);
+			nanosleep(
+			    &(struct timespec){.tv_nsec = dirs->live
+							      ? AW_LIVE_RETRY_NS
+							      : 1000000},
+			    NULL);
 			continue;
 		}
 		/* A corrupt or truncated part: what came before it stands. */

@@ -4,11 +4,15 @@
 #ifndef AW_TRACE_DIRS_H
 #define AW_TRACE_DIRS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct aw_trace_dirs {
 	char **dirs; /* sorted, no duplicates */
 	size_t n, cap;
+	/* The one entry is the URL of a live session on a relay daemon
+	 * (net://HOST[:PORT]/host/HOSTNAME/SESSION), read as it is recorded. */
+	bool live;
 };
 
 enum aw_trace_dirs_status {

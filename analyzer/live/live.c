@@ -1,0 +1,193 @@
+/* Live findings: which findings of a snapshot are certain, when to take a
+ * snapshot, and the one line each printed finding gets. */
+#include "live.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "checks.h"
+#include "util.h"
+
+/* Facts that happened: nothing recorded later takes them back. */
+static const char *const aw_live_at_event[] = {"fork-threads", "fork-cuda",
+					       "duplicate-rank", "index-range"};
+/* Verdicts on one epoch: settled once every rank of the world ended it. */
+static const char *const aw_live_at_epoch_end[] = {
+    "unsharded",      "overlap",        "missing",
+    "uneven-batches", "order-diverged", "split-diverged",
+    "group-diverged", "same-order",     "worker-died"};
+
+static bool aw_live_listed(const char *id, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(id, list[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The epoch of a global loader, NULL when it has none such. */
+static const struct aw_epoch *aw_live_epoch(const struct aw_model *model,
+					    uint32_t loader, int64_t epoch)
+{
+	if (loader >= model->n_loaders_global || epoch < 0)
+		return NULL;
+	const struct aw_global_loader *g = &model->loaders_global[loader];
+	for (size_t i = 0; i < g->n_epochs; i++)
+		if (g->epochs[i].epoch == (uint32_t)epoch)
+			return &g->epochs[i];
+	return NULL;
+}
+
+bool aw_live_certain(const struct aw_model *model,
+		     const struct aw_finding *finding)
+{
+	if (finding->severity == AW_SEVERITY_INFO ||
+	    finding->suppressed != AW_NOT_SUPPRESSED)
+		return false;
+	if (aw_live_listed(finding->id, aw_live_at_event,
+			   sizeof(aw_live_at_event) /
+			       sizeof(aw_live_at_event[0])))
+		return true;
+	if (!aw_live_listed(finding->id, aw_live_at_epoch_end,
+			    sizeof(aw_live_at_epoch_end) /
+				sizeof(aw_live_at_epoch_end[0])))
+		return false;
+	const struct aw_epoch *epoch =
+	    aw_live_epoch(model, finding->loader, finding->epoch);
+	return epoch && epoch->complete && model->world_size > 0 &&
+	       epoch->n_cells == (size_t)model->world_size;
+}
+
+uint64_t aw_live_moments(const struct aw_model *model)
+{
+	uint64_t moments = model->n_processes + model->n_forks;
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		const struct aw_iteration *it = &model->iterations[i];
+		moments += (it->batches_seen > 0) + it->ended;
+	}
+	for (size_t i = 0; i < model->n_processes; i++)
+		moments += model->processes[i].exited;
+	return moments;
+}
+
+void aw_live_init(struct aw_live *live, FILE *out, double start, bool fail_fast,
+		  const struct aw_suppressions *suppressions)
+{
+	memset(live, 0, sizeof(*live));
+	live->out = out;
+	live->start = start;
+	live->fail_fast = fail_fast;
+	live->suppressions = suppressions;
+}
+
+void aw_live_fini(struct aw_live *live)
+{
+	for (size_t i = 0; i < live->n_printed; i++)
+		free(live->printed[i]);
+	free(live->printed);
+	memset(live, 0, sizeof(*live));
+}
+
+/* "0-3,5": the ranks as runs. */
+static void aw_live_ranks(const struct aw_finding *f, char *out, size_t size)
+{
+	size_t used = 0;
+	*out = '\0';
+	for (size_t i = 0; i < f->n_ranks && used < size; i++) {
+		size_t j = i;
+		while (j + 1 < f->n_ranks && f->ranks[j + 1] == f->ranks[j] + 1)
+			j++;
+		int n = j > i ? snprintf(out + used, size - used, "%s%d-%d",
+					 used ? "," : "", (int)f->ranks[i],
+					 (int)f->ranks[j])
+			      : snprintf(out + used, size - used, "%s%d",
+					 used ? "," : "", (int)f->ranks[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+		i = j;
+	}
+}
+
+/* The line: "accwatch live: 12.3 s: unsharded (error), L0 (train.py:31),
+ * epoch 0, ranks 0-3"; the parts a finding has not are left out. */
+static void aw_live_line(const struct aw_model *model,
+			 const struct aw_finding *f, char *out, size_t size)
+{
+	char loader[512] = "", epoch[32] = "", ranks[256] = "";
+	if (f->loader < model->n_loaders_global) {
+		char label[480];
+		snprintf(loader, sizeof(loader), ", %s",
+			 aw_global_loader_label(
+			     model, &model->loaders_global[f->loader], label,
+			     sizeof(label)));
+	}
+	if (f->epoch >= 0)
+		snprintf(epoch, sizeof(epoch), ", epoch %lld",
+			 (long long)f->epoch);
+	if (f->n_ranks) {
+		char list[240];
+		aw_live_ranks(f, list, sizeof(list));
+		snprintf(ranks, sizeof(ranks), ", rank%s %s",
+			 f->n_ranks > 1 ? "s" : "", list);
+	}
+	snprintf(out, size, "%s (%s)%s%s%s", f->id,
+		 aw_severity_name(f->severity), loader, epoch, ranks);
+}
+
+static bool aw_live_was_printed(const struct aw_live *live, const char *key)
+{
+	for (size_t i = 0; i < live->n_printed; i++)
+		if (strcmp(live->printed[i], key) == 0)
+			return true;
+	return false;
+}
+
+static double aw_live_now(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* Prints the certain findings not printed yet. */
+static void aw_live_print(struct aw_live *live, const struct aw_model *model,
+			  const struct aw_findings *findings)
+{
+	for (size_t i = 0; i < findings->n; i++) {
+		const struct aw_finding *f = &findings->items[i];
+		char line[1024];
+		if (!aw_live_certain(model, f))
+			continue;
+		aw_live_line(model, f, line, sizeof(line));
+		if (aw_live_was_printed(live, line))
+			continue;
+		AW_GROW(live->printed, live->printed_cap, live->n_printed + 1);
+		live->printed[live->n_printed++] = aw_xstrdup(line);
+		fprintf(live->out, "accwatch live: %.1f s: %s\n",
+			aw_live_now() - live->start, line);
+		fflush(live->out);
+		if (f->severity == AW_SEVERITY_ERROR)
+			live->errors++;
+		if (live->fail_fast && live->errors)
+			return;
+	}
+}
+
+bool aw_live_tick(void *context, struct aw_model *model)
+{
+	struct aw_live *live = context;
+	uint64_t moments = aw_live_moments(model);
+	if (moments == live->moments)
+		return true;
+	live->moments = moments;
+	struct aw_findings findings;
+	aw_findings_init(&findings);
+	aw_model_snapshot(model);
+	aw_checks_run(model, &findings);
+	aw_suppress_findings(model, live->suppressions, &findings);
+	aw_live_print(live, model, &findings);
+	aw_findings_fini(&findings);
+	return !(live->fail_fast && live->errors);
+}
