@@ -26,6 +26,8 @@ enum accwatch_run_option_id {
 	ACCWATCH_RUN_OPT_IF_UNRECORDABLE,
 	ACCWATCH_RUN_OPT_RELAYD,
 	ACCWATCH_RUN_OPT_RUN_ID,
+	ACCWATCH_RUN_OPT_LIVE,
+	ACCWATCH_RUN_OPT_FAIL_FAST,
 	ACCWATCH_RUN_OPT_HELP,
 	ACCWATCH_RUN_OPT_VERSION,
 };
@@ -43,6 +45,8 @@ static const struct accwatch_option accwatch_run_option_table[] = {
     {"if-unrecordable", 0, true, ACCWATCH_RUN_OPT_IF_UNRECORDABLE},
     {"relayd", 0, true, ACCWATCH_RUN_OPT_RELAYD},
     {"run-id", 0, true, ACCWATCH_RUN_OPT_RUN_ID},
+    {"live", 0, false, ACCWATCH_RUN_OPT_LIVE},
+    {"fail-fast", 0, false, ACCWATCH_RUN_OPT_FAIL_FAST},
     {"help", 'h', false, ACCWATCH_RUN_OPT_HELP},
     {"version", 'V', false, ACCWATCH_RUN_OPT_VERSION},
 };
@@ -303,6 +307,12 @@ accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
 		return accwatch_run_args_relayd(value, options, error);
 	case ACCWATCH_RUN_OPT_RUN_ID:
 		return accwatch_run_args_take_run_id(value, options, error);
+	case ACCWATCH_RUN_OPT_LIVE:
+		options->live = true;
+		break;
+	case ACCWATCH_RUN_OPT_FAIL_FAST:
+		options->live = options->fail_fast = true;
+		break;
 	case ACCWATCH_RUN_OPT_HELP:
 		return ACCWATCH_RUN_ARGS_HELP;
 	case ACCWATCH_RUN_OPT_VERSION:
@@ -533,6 +543,18 @@ void accwatch_run_args_usage(FILE *out)
 	    "                       --rdzv-id or PET_RDZV_ID when the command "
 	    "has one,\n"
 	    "                       else a random one)\n"
+	    "      --live           while COMMAND runs, print each finding "
+	    "on stderr the\n"
+	    "                       moment it is certain (seconds since the "
+	    "start, id,\n"
+	    "                       loader and site, epoch, ranks); the "
+	    "trace goes through\n"
+	    "                       a lttng-relayd on loopback into DIR\n"
+	    "      --fail-fast      --live, and stop COMMAND at the first "
+	    "error as Ctrl-C\n"
+	    "                       does (SIGINT, SIGTERM after 10 s, SIGKILL "
+	    "10 s later,\n"
+	    "                       to its process group), exit 123\n"
 	    "  -h, --help           show this help and exit\n"
 	    "  -V, --version        show the version and exit\n"
 	    "\n"
@@ -549,7 +571,9 @@ void accwatch_run_args_usage(FILE *out)
 	    "126 if it could not be executed, 127 if it was not found, 125 if\n"
 	    "accwatch-run itself failed, 122 if recording cannot work here "
 	    "(COMMAND\n"
-	    "not started; see --if-unrecordable), 2 on a usage error.\n"
+	    "not started; see --if-unrecordable), 123 if --fail-fast "
+	    "stopped COMMAND,\n"
+	    "2 on a usage error.\n"
 	    "\n"
 	    "Example:\n"
 	    "  accwatch-run -o trace -- accelerate launch --num_processes 4 "

@@ -56,6 +56,9 @@ struct accwatch_run_options {
 	bool
 	    discard; /* drop events when buffers are full instead of blocking */
 	bool quiet;  /* no closing message */
+	/* --live: findings on stderr while the command runs; --fail-fast:
+	 * and the command stopped at the first error. */
+	bool live, fail_fast;
 	/* --if-unrecordable=run: when recording cannot work (run_preflight.h),
 	 * run the command unrecorded instead of refusing to start it. */
 	bool unrecordable_run;

@@ -6,10 +6,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run_signals.h"
@@ -47,14 +49,75 @@ static void accwatch_run_child_exec(char *const argv[], char *const env[],
 	_exit(127);
 }
 
+static double accwatch_run_child_now(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* The next signal of a stop, once its time came (the pid is not reaped
+ * yet, so it is still the command's). */
+static void
+accwatch_run_child_escalate(pid_t pid, bool own_group,
+			    const struct accwatch_run_child_watch *watch,
+			    double since, int *sent)
+{
+	static const int steps[] = {SIGINT, SIGTERM, SIGKILL};
+	double elapsed = accwatch_run_child_now() - since;
+
+	if (*sent >= 3 || elapsed < (double)watch->grace_s * *sent)
+		return;
+	kill(own_group ? -pid : pid, steps[*sent]);
+	(*sent)++;
+}
+
+/* Polls the watch until the command has ended (not reaped). */
+static void
+accwatch_run_child_wait_watched(pid_t pid, bool own_group,
+				struct accwatch_run_child_watch *watch)
+{
+	siginfo_t info;
+	double since = 0;
+	int sent = 0;
+
+	for (;;) {
+		struct pollfd pfd = {.fd = watch->fd, .events = POLLIN};
+
+		memset(&info, 0, sizeof(info));
+		if (waitid(P_PID, (id_t)pid, &info,
+			   WEXITED | WNOWAIT | WNOHANG) == 0 &&
+		    info.si_pid != 0)
+			return;
+		if (poll(&pfd, watch->fd >= 0, 100) > 0) {
+			enum accwatch_run_child_watch_verdict verdict =
+			    watch->ready(watch->context);
+			if (verdict == ACCWATCH_RUN_CHILD_WATCH_DONE)
+				watch->fd = -1;
+			if (verdict == ACCWATCH_RUN_CHILD_WATCH_STOP &&
+			    !watch->stopped) {
+				watch->stopped = true;
+				since = accwatch_run_child_now();
+			}
+		}
+		if (watch->stopped)
+			accwatch_run_child_escalate(pid, own_group, watch,
+						    since, &sent);
+	}
+}
+
 /* Waits until the child has ended without reaping it, so its pid cannot be
  * reused while the signal handler may still send to it; then reaps it. */
-static void accwatch_run_child_wait(pid_t pid,
+static void accwatch_run_child_wait(pid_t pid, bool own_group,
+				    struct accwatch_run_child_watch *watch,
 				    struct accwatch_run_child_result *result)
 {
 	siginfo_t info;
 	int wait_status = 0;
 
+	if (watch)
+		accwatch_run_child_wait_watched(pid, own_group, watch);
 	for (;;) {
 		memset(&info, 0, sizeof(info));
 		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) == 0)
@@ -78,6 +141,16 @@ void accwatch_run_child_run(char *const argv[], char *const env[],
 			    void (*started)(pid_t pid, void *context),
 			    void *context,
 			    struct accwatch_run_child_result *result)
+{
+	accwatch_run_child_run_watched(argv, env, started, context, NULL,
+				       result);
+}
+
+void accwatch_run_child_run_watched(char *const argv[], char *const env[],
+				    void (*started)(pid_t pid, void *context),
+				    void *context,
+				    struct accwatch_run_child_watch *watch,
+				    struct accwatch_run_child_result *result)
 {
 	int pipe_fds[2] = {-1, -1};
 	int exec_errno = 0;
@@ -119,7 +192,8 @@ void accwatch_run_child_run(char *const argv[], char *const env[],
 	} while (got < 0 && errno == EINTR);
 	if (got == 0 && started)
 		started(pid, context);
-	accwatch_run_child_wait(pid, result);
+	accwatch_run_child_wait(pid, own_group, got == 0 ? watch : NULL,
+				result);
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		result->status = ACCWATCH_RUN_CHILD_EXEC_FAILED;
 		result->exec_errno = exec_errno;

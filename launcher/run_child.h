@@ -4,6 +4,7 @@
 #ifndef ACCWATCH_RUN_CHILD_H
 #define ACCWATCH_RUN_CHILD_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 enum accwatch_run_child_status {
@@ -23,6 +24,26 @@ struct accwatch_run_child_result {
 	int exec_errno;
 };
 
+/* What a watch's ready() says. */
+enum accwatch_run_child_watch_verdict {
+	ACCWATCH_RUN_CHILD_WATCH_GO_ON = 0,
+	ACCWATCH_RUN_CHILD_WATCH_DONE, /* the fd ended: stop polling it */
+	ACCWATCH_RUN_CHILD_WATCH_STOP, /* stop the command */
+};
+
+/* A descriptor polled while the command runs (--live's findings): when it
+ * is readable, ready() is called; on ACCWATCH_RUN_CHILD_WATCH_STOP the
+ * command is stopped the way Ctrl-C stops a job: SIGINT, SIGTERM grace_s
+ * later, SIGKILL grace_s after that, to its process group when it has one
+ * of its own (to it alone when it shares ours, on a terminal). */
+struct accwatch_run_child_watch {
+	int fd;
+	enum accwatch_run_child_watch_verdict (*ready)(void *context);
+	void *context;
+	unsigned grace_s;
+	bool stopped; /* out: the command was told to stop */
+};
+
 /* Runs argv[0] (searched on PATH) with env; returns once it has ended. The
  * forwarded signals must be installed (run_signals.h). started (when not
  * NULL) is called with the command's pid once it runs. */
@@ -30,5 +51,11 @@ void accwatch_run_child_run(char *const argv[], char *const env[],
 			    void (*started)(pid_t pid, void *context),
 			    void *context,
 			    struct accwatch_run_child_result *result);
+/* The same, with a watch (NULL: none). */
+void accwatch_run_child_run_watched(char *const argv[], char *const env[],
+				    void (*started)(pid_t pid, void *context),
+				    void *context,
+				    struct accwatch_run_child_watch *watch,
+				    struct accwatch_run_child_result *result);
 
 #endif

@@ -21,6 +21,7 @@
 #include "run_daemon.h"
 #include "run_env.h"
 #include "run_guard.h"
+#include "run_live.h"
 #include "run_log.h"
 #include "run_output.h"
 #include "run_preflight.h"
@@ -608,6 +609,19 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	uint32_t run_id = 0, name_salt = 0;
 	uint64_t discarded = 0;
 	char unrecordable[768];
+	struct accwatch_run_live live;
+	struct accwatch_run_child_watch watch = {.fd = -1};
+	char live_error[512];
+	struct timespec started;
+
+	accwatch_run_live_init(&live, options->fail_fast);
+	if (options->live && options->relayd) {
+		accwatch_run_log("--live reads the relay daemon accwatch-run "
+				 "starts itself, not --relayd's: on the "
+				 "collector, run accwatch-report --live "
+				 "net://HOST/host/HOSTNAME/SESSION");
+		return ACCWATCH_RUN_EXIT_USAGE;
+	}
 
 	if (accwatch_run_signals_install() != ACCWATCH_RUN_SIGNALS_OK) {
 		accwatch_run_log("cannot install signal handlers: %s",
@@ -672,19 +686,49 @@ int accwatch_run_record(const struct accwatch_run_options *options)
 	accwatch_run_log_debug("session %s, run %" PRIu32 ", output %s",
 			       session_name, run_id,
 			       options->relayd ? relayd_url : output.path);
+	if (options->live) {
+		if (accwatch_run_live_relayd_start(
+			&live, output.path, live_error, sizeof(live_error)) !=
+		    ACCWATCH_RUN_LIVE_OK) {
+			accwatch_run_log("--live: %s", live_error);
+			goto end;
+		}
+		config.relayd_url = live.control_url;
+		config.relayd_data_url = live.data_url;
+		config.live_timer_us = ACCWATCH_RUN_LIVE_LOCAL_TIMER_US;
+	}
 	if (!accwatch_run_record_session(&session, &config))
 		goto end;
+	clock_gettime(CLOCK_REALTIME, &started);
+	if (options->live) {
+		if (accwatch_run_live_reader_start(
+			&live, session_name,
+			(double)started.tv_sec + (double)started.tv_nsec / 1e9,
+			live_error,
+			sizeof(live_error)) != ACCWATCH_RUN_LIVE_OK) {
+			accwatch_run_log("--live: %s", live_error);
+			goto end;
+		}
+		watch = accwatch_run_live_watch(&live);
+	}
 
-	accwatch_run_child_run(options->command, env,
-			       accwatch_run_record_guarded, &guarded, &child);
+	accwatch_run_child_run_watched(options->command, env,
+				       accwatch_run_record_guarded, &guarded,
+				       options->live ? &watch : NULL, &child);
 	command_started = child.status == ACCWATCH_RUN_CHILD_EXITED ||
 			  child.status == ACCWATCH_RUN_CHILD_SIGNALED;
 	exit_code = accwatch_run_record_child_exit(options->command, &child);
+	if (watch.stopped) {
+		accwatch_run_log("--fail-fast stopped '%s' at: %s",
+				 options->command[0], live.stopper);
+		exit_code = ACCWATCH_RUN_EXIT_FAIL_FAST;
+	}
 end:
 	exit_code = accwatch_run_record_teardown(
 	    &session, exit_code,
 	    options->stall_seconds ? ACCWATCH_RUN_TEARDOWN_SECONDS : 0,
 	    &discarded);
+	accwatch_run_live_finish(&live);
 	accwatch_run_env_free(env);
 	if (guard.pid > 0) {
 		accwatch_run_guard_release(&guard);

@@ -8,8 +8,10 @@
 
 #define ACCWATCH_RUN_EXIT_USAGE 2
 #define ACCWATCH_RUN_EXIT_UNRECORDABLE                                         \
-	122                           /* recording cannot work here:           \
-					   the command was not started */
+	122 /* recording cannot work here:                                     \
+		 the command was not started */
+/* --fail-fast stopped the command at a live error. */
+#define ACCWATCH_RUN_EXIT_FAIL_FAST 123
 #define ACCWATCH_RUN_EXIT_FAILURE 125 /* accwatch-run itself failed */
 #define ACCWATCH_RUN_EXIT_CANNOT_EXECUTE 126
 #define ACCWATCH_RUN_EXIT_NOT_FOUND 127

@@ -101,12 +101,15 @@ accwatch_run_session_create(struct accwatch_run_session *session,
 
 	memset(session, 0, sizeof(*session));
 	snprintf(session->name, sizeof(session->name), "%s", config->name);
-	descriptor = config->relayd_url
-			 ? lttng_session_descriptor_live_network_create(
-			       session->name, config->relayd_url, NULL,
-			       ACCWATCH_RUN_LIVE_TIMER_US)
-			 : lttng_session_descriptor_local_create(
-			       session->name, config->output_path);
+	descriptor =
+	    config->relayd_url
+		? lttng_session_descriptor_live_network_create(
+		      session->name, config->relayd_url,
+		      config->relayd_data_url,
+		      config->live_timer_us ? config->live_timer_us
+					    : ACCWATCH_RUN_LIVE_TIMER_US)
+		: lttng_session_descriptor_local_create(session->name,
+							config->output_path);
 	if (!descriptor)
 		goto end;
 	code = lttng_create_session_ext(descriptor);

@@ -40,6 +40,11 @@ struct accwatch_run_session_config {
 	bool discard;      /* else block when buffers are full: */
 	uint32_t stall_ms; /* at most this long, 0 as long as it takes */
 	uint32_t run_id;
+	/* With relayd_url: the relay daemon's data URL (NULL: the control
+	 * URL's host, lttng's data port), and how often the streams are
+	 * flushed to it (0: ACCWATCH_RUN_LIVE_TIMER_US). */
+	const char *relayd_data_url;
+	uint64_t live_timer_us;
 };
 
 struct accwatch_run_session {
