@@ -38,7 +38,7 @@ with open(out, "w") as f:
         time.sleep(period)
 """
 
-BATCH = re.compile(r"accwatch:batch:.*?\bbatch = (\d+)")
+BATCH = re.compile(r"accwatch:batch:.*?\bpid = (\d+),.*?\bbatch = (\d+)")
 
 
 def free_port():
@@ -53,9 +53,14 @@ def lttng(*args, check=True):
 
 def watch_lines(proc, seen):
     for line in proc.stdout:
-        m = BATCH.search(line)
-        if m and int(m.group(1)) not in seen:
-            seen[int(m.group(1))] = time.time()
+        note(seen, BATCH.search(line))
+
+
+def note(seen, m):
+    """Other processes of the user may record too (per-UID buffers): only
+    the drawing program's batches count."""
+    if m and int(m.group(1)) == seen.get("pid") and int(m.group(2)) not in seen:
+        seen[int(m.group(2))] = time.time()
 
 
 def env_for(build):
@@ -110,9 +115,7 @@ class Rotation:
                 out = subprocess.run(["babeltrace2", os.path.join(archives, chunk)], capture_output=True,
                                      text=True).stdout
                 for line in out.splitlines():
-                    m = BATCH.search(line)
-                    if m and int(m.group(1)) not in seen:
-                        seen[int(m.group(1))] = time.time()
+                    note(seen, BATCH.search(line))
             time.sleep(0.05)
 
     def close(self):
@@ -130,16 +133,18 @@ def latency(build, work, kind, timer_us, batches, period):
         thread = threading.Thread(target=session.poll, args=(seen,), daemon=True)
     thread.start()
     drawn_file = os.path.join(work, f"drawn-{kind}-{timer_us}")
-    subprocess.run([PYTHON, "-c", DRAWER, str(batches), str(period), drawn_file], env=env_for(build), check=True)
+    drawer = subprocess.Popen([PYTHON, "-c", DRAWER, str(batches), str(period), drawn_file], env=env_for(build))
+    seen["pid"] = drawer.pid
+    drawer.wait()
     deadline = time.time() + 3 * timer_us / 1e6 + 5
-    while len(seen) < batches and time.time() < deadline:
+    while len(seen) < batches + 1 and time.time() < deadline:
         time.sleep(0.05)
     session.close()
     if kind == "live":
         reader.terminate()
     drawn = {int(i): float(t) for i, t in (line.split() for line in open(drawn_file))}
     lat = [seen[i] - drawn[i] for i in sorted(drawn) if i in seen]
-    return lat, len(seen)
+    return lat, len(seen) - 1
 
 
 def loop_cost(build, work, kind, timer_us, samples):

@@ -26,6 +26,7 @@ void aw_trace_dirs_init(struct aw_trace_dirs *dirs)
 {
 	dirs->dirs = NULL;
 	dirs->n = dirs->cap = 0;
+	dirs->live = false;
 }
 
 void aw_trace_dirs_fini(struct aw_trace_dirs *dirs)

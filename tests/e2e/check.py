@@ -356,7 +356,8 @@ def record(opts, work):
     if opts.jobs > 1:
         cmd = [sys.executable, "-c", IN_SEQUENCE, str(opts.jobs)] + cmd
     if not opts.plain:
-        cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "-o", trace, "--"] + cmd
+        live = ["--live"] if opts.live else []
+        cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", *live, "-o", trace, "--"] + cmd
     env = run_env(opts)
     env[JOB_MARK] = work
     # Python's own fault handler, for the deadline's dumps: it prints every
@@ -374,7 +375,43 @@ def record(opts, work):
     finally:
         said.join(2)  # an orphan may hold the pipe: it goes on copying
     expect(returncode == opts.status, f"{what} run exited {returncode} (expected {opts.status}): {' '.join(cmd)}")
-    return trace, truth
+    return trace, truth, said.since(0)
+
+
+# accwatch-run --live's line: "accwatch live: 12.3 s: ID (SEVERITY)[, LOADER
+# (SITE)][, epoch E][, rank(s) R,R-R]".
+LIVE_LINE = re.compile(r"^accwatch live: ([0-9.]+) s: ([a-z-]+) \((error|warning|info)\)"
+                       r"(?:, (L\d+) \((.*?)(?:, attempt \d+)?\))?(?:, epoch (\d+))?(?:, ranks? ([0-9,-]+))?$")
+
+
+def live_ranks(text):
+    ranks = []
+    for part in (text or "").split(","):
+        if part:
+            first, _, last = part.partition("-")
+            ranks += range(int(first), int(last or first) + 1)
+    return ranks
+
+
+def check_live(said, doc, problems):
+    """What --live printed while the job ran is a subset of the final
+    report's findings: same id, loader and site, epoch and ranks."""
+    sites = {l["id"]: l.get("site") for l in doc.get("loaders", [])}
+    final = {(f["id"], f.get("loader"), f.get("epoch"), tuple(f.get("ranks") or []))
+             for f in counted(doc["findings"])}
+    lines = [l for l in said.splitlines() if l.startswith("accwatch live:")]
+    for line in lines:
+        m = LIVE_LINE.match(line)
+        if not problems.expect(m, f"a --live line that does not read as one: {line!r}"):
+            continue
+        _, fid, _, loader, site, epoch, ranks = m.groups()
+        key = (fid, loader, int(epoch) if epoch else None, tuple(live_ranks(ranks)))
+        problems.expect(key in final, f"--live said {line!r}; the final report has no such finding:"
+                        + "".join(f"\n  {k}" for k in sorted(final, key=str)))
+        if loader:
+            problems.expect(site == sites.get(loader), f"--live names {loader} at {site!r}, the report at "
+                            f"{sites.get(loader)!r}")
+    return len(lines)
 
 
 def report(opts, trace, work):
@@ -797,15 +834,18 @@ def main():
                         help="a Python with Playwright, for --html (default: this one)")
     parser.add_argument("--plain", action="store_true", help="run the rank program without accwatch, check its truth only")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--live", action="store_true",
+                        help="record with accwatch-run --live: what it prints while the job runs must be "
+                        "findings of the final report")
     given = parser.parse_args()
     opts = parser.parse_args(scenario_options(given.case, given.stack) + sys.argv[1:])
     if not opts.plain and not opts.build:
         parser.error("--build is required (unless --plain)")
 
     work = tempfile.mkdtemp(prefix=f"accwatch-e2e-{opts.case}-")
-    found = []
+    found, live_lines = [], 0
     try:
-        trace, truth_dir = record(opts, work)
+        trace, truth_dir, said = record(opts, work)
         truths = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(truth_dir, "rank-*.json")))]
         first = [t for t in truths if t.get("attempt", 0) == 0]  # a restart's attempts write again
         expect(len(first) == opts.nproc, f"{len(first)} of {opts.nproc} ranks wrote their truth")
@@ -819,6 +859,8 @@ def main():
             check_stuck_workers(doc, truths, problems)
             check_killed_rank(doc, truths, problems)
             check_sarif(opts, trace, work, doc, truths, problems)
+            if opts.live:
+                live_lines = check_live(said, doc, problems)
             if opts.html:
                 check_html(opts, trace, work, doc, truths, problems)
             if opts.workers:
@@ -834,7 +876,8 @@ def main():
     if opts.plain:
         print(f"ok {opts.case}: ran without accwatch, {len(truths)} truths")
     else:
-        print(f"ok {opts.case}: findings {found}")
+        live = f", {live_lines} live" if opts.live else ""
+        print(f"ok {opts.case}: findings {found}{live}")
 
 
 if __name__ == "__main__":
