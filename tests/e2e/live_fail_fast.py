@@ -1,0 +1,76 @@
+"""accwatch-run --fail-fast on real torchrun ranks: a 4-rank unsharded job of
+many epochs is stopped at its first error (epoch 0's unsharded, printed live)
+long before its last epoch, with accwatch-run's own status 123, its trace
+still whole for accwatch-report; a sharded job under --fail-fast prints
+nothing live and runs to its end with its own status."""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXIT_FAIL_FAST = 123
+EPOCHS = 40
+
+
+def run(opts, work, name, epochs, shard):
+    out, trace = os.path.join(work, f"{name}.epochs"), os.path.join(work, name)
+    cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "--fail-fast", "-o", trace, "--",
+           os.path.join(os.path.dirname(opts.python), "torchrun"), "--nproc-per-node", "4",
+           os.path.join(HERE, "live_job.py"), "--epochs", str(epochs), "--sleep", "0.05", "--out", out]
+    if shard:
+        cmd.append("--shard")
+    job = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    done = open(out).read().split("\n")[:-1] if os.path.exists(out) else []
+    return job, done, trace
+
+
+def report(opts, trace):
+    run = subprocess.run([os.path.join(opts.build, "bin", "accwatch-report"), trace], capture_output=True,
+                         text=True, timeout=300)
+    return run.returncode, run.stdout + run.stderr
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--python", required=True, help="the venv's interpreter (its torchrun starts the ranks)")
+    opts = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="accwatch-live-fail-fast-")
+    problems = []
+
+    job, done, trace = run(opts, work, "unsharded", EPOCHS, shard=False)
+    live = [l for l in job.stderr.splitlines() if l.startswith("accwatch live:")]
+    if job.returncode != EXIT_FAIL_FAST:
+        problems.append(f"unsharded job under --fail-fast exited {job.returncode}, not {EXIT_FAIL_FAST}")
+    if not live or not re.search(r": unsharded \(error\), L0 \(.*live_job\.py:\d+\), epoch 0, ranks 0-3$", live[0]):
+        problems.append(f"the first live line is not epoch 0's unsharded of ranks 0-3: {live[:1]}")
+    if not re.search(r"--fail-fast stopped .* at: accwatch live: .* unsharded \(error\)", job.stderr):
+        problems.append("accwatch-run did not say which finding stopped the job")
+    if len({int(l.split()[1]) for l in done}) >= EPOCHS // 4:
+        problems.append(f"the ranks read {len(done)} epochs of {4 * EPOCHS} before being stopped")
+    status, text = report(opts, trace)
+    if status != 1 or "ERROR unsharded" not in text:
+        problems.append(f"accwatch-report on the stopped job's trace exited {status}:\n{text[:2000]}")
+
+    job2, done2, _ = run(opts, work, "sharded", 3, shard=True)
+    live2 = [l for l in job2.stderr.splitlines() if l.startswith("accwatch live:")]
+    if job2.returncode != 0 or len(done2) != 4 * 3 or live2:
+        problems.append(f"sharded job under --fail-fast: status {job2.returncode}, {len(done2)} of 12 rank "
+                        f"epochs, live lines {live2}")
+
+    for p in problems:
+        print(f"FAIL: {p}", file=sys.stderr)
+    if problems:
+        print(f"stderr of the unsharded job:\n{job.stderr[-3000:]}\nkept: {work}", file=sys.stderr)
+        sys.exit(1)
+    shutil.rmtree(work, ignore_errors=True)
+    print(f"ok: stopped after {len(done)} rank epochs of {4 * EPOCHS} (status {job.returncode}); "
+          f"the sharded job ran its {len(done2)} rank epochs")
+
+
+if __name__ == "__main__":
+    main()

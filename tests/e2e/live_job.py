@@ -1,0 +1,34 @@
+"""The ranks of live_fail_fast.py: a DataLoader over 256 samples read for
+--epochs epochs, --sleep seconds a step; unsharded (every rank reads all of
+it) unless --shard (a DistributedSampler with set_epoch). Each rank appends
+"RANK EPOCH" to --out when it has read an epoch."""
+import argparse
+import os
+import time
+
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, required=True)
+    parser.add_argument("--sleep", type=float, required=True)
+    parser.add_argument("--shard", action="store_true")
+    parser.add_argument("--out", required=True)
+    opts = parser.parse_args()
+    rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    data = list(range(256))
+    sampler = DistributedSampler(data, num_replicas=world, rank=rank, shuffle=True, seed=0) if opts.shard else None
+    loader = DataLoader(data, batch_size=16, sampler=sampler, shuffle=sampler is None)
+    for epoch in range(opts.epochs):
+        if sampler:
+            sampler.set_epoch(epoch)
+        for _ in loader:
+            time.sleep(opts.sleep)
+        with open(opts.out, "a") as f:
+            f.write(f"{rank} {epoch}\n")
+
+
+if __name__ == "__main__":
+    main()
