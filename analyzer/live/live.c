@@ -10,13 +10,17 @@
 #include "util.h"
 
 /* Facts that happened: nothing recorded later takes them back. */
-static const char *const aw_live_at_event[] = {"fork-threads", "fork-cuda",
-					       "duplicate-rank", "index-range"};
+static const char *const aw_live_at_event[] = {"duplicate-rank"};
+/* Forks of a loader's workers: settled once every rank of the world began
+ * the loader's first pass (its workers started then); before, the loader
+ * a fork belongs to and the ranks that forked are not all known. */
+static const char *const aw_live_at_first_pass[] = {"fork-threads",
+						    "fork-cuda"};
 /* Verdicts on one epoch: settled once every rank of the world ended it. */
 static const char *const aw_live_at_epoch_end[] = {
-    "unsharded",      "overlap",        "missing",
-    "uneven-batches", "order-diverged", "split-diverged",
-    "group-diverged", "same-order",     "worker-died"};
+    "unsharded",      "overlap",        "missing",        "uneven-batches",
+    "order-diverged", "split-diverged", "group-diverged", "same-order",
+    "worker-died",    "index-range"};
 
 static bool aw_live_listed(const char *id, const char *const *list, size_t n)
 {
@@ -39,6 +43,21 @@ static const struct aw_epoch *aw_live_epoch(const struct aw_model *model,
 	return NULL;
 }
 
+/* An epoch accelerate's dispatcher cut into shares: its last step is
+ * known to be last only at the end of the trace (aw_model_finish). */
+static bool aw_live_dispatched(const struct aw_model *model,
+			       const struct aw_epoch *epoch)
+{
+	for (size_t i = 0; i < epoch->n_cells; i++) {
+		const struct aw_cell *cell = &epoch->cells[i];
+		if (cell->rebuilt ||
+		    (cell->iteration < model->n_iterations &&
+		     model->iterations[cell->iteration].dispatch))
+			return true;
+	}
+	return false;
+}
+
 bool aw_live_certain(const struct aw_model *model,
 		     const struct aw_finding *finding)
 {
@@ -49,13 +68,25 @@ bool aw_live_certain(const struct aw_model *model,
 			   sizeof(aw_live_at_event) /
 			       sizeof(aw_live_at_event[0])))
 		return true;
+	if (aw_live_listed(finding->id, aw_live_at_first_pass,
+			   sizeof(aw_live_at_first_pass) /
+			       sizeof(aw_live_at_first_pass[0]))) {
+		const struct aw_epoch *first =
+		    finding->loader < model->n_loaders_global &&
+			    model->loaders_global[finding->loader].n_epochs
+			? &model->loaders_global[finding->loader].epochs[0]
+			: NULL;
+		return first && model->world_size > 0 &&
+		       first->n_cells == (size_t)model->world_size;
+	}
 	if (!aw_live_listed(finding->id, aw_live_at_epoch_end,
 			    sizeof(aw_live_at_epoch_end) /
 				sizeof(aw_live_at_epoch_end[0])))
 		return false;
 	const struct aw_epoch *epoch =
 	    aw_live_epoch(model, finding->loader, finding->epoch);
-	return epoch && epoch->complete && model->world_size > 0 &&
+	return epoch && epoch->complete && !aw_live_dispatched(model, epoch) &&
+	       model->world_size > 0 &&
 	       epoch->n_cells == (size_t)model->world_size;
 }
 
@@ -180,7 +211,7 @@ bool aw_live_tick(void *context, struct aw_model *model)
 	struct aw_live *live = context;
 	uint64_t moments = aw_live_moments(model);
 	if (moments == live->moments)
-		return true;
+		return !(live->fail_fast && live->errors);
 	live->moments = moments;
 	struct aw_findings findings;
 	aw_findings_init(&findings);

@@ -30,9 +30,9 @@ void aw_live_fini(struct aw_live *live);
  * one; false once an error was printed with fail_fast. */
 bool aw_live_tick(void *live, struct aw_model *model);
 /* Whether the final report is sure to give this finding of a snapshot:
- * a fact that happened (a fork, a duplicate rank, an index out of range),
- * or a verdict on an epoch every rank of the world has ended. Infos are
- * never printed live. */
+ * a fact that happened (a duplicate rank), a fork of a loader's workers
+ * once every rank began its first pass, or a verdict on an epoch every
+ * rank of the world has ended. Infos are never printed live. */
 bool aw_live_certain(const struct aw_model *model,
 		     const struct aw_finding *finding);
 /* A count that grows at each moment the checks are run at: a pass that got

@@ -1,0 +1,107 @@
+/* Live findings (live.h): which findings of a snapshot are printed while a
+ * session is recorded, and the moments the checks run at. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "findings.h"
+#include "live.h"
+#include "model.h"
+#include "stream.h"
+
+/* Two ranks read all 100 samples in epoch 0 (unsharded); in epoch 1 rank 0
+ * has read half, rank 1 nothing yet. */
+static struct aw_model *unsharded_mid_epoch(void)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &(struct s_loader_opts)S_BASE_LOADER(0));
+	for (int r = 0; r < 2; r++)
+		s_rank_reads(m, r, 0, 0, 100, 10);
+	s_rank_reads_cut(m, 0, 1, 0, 50, 10);
+	return m;
+}
+
+static const struct aw_finding *find(const struct aw_findings *f,
+				     const char *id, int64_t epoch)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->items[i].id, id) == 0 &&
+		    f->items[i].epoch == epoch)
+			return &f->items[i];
+	return NULL;
+}
+
+Test(live, an_epoch_every_rank_ended_is_certain_an_open_one_is_not)
+{
+	struct aw_model *m = unsharded_mid_epoch();
+	struct aw_findings f;
+	aw_findings_init(&f);
+	aw_model_snapshot(m);
+	aw_checks_run(m, &f);
+	const struct aw_finding *done = find(&f, "unsharded", 0);
+	cr_assert(done, "epoch 0's unsharded in the snapshot");
+	cr_expect(aw_live_certain(m, done));
+	struct aw_finding open = *done;
+	open.epoch = 1;
+	cr_expect_not(aw_live_certain(m, &open), "epoch 1 is still open");
+	struct aw_finding info = *done;
+	info.severity = AW_SEVERITY_INFO;
+	cr_expect_not(aw_live_certain(m, &info), "infos are never live");
+	struct aw_finding whole = *done;
+	whole.id = "unused-prepared";
+	cr_expect_not(aw_live_certain(m, &whole), "whole-run verdicts wait");
+	aw_findings_fini(&f);
+	aw_model_destroy(m);
+}
+
+Test(live, a_rank_missing_from_the_world_keeps_an_epoch_uncertain)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 3, &(struct s_loader_opts)S_BASE_LOADER(0));
+	for (int r = 0; r < 2; r++)
+		s_rank_reads(m, r, 0, 0, 100, 10);
+	struct aw_findings f;
+	aw_findings_init(&f);
+	aw_model_snapshot(m);
+	aw_checks_run(m, &f);
+	for (size_t i = 0; i < f.n; i++)
+		cr_expect_not(aw_live_certain(m, &f.items[i]),
+			      "%s: rank 2 has not read epoch 0", f.items[i].id);
+	aw_findings_fini(&f);
+	aw_model_destroy(m);
+}
+
+Test(live, moments_move_at_a_first_batch_and_an_end_not_per_batch)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &(struct s_loader_opts)S_BASE_LOADER(0));
+	uint64_t before = aw_live_moments(m);
+	s_rank_reads_cut(m, 0, 0, 0, 10, 10);
+	uint64_t first = aw_live_moments(m);
+	cr_expect_gt(first, before, "a pass got its first batch");
+	s_rank_reads(m, 1, 0, 0, 100, 10);
+	cr_expect_eq(aw_live_moments(m), first + 2, "rank 1: begun, ended");
+	aw_model_destroy(m);
+}
+
+Test(live, prints_each_certain_finding_once_and_stops_on_error)
+{
+	struct aw_model *m = unsharded_mid_epoch();
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	struct aw_live live;
+	aw_live_init(&live, out, 1.0, true, NULL);
+	cr_expect_not(aw_live_tick(&live, m), "fail-fast: stop");
+	cr_expect(aw_live_tick(&live, m) == false, "nothing new: still");
+	fclose(out);
+	cr_expect(strstr(text, ": unsharded (error), L0 ("), "%s", text);
+	cr_expect(strstr(text, "epoch 0, ranks 0-1\n"), "%s", text);
+	cr_expect_null(strstr(text, "epoch 1"), "%s", text);
+	cr_expect_eq(live.errors, 1);
+	aw_live_fini(&live);
+	free(text);
+	aw_model_destroy(m);
+}
