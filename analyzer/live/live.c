@@ -11,8 +11,8 @@
 
 /* Facts that happened: nothing recorded later takes them back. */
 static const char *const aw_live_at_event[] = {"duplicate-rank"};
-/* Forks of a loader's workers: settled once every rank of the world began
- * the loader's first pass (its workers started then); before, the loader
+/* Forks of a loader's workers: settled once every rank of the world ended
+ * the loader's first pass (its workers started in it); before, the loader
  * a fork belongs to and the ranks that forked are not all known. */
 static const char *const aw_live_at_first_pass[] = {"fork-threads",
 						    "fork-cuda"};
@@ -76,7 +76,7 @@ bool aw_live_certain(const struct aw_model *model,
 			    model->loaders_global[finding->loader].n_epochs
 			? &model->loaders_global[finding->loader].epochs[0]
 			: NULL;
-		return first && model->world_size > 0 &&
+		return first && first->complete && model->world_size > 0 &&
 		       first->n_cells == (size_t)model->world_size;
 	}
 	if (!aw_live_listed(finding->id, aw_live_at_epoch_end,

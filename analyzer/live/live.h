@@ -31,7 +31,7 @@ void aw_live_fini(struct aw_live *live);
 bool aw_live_tick(void *live, struct aw_model *model);
 /* Whether the final report is sure to give this finding of a snapshot:
  * a fact that happened (a duplicate rank), a fork of a loader's workers
- * once every rank began its first pass, or a verdict on an epoch every
+ * once every rank ended its first pass, or a verdict on an epoch every
  * rank of the world has ended. Infos are never printed live. */
 bool aw_live_certain(const struct aw_model *model,
 		     const struct aw_finding *finding);
