@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Live transport: how soon a reader sees a batch the traced program drew, and
 what it costs the program, for LTTng's live mode (a lttng-relayd on loopback,
 babeltrace2's lttng-live source) and for session rotation (each closed chunk

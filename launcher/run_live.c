@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The relay daemon and the live reader of --live: started in process groups
  * of their own (a Ctrl-C on the terminal is the command's, not theirs), and
  * ended with accwatch-run (PR_SET_PDEATHSIG) when it is killed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* --live and --fail-fast: a lttng-relayd on loopback that the session
  * streams to (it writes the trace into the output directory), and
  * accwatch-report --live reading it, whose lines go to our stderr. */

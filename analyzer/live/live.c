@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Live findings: which findings of a snapshot are certain, when to take a
  * snapshot, and the one line each printed finding gets. */
 #include "live.h"

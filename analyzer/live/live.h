@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Live findings: while a session is recorded, the checks run on snapshots of
  * the model at the moments something may have become certain, and each
  * finding the final report is sure to give is printed once, as one line. */

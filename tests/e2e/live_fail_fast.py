@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """accwatch-run --fail-fast on real torchrun ranks: a 4-rank unsharded job of
 many epochs is stopped at its first error (epoch 0's unsharded, printed live)
 long before its last epoch, with accwatch-run's own status 123, its trace

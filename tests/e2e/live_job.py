@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The ranks of live_fail_fast.py: a DataLoader over 256 samples read for
 --epochs epochs, --sleep seconds a step; unsharded (every rank reads all of
 it) unless --shard (a DistributedSampler with set_epoch). Each rank appends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Live findings (live.h): which findings of a snapshot are printed while a
  * session is recorded, and the moments the checks run at. */
 #include <criterion/criterion.h>
