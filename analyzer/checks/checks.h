@@ -1,92 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The checks of the README's findings table (docs/findings.md): a table of
- * functions, each reading the finished model and adding findings. A new finding
- * is one function and one line in that table (checks.c).
- *
- * The rules (W ranks of the epoch, N dataset_len, B batch_size or the
- * longest batch; "full epoch" = every loop ran to the end of its sampler):
- *   unsharded        W >= 2, every rank's distinct >= 90% of the union, and
- *                    cross-rank duplicates > W*B-1
- *   order-diverged   DistributedSampler(shuffle) on every rank, ranks began
- *                    the epoch with different seed or set_epoch, and more
- *                    cross-rank duplicates than the padding (not overlap
- *                    nor missing then: one cause)
- *   split-diverged   DistributedSampler on every rank over index maps
- *                    (Subset, random_split) that differ between ranks
- *                    (not overlap, missing nor order-diverged then)
- *   overlap          cross-rank duplicates > W*B-1, not unsharded
- *   padding (info)   0 < cross-rank duplicates <= W*B-1
- *   missing          full epoch, N - |union in [0,N)| > drop allowance; or
- *                    every rank reads through an index map, the maps
- *                    differ, and their union leaves samples of the base
- *                    unread whatever is drawn: an error for those inside
- *                    what the maps are cut from (the innermost levels all
- *                    maps have alike, else the whole base), a warning
- *                    when only the rest of such a shared part is left
- *                    (N is then the base's length: coverage of the base)
- *   uneven-batches   the ranks whose sampler ran out differ in batches, or
- *                    a rank still going consumed more than one of them;
- *                    info when every rank drew them inside an enabled Join
- *                    and left it, or every rank's sharding link states its
- *                    own share (num_samples; the shares differ and sum to
- *                    total_size, the length it shards) and the rank read
- *                    it all; either with no rank ended by a signal or a
- *                    status > 0 (nor, by design, a pass without iter_end)
- *   index-range      an index >= N, or < 0
- *   iterable-duplicate  item fingerprints read by >1 source (worker or
- *                    main process) of the epoch: more than W*B-1 for
- *                    IterableDatasetShard (else 0), where a source's
- *                    whole read was read by the same other sources (a
- *                    copy), and fewer of those items read twice inside
- *                    one source than drawing with replacement gives, at a
- *                    chance < 1e-6 (items_rate.c)
- *   resampled (info) items read by >1 source, not iterable-duplicate, and
- *                    sources read items twice themselves (draws with
- *                    replacement): then not overlap nor unsharded either;
- *                    equal items without that are chance: not overlap
- *   same-order       shuffle=1, one rank, consecutive epochs (of one
- *                    loader object, or of the ones built per epoch around
- *                    one sampler: model.h): equal xxh64 of the consumed
- *                    sequence, equal and >= 2 samples
- *   never-read       >= 2 epochs, every one partial (not exhausted), and
- *                    together they read no sample the widest did not:
- *                    the rest of [0, N) is never read in the run
- *   unused-prepared  a rank iterated its own unsharded loader U; a sharding
- *                    loader S over the same dataset object (or prepared
- *                    from U), built after U, was never iterated by it
- *   stale-len        len() = L of a loader the rank never iterated; the
- *                    loader it iterated over the same dataset ran != L
- *                    batches in every full epoch
- *   len-mismatch     len() = L of an iterated loader (an outer loader's
- *                    passes are its inner's) != batches of every full epoch
- *   fork-threads     fork (no exec after) with threads > 1, one of them
- *                    named unlike the main thread
- *   fork-cuda        fork (no exec after) with the CUDA driver mapped
- *   worker-respawn   num_workers > 0, workers of one rank's loader started
- *                    in >= 2 epochs: persistent_workers not True, or its
- *                    epochs came from several loader objects (a new
- *                    DataLoader per epoch starts its own, persistent or not)
- *   duplicate-rank   >= 2 processes that iterated gave themselves one rank
- *                    (not inferred) and ran at the same time by the trace
- *                    clock (a restart, one after the other, adds up)
- *   worker-died      a worker's exit: signal > 0 other than SIGTERM, SIGINT,
- *                    SIGHUP (how launchers and the DataLoader stop them),
- *                    or status > 0; says whether its last fetch was open
- *   worker-stuck     a worker's last worker_fetch has no worker_fetch_end
- *                    (the trace's recorder has that event), the worker did
- *                    not crash (that is worker-died) and the fetch was open
- *                    >= 2 s until its exit or the end of the trace (when
- *                    the trace has a clock); none when events were lost
- *   rank-died        a rank (not a worker, rank >= 0) exited by a signal or
- *                    with status > 0 while a pass of its had no iter_end
- *                    (its exit is known only when its parent is traced);
- *                    ranks stopped by SIGTERM, SIGINT or SIGHUP are
- *                    evidence of the first crashed rank's finding, or
- *                    without one share a single finding
- *   trace-incomplete discarded events or packets, a read error, or a pass
- *                    without iter_end whose process has no exit
- * Dispatched loaders are judged on the ranks' shares rebuilt from rank 0's
- * reads; when they cannot be rebuilt, the sharding rules stay silent. */
+/* The checks: one table (checks.c) of finding ids, each with its
+ * severities, a summary and the function that reads the finished model and
+ * adds its findings. Each rule, in terms of the recorded facts, is in
+ * docs/findings.md; what it means to a user in the README's findings table
+ * (a unit test compares that table with this one). A new finding is its
+ * table row, its function (checks_private.h, a checks_*.c), its README row
+ * and its docs/findings.md section. Dispatched loaders are judged on the
+ * ranks' shares rebuilt from rank 0's reads; when they cannot be rebuilt,
+ * the sharding rules stay silent. */
 #ifndef AW_CHECKS_H
 #define AW_CHECKS_H
 
