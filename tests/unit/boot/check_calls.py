@@ -16,6 +16,8 @@ import catalogue  # noqa: E402
 HELPERS = {"hot_methods", "instancemethod", "call_before", "call_around", "around",
            "recording", "debug"}
 CONSTANTS = {"UNKNOWN", "BOOT_PREFIX", "DEBUG", "HOT_SLOTS"}
+# Functions whose dict(...) results are passed as an event's **fields.
+FIELD_BUILDERS = {"_wrap_fields": "loader_wrap", "_stream_shard": "stream_shard"}
 
 
 def main():
@@ -65,15 +67,16 @@ def check_part(path, lists, events, problems):
             if keyword.arg not in allowed:
                 problems.append("%s:%d: _aw.%s has no field %s (fields: %s)"
                                 % (name_of, node.lineno, name, keyword.arg, ", ".join(sorted(allowed))))
-    # The dict that becomes loader_wrap's **fields.
+    # The dicts that become an event's **fields, built by these functions.
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == "_wrap_fields":
+        if isinstance(node, ast.FunctionDef) and node.name in FIELD_BUILDERS:
+            event = FIELD_BUILDERS[node.name]
             for call in ast.walk(node):
                 if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "dict":
                     for keyword in call.keywords:
-                        if keyword.arg not in lists["loader_wrap"]:
-                            problems.append("%s:%d: loader_wrap has no field %s"
-                                            % (name_of, call.lineno, keyword.arg))
+                        if keyword.arg not in lists[events[event][0]]:
+                            problems.append("%s:%d: %s has no field %s"
+                                            % (name_of, call.lineno, event, keyword.arg))
     return calls
 
 
