@@ -30,12 +30,19 @@ static void require(json_t *object, const char *const *keys, const char *what)
 		fprintf(stderr, "fuzz_ingest: %s is not an object\n", what);
 		abort();
 	}
+	/* The promised keys come first, in their order (jansson keeps the
+	 * order keys were set in). */
+	void *iter = json_object_iter(object);
 	for (size_t i = 0; keys[i]; i++) {
-		if (!json_object_get(object, keys[i])) {
-			fprintf(stderr, "fuzz_ingest: %s has no \"%s\"\n", what,
-				keys[i]);
+		const char *key = iter ? json_object_iter_key(iter) : NULL;
+		if (!key || strcmp(key, keys[i]) != 0) {
+			fprintf(stderr,
+				"fuzz_ingest: %s has \"%s\" where \"%s\" is "
+				"promised\n",
+				what, key ? key : "(no key)", keys[i]);
 			abort();
 		}
+		iter = json_object_iter_next(object, iter);
 	}
 }
 
@@ -51,7 +58,8 @@ static void require_each(json_t *array, const char *const *keys,
 	json_array_foreach(array, i, item) require(item, keys, what);
 }
 
-/* The keys the accwatch-report/1 schema promises (docs/json.md). */
+/* The keys the accwatch-report/1 schema promises, first and in this order
+ * (docs/json.md). */
 static void check_schema(json_t *report)
 {
 	static const char *const top[] = {"schema",  "world_size", "ranks",
