@@ -6,7 +6,8 @@
 #
 # Stacks: Debian's python3-torch on /usr/bin/python3 with accelerate from
 # requirements-debian.txt in .debian-site/, and .venv/ (a Python 3.11 venv of
-# requirements.txt: PyPI's torch, accelerate, datasets, Lightning, torchdata).
+# requirements.txt: PyPI's torch, accelerate, datasets, Lightning, torchdata
+# and the rest, with litdata installed apart).
 #
 # Environment: ACCWATCH_BUILD_DIR (build/), ACCWATCH_CMAKE_ARGS,
 # ACCWATCH_VENV_PYTHON (the Python 3.11 the venv is made from; default the
@@ -115,6 +116,17 @@ if ! up_to_date "$here/requirements.txt" "$venv/.accwatch-requirements"; then
 	pip_quiet "$venv/bin/python" -m pip install -r "$here/requirements.txt" ||
 		die "pip could not install requirements.txt into $venv (its output above)"
 	cp "$here/requirements.txt" "$venv/.accwatch-requirements"
+fi
+# litdata apart, with --no-deps: its wheel declares torchvision, and PyPI's
+# torchvision does not load beside the CPU torch of requirements.txt
+# ("operator torchvision::nms does not exist"); litdata imports torchvision
+# only to decode images and video, which the suite does not do. Its other
+# dependencies are in requirements.txt.
+litdata=litdata==0.2.76
+if ! "$venv/bin/python" -m pip show litdata 2>/dev/null | grep -qx "Version: ${litdata#*==}"; then
+	say "installing $litdata into $venv without its dependencies"
+	pip_quiet "$venv/bin/python" -m pip install --no-deps "$litdata" ||
+		die "pip could not install $litdata into $venv (its output above)"
 fi
 if ! up_to_date "$here/requirements-debian.txt" "$debian_site/.accwatch-requirements"; then
 	say "installing requirements-debian.txt into $debian_site"

@@ -707,6 +707,34 @@ def webdataset_value(sample):
     return sample["cls"]
 
 
+# --- litdata -----------------------------------------------------------------
+
+def litdata_item(index):
+    """The sample litdata.optimize stores for an input: the index itself."""
+    return index
+
+
+def litdata_epochs(truth, rank, world, streaming_loader):
+    """3 epochs of a litdata StreamingDataset(shuffle=True) of 120 items in
+    chunks of 10, built by rank 0 with litdata.optimize into the truth
+    directory (local files, no network), read in batches of 4 by 2 workers:
+    litdata's StreamingDataLoader when streaming_loader (it sets the
+    dataset's epoch before each pass), else a plain torch DataLoader (the
+    workers get a copy of the dataset as it was at epoch 1, every pass)."""
+    import litdata
+    where = os.path.join(os.environ[TRUTH_ENV], "litdata-optimized")
+    if rank == 0:
+        litdata.optimize(fn=litdata_item, inputs=list(range(120)), output_dir=where, chunk_size=10,
+                         num_workers=1)
+    dist.barrier()
+    dataset = litdata.StreamingDataset(where, shuffle=True, seed=5)
+    kind = litdata.StreamingDataLoader if streaming_loader else DataLoader
+    site = here(); loader = kind(dataset, batch_size=4, num_workers=2, worker_init_fn=note_worker_pid)
+    entry = truth.loader(site)
+    for _ in range(3):
+        truth.read(entry, loader)
+
+
 # --- the scenario files ------------------------------------------------------
 
 SCENARIOS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios")
