@@ -70,8 +70,10 @@ aw_check_fn aw_check_unsharded, aw_check_split_diverged,
 
 /* checks_loader.c: loaders, their len() and lineage. */
 aw_check_fn aw_check_same_order, aw_check_never_read, aw_check_unused_prepared,
-    aw_check_len, aw_check_read_amplification, aw_check_worker_stale_epoch,
-    aw_check_resume_repeats;
+    aw_check_len, aw_check_read_amplification, aw_check_worker_stale_epoch;
+
+/* checks_resume.c: resumed passes and the passes they continue. */
+aw_check_fn aw_check_resume_repeats;
 
 /* checks_process.c: forks, DataLoader workers, processes of one rank. */
 aw_check_fn aw_check_forks, aw_check_worker_respawn, aw_check_duplicate_rank;
