@@ -764,30 +764,54 @@ def wait_file(path, seconds=60):
     raise TimeoutError(path)
 
 
-def restarted_stateful(truth, rank, world, set_epoch):
+class UnseededShard(Sampler):
+    """The rank's share of a dataset (indices i % world == rank) in an
+    order drawn anew every pass from a generator seeded by the operating
+    system: no seed, no epoch, no state a checkpoint could save, so a
+    process started again draws another order."""
+
+    def __init__(self, length, rank, world):
+        self.mine = list(range(rank, length, world))
+
+    def __iter__(self):
+        generator = torch.Generator()
+        generator.seed()
+        order = torch.randperm(len(self.mine), generator=generator).tolist()
+        return iter([self.mine[i] for i in order])
+
+    def __len__(self):
+        return len(self.mine)
+
+
+def restarted_stateful(truth, rank, world, set_epoch, unseeded=False, last=4):
     """Two ranks (restart_ranks.py: no process group) under torchrun
     --max-restarts 1, a StatefulDataLoader over
-    64 samples (DistributedSampler, shuffled, batches of 4). The first
+    64 samples (DistributedSampler, shuffled, batches of 4; an
+    UnseededShard when unseeded). The first
     attempt reads epoch 0, saves the loader's state_dict after batch #2 of
-    epoch 1, and at batch #4 writes its truth; then rank 1 exits with
+    epoch 1, and at batch #`last` writes its truth; then rank 1 exits with
     status 1 and rank 0 waits to be stopped. The second attempt (new
     processes, same ranks) restores the state (after set_epoch(1) when
     set_epoch) and reads the rest of the pass and then epoch 2."""
     from torchdata.stateful_dataloader import StatefulDataLoader
     state_path = os.path.join(os.environ[TRUTH_ENV], f"state-{rank}.pt")
     dataset = IndexDataset(64)
-    sampler = DistributedSampler(dataset, num_replicas=world, rank=rank, shuffle=True, seed=3)
+    if unseeded:
+        sampler = UnseededShard(64, rank, world)
+    else:
+        sampler = DistributedSampler(dataset, num_replicas=world, rank=rank, shuffle=True, seed=3)
     site = here(); loader = StatefulDataLoader(dataset, batch_size=4, sampler=sampler)
     entry = truth.loader(site)
+    move = getattr(sampler, "set_epoch", lambda epoch: None)
     if attempt() == 0:
         truth.read(entry, loader)
-        sampler.set_epoch(1)
+        move(1)
         batches = truth.cut_short(entry)
         for batch in loader:
             batches.append(items(batch))
             if len(batches) == 3:
                 torch.save(loader.state_dict(), state_path)
-            if len(batches) == 5:
+            if len(batches) == last + 1:
                 truth.write(os.environ[TRUTH_ENV], rank, world)
                 if rank == 1:  # once rank 0 is there too
                     wait_file(os.path.join(os.environ[TRUTH_ENV], "rank-0.json"))
@@ -796,8 +820,8 @@ def restarted_stateful(truth, rank, world, set_epoch):
         raise AssertionError("the first attempt ran past its failure")
     state = torch.load(state_path, weights_only=False)
     if set_epoch:
-        sampler.set_epoch(1)
+        move(1)
     loader.load_state_dict(state)
     truth.read(entry, loader)
-    sampler.set_epoch(2)
+    move(2)
     truth.read(entry, loader)

@@ -701,3 +701,120 @@ Test(checks_loader, a_resume_at_its_own_epoch_or_other_samples_repeats_none)
 	cr_expect_eq(s_count(&r.findings, "resume-repeats-epoch"), 0);
 	s_done(&r);
 }
+
+/* --- a resumed pass joined with its head ----------------------------------
+ */
+
+/* iter_begin of a pass resumed from a state_dict after `skip` batches, its
+ * sampler's epoch `sampler_epoch` (-1: a sampler without one). */
+static void resumed_from(struct aw_model *m, int32_t pid, int64_t sampler_epoch,
+			 int64_t skip)
+{
+	struct aw_event e = s_event(AW_EVENT_ITER_BEGIN, pid);
+	e.u.iter_begin =
+	    (struct aw_event_iter_begin){.loader = 0,
+					 .iteration = 0,
+					 .sampler_epoch = sampler_epoch,
+					 .seed = -1,
+					 .dataset_epoch = -1,
+					 .resumed = skip};
+	aw_model_add_event(m, &e);
+}
+
+/* Rank 0's first process (attempt 0) reads epoch 0 whole ([0, 100) in
+ * batches of 10), then `head` batches of epoch 1 ([0, 10 * head)), and
+ * exits with status 1; rank 0's next process (attempt 1) resumes epoch 1
+ * after `skip` batches and reads [from, to). */
+static struct s_run resumed_after_restart(uint32_t head, int64_t skip,
+					  int64_t sampler_epoch, uint32_t from,
+					  uint32_t to)
+{
+	struct s_run r = {.model = aw_model_create()};
+	struct aw_model *m = r.model;
+	aw_model_set_clock(m, 0);
+	s_process(m, 100, 1, 0, 1, "rank");
+	s_loader(m, 100, 0, &base);
+	s_reads(m, 100, 0, 0, 0, 100, 10, true);
+	s_reads(m, 100, 0, 1, 0, 10 * head, 10, false);
+	aw_model_set_clock(m, 1000);
+	s_exit(m, 1, 100, 1, -1);
+	aw_model_set_clock(m, 2000);
+	s_process(m, 150, 1, 0, 1, "rank");
+	s_loader(m, 150, 0, &base);
+	s_reads(m, 150, 0, 0, from, to, 10, true);
+	resumed_from(m, 150, sampler_epoch, skip);
+	s_finish(&r);
+	cr_assert_eq(r.model->n_attempts, 2);
+	return r;
+}
+
+static void expect_joined(const struct s_run *r, uint64_t twice)
+{
+	for (int i = 0; i < 2; i++) {
+		const char *id = i ? "missing" : "overlap";
+		cr_assert_eq(s_count(&r->findings, id), twice ? 1 : 0, "%s",
+			     id);
+		if (!twice)
+			continue;
+		const struct aw_finding *f = s_get(r, id);
+		char at_least[64];
+		snprintf(at_least, sizeof(at_least), "at least %" PRIu64,
+			 twice);
+		cr_expect(s_has_rank(f, 0));
+		cr_expect(s_says(f, "continues epoch 1 of L0"), "%s",
+			  f->message);
+		cr_expect(s_says(f, at_least), "%s", f->evidence);
+	}
+	cr_expect_eq(s_count(&r->findings, "resume-repeats-epoch"), 0);
+}
+
+Test(checks_loader, a_resume_in_the_order_of_its_head_joins_whole)
+{
+	/* The head read 5 batches, the checkpoint had 3: the resumed pass
+	 * reads batches 3.. of the same order, 2 of them again. */
+	struct s_run r = resumed_after_restart(5, 3, -1, 30, 100);
+	expect_joined(&r, 0);
+	s_done(&r);
+}
+
+Test(checks_loader, a_resume_in_another_order_reads_its_head_again)
+{
+	/* The resumed pass draws another order: its 70 samples are [0, 70),
+	 * 50 of them read by the head, which read 20 after its 3rd batch:
+	 * at least 30 of the first 3 batches' read twice, 30 never. */
+	struct s_run r = resumed_after_restart(5, 3, -1, 0, 70);
+	expect_joined(&r, 30);
+	s_done(&r);
+}
+
+Test(checks_loader, a_resume_at_the_epochs_last_batch_joins_its_head)
+{
+	/* The head read 9 of the 10 batches; the resumed pass reads the last
+	 * one: [90, 100) in the head's order, [80, 90) in another. */
+	struct s_run r = resumed_after_restart(9, 9, 1, 90, 100);
+	expect_joined(&r, 0);
+	s_done(&r);
+	r = resumed_after_restart(9, 9, 1, 80, 90);
+	expect_joined(&r, 10);
+	s_done(&r);
+	/* The head read the whole epoch: every sample the last batch holds
+	 * was among its replayed ones, nothing to tell. */
+	r = resumed_after_restart(10, 9, 1, 80, 90);
+	expect_joined(&r, 0);
+	s_done(&r);
+}
+
+Test(checks_loader, a_resume_whose_head_was_never_recorded_is_judged_alone)
+{
+	/* Attempt 0 died before epoch 1's first batch: no pass of sampler
+	 * epoch 1 read the 3 batches the resumed pass skips. */
+	struct s_run r = resumed_after_restart(0, 3, 1, 0, 70);
+	expect_joined(&r, 0);
+	s_done(&r);
+	/* Without a sampler epoch the newest pass with 3 batches is epoch
+	 * 0, read whole: what the resumed pass shares with it is no more than
+	 * it read after its 3rd batch. */
+	r = resumed_after_restart(0, 3, -1, 0, 70);
+	expect_joined(&r, 0);
+	s_done(&r);
+}
