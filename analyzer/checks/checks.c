@@ -160,6 +160,8 @@ static void aw_coverage_link(const struct aw_sampler_link *link, bool outermost,
 		uint64_t skipped =
 		    AW_MIN((uint64_t)link->skip * AW_MAX(batch_size, 1), *per);
 		c->by_skip += skipped * *streams;
+		c->skip_each = skipped;
+		c->skip_streams = *streams;
 		*per -= skipped;
 		return;
 	}
@@ -223,6 +225,8 @@ static void aw_coverage_link(const struct aw_sampler_link *link, bool outermost,
 	if (link->skip > 0) {
 		uint64_t skipped = AW_MIN((uint64_t)link->skip * b, *per);
 		c->by_skip += skipped * *streams;
+		c->skip_each = skipped;
+		c->skip_streams = *streams;
 		*per -= skipped;
 	}
 }
@@ -265,6 +269,16 @@ static void aw_resumed_coverage(const struct aw_check_input *in,
 	}
 }
 
+/* A skipping chain over a sampler that does not say how it shards (one of
+ * the user's): each of the W ranks skipped its own first batches, which
+ * the chain counted for fewer streams. */
+static void aw_skip_per_rank(const struct aw_check_input *in,
+			     struct aw_coverage *c)
+{
+	if (c->skip_each && in->world > c->skip_streams)
+		c->by_skip += c->skip_each * (in->world - c->skip_streams);
+}
+
 struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 {
 	const struct aw_loader *d = in->desc;
@@ -294,6 +308,7 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 		}
 	} else {
 		aw_chain_coverage(d, in->batch_size, &c);
+		aw_skip_per_rank(in, &c);
 	}
 	aw_resumed_coverage(in, &c);
 	c.left_out =

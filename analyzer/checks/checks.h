@@ -117,6 +117,9 @@ struct aw_padding aw_epoch_padding(const struct aw_check_input *in);
 struct aw_coverage {
 	uint64_t left_out; /* all of it */
 	uint64_t by_subset, by_drop_last, by_skip, by_unknown_batches;
+	/* A skipping link's samples per stream, and the streams it counted
+	 * them for. */
+	uint64_t skip_each, skip_streams;
 	bool promised; /* false: sampling with replacement */
 	bool derived;
 };

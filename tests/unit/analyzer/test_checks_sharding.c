@@ -268,6 +268,34 @@ Test(checks_sharding, a_resume_at_the_epochs_last_batch)
 	s_done(&r);
 }
 
+Test(checks_sharding, each_rank_skips_its_own_batches_below_an_unknown_sampler)
+{
+	/* skip_first_batches(loader, 2) on each of 2 ranks over a sampler of
+	 * the user's that gives each rank its half: 20 samples each left out
+	 * on purpose (the chain cannot count the ranks); one more unread is
+	 * missing. */
+	for (uint32_t short_by = 0; short_by < 2; short_by++) {
+		struct s_run r = s_run_of(2, &base);
+		for (int rank = 0; rank < 2; rank++) {
+			int32_t pid = 100 + rank;
+			struct aw_event_sampler links[3] = {
+			    s_link("accelerate.data_loader.SkipBatchSampler"),
+			    s_link("torch.utils.data.sampler.BatchSampler"),
+			    s_link("train.HalfSampler")};
+			links[0].skip = 2;
+			links[1].batch_size = 10;
+			s_chain(r.model, pid, 0, links, 3);
+			s_reads(r.model, pid, 0, 0, 50 * (uint32_t)rank + 20,
+				50 * (uint32_t)rank + 50 -
+				    (rank ? short_by : 0),
+				10, true);
+		}
+		s_finish(&r);
+		s_expect_exactly(&r.findings, short_by ? "missing" : NULL);
+		s_done(&r);
+	}
+}
+
 Test(checks_sharding, missing_skipped_for_subset_samplers_and_unknown_len)
 {
 	struct s_loader_opts o = base;
