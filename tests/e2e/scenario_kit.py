@@ -721,6 +721,11 @@ def litdata_epochs(truth, rank, world, streaming_loader):
     litdata's StreamingDataLoader when streaming_loader (it sets the
     dataset's epoch before each pass), else a plain torch DataLoader (the
     workers get a copy of the dataset as it was at epoch 1, every pass)."""
+    # litdata's caches (optimize's chunks under the temporary directory by
+    # default, /tmp/chunks) in this run's own directory.
+    for name, sub in (("LITDATA_CACHE_DIR", "cache"), ("DATA_OPTIMIZER_CACHE_FOLDER", "chunks"),
+                      ("DATA_OPTIMIZER_DATA_CACHE_FOLDER", "data")):
+        os.environ[name] = os.path.join(os.environ[TRUTH_ENV], f"litdata-{sub}-{rank}")
     import litdata
     where = os.path.join(os.environ[TRUTH_ENV], "litdata-optimized")
     if rank == 0:
