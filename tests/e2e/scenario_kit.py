@@ -714,13 +714,14 @@ def litdata_item(index):
     return index
 
 
-def litdata_epochs(truth, rank, world, streaming_loader):
+def litdata_epochs(truth, rank, world, streaming_loader, workers=2):
     """3 epochs of a litdata StreamingDataset(shuffle=True) of 120 items in
     chunks of 10, built by rank 0 with litdata.optimize into the truth
-    directory (local files, no network), read in batches of 4 by 2 workers:
-    litdata's StreamingDataLoader when streaming_loader (it sets the
-    dataset's epoch before each pass), else a plain torch DataLoader (the
-    workers get a copy of the dataset as it was at epoch 1, every pass)."""
+    directory (local files, no network), read in batches of 4 by `workers`
+    workers: litdata's StreamingDataLoader when streaming_loader (it sets
+    the dataset's epoch before each pass), else a plain torch DataLoader
+    (workers get a copy of the dataset as it was at epoch 1, every pass;
+    without workers the dataset moves its own epoch at each pass's end)."""
     # litdata's caches (optimize's chunks under the temporary directory by
     # default, /tmp/chunks) in this run's own directory.
     for name, sub in (("LITDATA_CACHE_DIR", "cache"), ("DATA_OPTIMIZER_CACHE_FOLDER", "chunks"),
@@ -734,7 +735,7 @@ def litdata_epochs(truth, rank, world, streaming_loader):
     dist.barrier()
     dataset = litdata.StreamingDataset(where, shuffle=True, seed=5)
     kind = litdata.StreamingDataLoader if streaming_loader else DataLoader
-    site = here(); loader = kind(dataset, batch_size=4, num_workers=2, worker_init_fn=note_worker_pid)
+    site = here(); loader = kind(dataset, batch_size=4, num_workers=workers, worker_init_fn=note_worker_pid)
     entry = truth.loader(site)
     for _ in range(3):
         truth.read(entry, loader)
