@@ -15,6 +15,13 @@ struct accwatch_option {
 	char short_name;       /* 0: none */
 	bool takes_value;
 	int id; /* the caller's */
+	/* What --help, the man page and the shell completion say of it
+	 * (accwatch_doc.h): */
+	const char *arg;  /* the value's name ("DIR"); NULL for a flag */
+	const char *help; /* what it does: one paragraph */
+	/* How a shell completes its value: words ("text json"), "@file",
+	 * "@dir" or "@hostname"; NULL: nothing to offer. */
+	const char *complete;
 };
 
 enum accwatch_option_status {

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "accwatch_common.h"
+#include "accwatch_doc.h"
 #include "accwatch_options.h"
+#include "run_log.h"
 
 /* Longest --relayd value taken. */
 #define ACCWATCH_RUN_RELAYD_MAX 256
@@ -33,22 +35,64 @@ enum accwatch_run_option_id {
 };
 
 static const struct accwatch_option accwatch_run_option_table[] = {
-    {"output", 'o', true, ACCWATCH_RUN_OPT_OUTPUT},
-    {"force", 'f', false, ACCWATCH_RUN_OPT_FORCE},
-    {"discard", 0, false, ACCWATCH_RUN_OPT_DISCARD},
-    {"subbuf-size", 0, true, ACCWATCH_RUN_OPT_SUBBUF_SIZE},
-    {"num-subbuf", 0, true, ACCWATCH_RUN_OPT_NUM_SUBBUF},
-    {"stall-timeout", 0, true, ACCWATCH_RUN_OPT_STALL_TIMEOUT},
-    {"buffers-uid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_UID},
-    {"buffers-pid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_PID},
-    {"quiet", 'q', false, ACCWATCH_RUN_OPT_QUIET},
-    {"if-unrecordable", 0, true, ACCWATCH_RUN_OPT_IF_UNRECORDABLE},
-    {"relayd", 0, true, ACCWATCH_RUN_OPT_RELAYD},
-    {"run-id", 0, true, ACCWATCH_RUN_OPT_RUN_ID},
-    {"live", 0, false, ACCWATCH_RUN_OPT_LIVE},
-    {"fail-fast", 0, false, ACCWATCH_RUN_OPT_FAIL_FAST},
-    {"help", 'h', false, ACCWATCH_RUN_OPT_HELP},
-    {"version", 'V', false, ACCWATCH_RUN_OPT_VERSION},
+    {"output", 'o', true, ACCWATCH_RUN_OPT_OUTPUT, "DIR",
+     "write the trace into DIR (created mode 0700); default "
+     "./accwatch-trace-YYYYmmdd-HHMMSS",
+     "@dir"},
+    {"force", 'f', false, ACCWATCH_RUN_OPT_FORCE, NULL,
+     "write into DIR even if it is not empty", NULL},
+    {"discard", 0, false, ACCWATCH_RUN_OPT_DISCARD, NULL,
+     "drop events when the buffers are full instead of making the program "
+     "wait (faster, may lose data)",
+     NULL},
+    {"subbuf-size", 0, true, ACCWATCH_RUN_OPT_SUBBUF_SIZE, "SIZE",
+     "size of one sub-buffer, a power of two with an optional k/M/G suffix "
+     "(default 1M)",
+     "256k 512k 1M 2M 4M"},
+    {"num-subbuf", 0, true, ACCWATCH_RUN_OPT_NUM_SUBBUF, "N",
+     "sub-buffers per buffer, a power of two (default 4)", "2 4 8 16"},
+    {"stall-timeout", 0, true, ACCWATCH_RUN_OPT_STALL_TIMEOUT, "SECONDS",
+     "when the buffers stay full this long (the trace's consumer stopped, "
+     "its disk stalled or it died), a process stops recording and runs on "
+     "at full speed; its counts are then lower bounds (default 10, 0: wait "
+     "as long as it takes)",
+     NULL},
+    {"buffers-uid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_UID, NULL,
+     "one buffer set per user (default)", NULL},
+    {"buffers-pid", 0, false, ACCWATCH_RUN_OPT_BUFFERS_PID, NULL,
+     "one buffer set per process", NULL},
+    {"quiet", 'q', false, ACCWATCH_RUN_OPT_QUIET, NULL,
+     "do not say where the trace was written", NULL},
+    {"if-unrecordable", 0, true, ACCWATCH_RUN_OPT_IF_UNRECORDABLE, "fail|run",
+     "when recording cannot work (/dev/shm full or read-only, no usable "
+     "LTTNG_HOME/HOME for the session daemon), say why and exit 122 "
+     "without starting COMMAND (fail, the default), or run it unrecorded "
+     "(run)",
+     "fail run"},
+    {"relayd", 0, true, ACCWATCH_RUN_OPT_RELAYD, "HOST[:CTRL_PORT[:DATA_PORT]]",
+     "stream the trace to the lttng-relayd of a collector (a live session: "
+     "accwatch-report reads it there, under the relayd's -o, a directory "
+     "per host)",
+     "@hostname"},
+    {"run-id", 0, true, ACCWATCH_RUN_OPT_RUN_ID, "ID",
+     "the run id of this recording: give every node of one job the same "
+     "(default with --relayd: torchrun's --rdzv-id or PET_RDZV_ID when the "
+     "command has one, else a random one)",
+     NULL},
+    {"live", 0, false, ACCWATCH_RUN_OPT_LIVE, NULL,
+     "while COMMAND runs, print each finding on stderr the moment it is "
+     "certain (seconds since the start, id, loader and site, epoch, ranks); "
+     "the trace goes through a lttng-relayd on loopback into DIR",
+     NULL},
+    {"fail-fast", 0, false, ACCWATCH_RUN_OPT_FAIL_FAST, NULL,
+     "--live, and stop COMMAND at the first error as Ctrl-C does (SIGINT, "
+     "SIGTERM after 10 s, SIGKILL 10 s later, to its process group), exit "
+     "123",
+     NULL},
+    {"help", 'h', false, ACCWATCH_RUN_OPT_HELP, NULL, "show this help and exit",
+     NULL},
+    {"version", 'V', false, ACCWATCH_RUN_OPT_VERSION, NULL,
+     "show the version and exit", NULL},
 };
 
 #define ACCWATCH_RUN_OPTION_COUNT                                              \
@@ -480,104 +524,57 @@ void accwatch_run_args_describe(enum accwatch_run_args_status status,
 	}
 }
 
+static const struct accwatch_doc_item accwatch_run_doc_environment[] = {
+    {"ACCWATCH_PRELOAD",
+     "path of libaccwatch.so to preload (default: next to this program, in "
+     "../lib or the install libdir)"},
+    {"ACCWATCH_DEBUG=1", "say what accwatch-run does (session, run id, paths)"},
+};
+
+static const struct accwatch_doc_section accwatch_run_doc_sections[] = {
+    {"Environment", NULL, accwatch_run_doc_environment,
+     sizeof(accwatch_run_doc_environment) /
+	 sizeof(accwatch_run_doc_environment[0]),
+     NULL},
+    {"Exit status",
+     "The command's own status, 128+N if it died of signal N, 126 if it "
+     "could not be executed, 127 if it was not found, 125 if accwatch-run "
+     "itself failed, 122 if recording cannot work here (COMMAND not "
+     "started; see --if-unrecordable), 123 if --fail-fast stopped COMMAND, "
+     "2 on a usage error.",
+     NULL, 0, NULL},
+    {"Example",
+     "  accwatch-run -o trace -- accelerate launch --num_processes 4 "
+     "train.py\n"
+     "  accwatch-report trace",
+     NULL, 0, NULL},
+};
+
+static const struct accwatch_doc accwatch_run_doc = {
+    .name = ACCWATCH_RUN_PROGRAM,
+    .summary = "record which dataset indices a PyTorch job reads",
+    .synopsis = "[options] [--] COMMAND [ARG...]",
+    .description =
+	"Run COMMAND with libaccwatch.so preloaded inside a new LTTng session "
+	"that records which dataset indices every rank and DataLoader worker "
+	"reads. Then read the trace with accwatch-report.\n\n"
+	"The options stop at the first non-option or at --.",
+    .options = accwatch_run_option_table,
+    .n_options = ACCWATCH_RUN_OPTION_COUNT,
+    .sections = accwatch_run_doc_sections,
+    .n_sections = sizeof(accwatch_run_doc_sections) /
+		  sizeof(accwatch_run_doc_sections[0]),
+    .operands = ACCWATCH_DOC_OPERANDS_COMMAND,
+    .see_also = "accwatch-report(1), lttng(1), lttng-relayd(8), "
+		"babeltrace2(1)",
+};
+
+const struct accwatch_doc *accwatch_run_args_doc(void)
+{
+	return &accwatch_run_doc;
+}
+
 void accwatch_run_args_usage(FILE *out)
 {
-	fputs(
-	    "Usage: accwatch-run [options] [--] COMMAND [ARG...]\n"
-	    "\n"
-	    "Run COMMAND with libaccwatch.so preloaded inside a new LTTng "
-	    "session that\n"
-	    "records which dataset indices every rank and DataLoader worker "
-	    "reads.\n"
-	    "Then read the trace with accwatch-report.\n"
-	    "\n"
-	    "Options (they stop at the first non-option or at --):\n"
-	    "  -o, --output DIR     write the trace into DIR (created mode "
-	    "0700);\n"
-	    "                       default ./accwatch-trace-YYYYmmdd-HHMMSS\n"
-	    "  -f, --force          write into DIR even if it is not empty\n"
-	    "      --discard        drop events when the buffers are full "
-	    "instead of\n"
-	    "                       making the program wait (faster, may lose "
-	    "data)\n"
-	    "      --subbuf-size SIZE\n"
-	    "                       size of one sub-buffer, a power of two "
-	    "with an\n"
-	    "                       optional k/M/G suffix (default 1M)\n"
-	    "      --num-subbuf N   sub-buffers per buffer, a power of two "
-	    "(default 4)\n"
-	    "      --stall-timeout SECONDS\n"
-	    "                       when the buffers stay full this long (the "
-	    "trace's\n"
-	    "                       consumer stopped, its disk stalled or it "
-	    "died), a\n"
-	    "                       process stops recording and runs on at "
-	    "full speed;\n"
-	    "                       its counts are then lower bounds (default "
-	    "10, 0:\n"
-	    "                       wait as long as it takes)\n"
-	    "      --buffers-uid    one buffer set per user (default)\n"
-	    "      --buffers-pid    one buffer set per process\n"
-	    "  -q, --quiet          do not say where the trace was written\n"
-	    "      --if-unrecordable fail|run\n"
-	    "                       when recording cannot work (/dev/shm full "
-	    "or\n"
-	    "                       read-only, no usable LTTNG_HOME/HOME for "
-	    "the\n"
-	    "                       session daemon), say why and exit 122 "
-	    "without\n"
-	    "                       starting COMMAND (fail, the default), or "
-	    "run it\n"
-	    "                       unrecorded (run)\n"
-	    "      --relayd HOST[:CTRL_PORT[:DATA_PORT]]\n"
-	    "                       stream the trace to the lttng-relayd of a "
-	    "collector\n"
-	    "                       (a live session: accwatch-report reads it "
-	    "there,\n"
-	    "                       under the relayd's -o, a directory per "
-	    "host)\n"
-	    "      --run-id ID      the run id of this recording: give every "
-	    "node of one\n"
-	    "                       job the same (default with --relayd: "
-	    "torchrun's\n"
-	    "                       --rdzv-id or PET_RDZV_ID when the command "
-	    "has one,\n"
-	    "                       else a random one)\n"
-	    "      --live           while COMMAND runs, print each finding "
-	    "on stderr the\n"
-	    "                       moment it is certain (seconds since the "
-	    "start, id,\n"
-	    "                       loader and site, epoch, ranks); the "
-	    "trace goes through\n"
-	    "                       a lttng-relayd on loopback into DIR\n"
-	    "      --fail-fast      --live, and stop COMMAND at the first "
-	    "error as Ctrl-C\n"
-	    "                       does (SIGINT, SIGTERM after 10 s, SIGKILL "
-	    "10 s later,\n"
-	    "                       to its process group), exit 123\n"
-	    "  -h, --help           show this help and exit\n"
-	    "  -V, --version        show the version and exit\n"
-	    "\n"
-	    "Environment:\n"
-	    "  ACCWATCH_PRELOAD     path of libaccwatch.so to preload "
-	    "(default: next to\n"
-	    "                       this program, in ../lib or the install "
-	    "libdir)\n"
-	    "  ACCWATCH_DEBUG=1     say what accwatch-run does (session, run "
-	    "id, paths)\n"
-	    "\n"
-	    "Exit status: the command's own status, 128+N if it died of signal "
-	    "N,\n"
-	    "126 if it could not be executed, 127 if it was not found, 125 if\n"
-	    "accwatch-run itself failed, 122 if recording cannot work here "
-	    "(COMMAND\n"
-	    "not started; see --if-unrecordable), 123 if --fail-fast "
-	    "stopped COMMAND,\n"
-	    "2 on a usage error.\n"
-	    "\n"
-	    "Example:\n"
-	    "  accwatch-run -o trace -- accelerate launch --num_processes 4 "
-	    "train.py\n"
-	    "  accwatch-report trace\n",
-	    out);
+	accwatch_doc_help(out, &accwatch_run_doc);
 }

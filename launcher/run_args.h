@@ -123,4 +123,8 @@ void accwatch_run_args_describe(enum accwatch_run_args_status status,
 
 void accwatch_run_args_usage(FILE *out);
 
+/* What --help says, the man page and the completion are made of. */
+struct accwatch_doc;
+const struct accwatch_doc *accwatch_run_args_doc(void);
+
 #endif

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "accwatch_common.h"
+#include "accwatch_doc.h"
 #include "accwatch_options.h"
 #include "checks.h"
 #include "util.h"
@@ -257,21 +258,47 @@ enum aw_cli_option_id {
 };
 
 static const struct accwatch_option aw_cli_options[] = {
-    {"live", 0, true, AW_OPT_LIVE},
-    {"fail-fast", 0, false, AW_OPT_FAIL_FAST},
-    {"live-start", 0, true, AW_OPT_LIVE_START},
-    {"format", 0, true, AW_OPT_FORMAT},
-    {"sample", 0, true, AW_OPT_SAMPLE},
-    {"rank", 0, true, AW_OPT_RANK},
-    {"epoch", 0, true, AW_OPT_EPOCH},
-    {"loader", 0, true, AW_OPT_LOADER},
-    {"run", 0, true, AW_OPT_RUN},
-    {"fail-on", 0, true, AW_OPT_FAIL_ON},
-    {"suppress", 0, true, AW_OPT_SUPPRESS},
-    {"show-suppressed", 0, false, AW_OPT_SHOW_SUPPRESSED},
-    {"output", 'o', true, AW_OPT_OUTPUT},
-    {"help", 'h', false, AW_OPT_HELP},
-    {"version", 'V', false, AW_OPT_VERSION},
+    {"format", 0, true, AW_OPT_FORMAT, "FORMAT",
+     "text for people (default), json (accwatch-report/1), sarif (SARIF "
+     "2.1.0 for code scanning: a result per finding at the line that built "
+     "its loader), html (one page with plots, for -o report.html)",
+     "text json sarif html"},
+    {"fail-on", 0, true, AW_OPT_FAIL_ON, "error|warning",
+     "exit 1 on errors (default), or on warnings too", "error warning"},
+    {"output", 'o', true, AW_OPT_OUTPUT, "FILE",
+     "write the report to FILE instead of stdout", "@file"},
+    {"run", 0, true, AW_OPT_RUN, "ID|all",
+     "the events of one recording only: its run id (a trace holding "
+     "several runs needs it; the error lists them; 0: a session of your own "
+     "without accwatch-run; or the word given to accwatch-run --run-id); "
+     "again for more runs, `all` for every run together",
+     "all"},
+    {"loader", 0, true, AW_OPT_LOADER, "ID",
+     "one loader only: its id (L1) or creation site (train.py:31)", NULL},
+    {"sample", 0, true, AW_OPT_SAMPLE, "N",
+     "which ranks and workers read sample N, in which epoch and batch", NULL},
+    {"rank", 0, true, AW_OPT_RANK, "R",
+     "with --epoch E: the indices rank R consumed in epoch E, in order", NULL},
+    {"epoch", 0, true, AW_OPT_EPOCH, "E", "the epoch of --rank", NULL},
+    {"suppress", 0, true, AW_OPT_SUPPRESS, "FILE",
+     "the findings FILE says are intended: a line `ID [PATH[:LINE]]` each "
+     "(PATH: the end of a loader's site; none: every finding of ID), `#` "
+     "comments; again for more files",
+     "@file"},
+    {"show-suppressed", 0, false, AW_OPT_SHOW_SUPPRESSED, NULL,
+     "print the suppressed findings too (text), marked", NULL},
+    {"live", 0, true, AW_OPT_LIVE, "URL",
+     "while a session is recorded, print each finding the moment it is "
+     "certain, one line each (errors and warnings); URL: "
+     "net://HOST[:PORT]/host/HOSTNAME/SESSION of a lttng-relayd's live "
+     "port; ends with the session",
+     NULL},
+    {"fail-fast", 0, false, AW_OPT_FAIL_FAST, NULL,
+     "with --live: stop at the first error (exit 1)", NULL},
+    {"live-start", 0, true, AW_OPT_LIVE_START, "T",
+     "with --live: count the times from Unix time T", NULL},
+    {"help", 'h', false, AW_OPT_HELP, NULL, "show this help", NULL},
+    {"version", 'V', false, AW_OPT_VERSION, NULL, "show the version", NULL},
 };
 
 static const aw_cli_apply_fn aw_cli_apply[] = {
@@ -294,12 +321,33 @@ static const aw_cli_apply_fn aw_cli_apply[] = {
 
 #define AW_N_CLI_OPTIONS (sizeof(aw_cli_options) / sizeof(aw_cli_options[0]))
 
-/* The finding ids of the checks' table, comma-separated, indented, in
- * lines of at most 78 columns. */
-static void aw_cli_print_ids(FILE *out)
+/* The finding ids for troff: one line, left-adjusted, none hyphenated. */
+static void aw_cli_print_man_ids(FILE *out)
+{
+	const char *id;
+	fputs(".ad l\n", out);
+	for (size_t i = 0; (id = aw_checks_finding_id(i)); i++) {
+		fputs(i ? ", \\%" : "\\%", out);
+		for (const char *c = id; *c; c++) {
+			if (*c == '-')
+				fputs("\\-", out);
+			else
+				fputc(*c, out);
+		}
+	}
+	fputs("\n.ad\n", out);
+}
+
+/* The finding ids of the checks' table, comma-separated: for a terminal
+ * indented, in lines of at most 78 columns; or for troff. */
+static void aw_cli_print_ids(FILE *out, bool man)
 {
 	const char *id, *next;
 	size_t column = 0;
+	if (man) {
+		aw_cli_print_man_ids(out);
+		return;
+	}
 	for (size_t i = 0; (id = aw_checks_finding_id(i)); i++) {
 		next = aw_checks_finding_id(i + 1);
 		size_t width = strlen(id) + (next ? 1 : 0); /* its comma */
@@ -313,109 +361,70 @@ static void aw_cli_print_ids(FILE *out)
 	}
 }
 
+static const struct accwatch_doc_item aw_cli_doc_environment[] = {
+    {"ACCWATCH_REPORT_TIMEOUT=S",
+     "give up when the decoder is silent for S s, or the analysis after it "
+     "takes more than S s (default 60, 1-86400, 0: never)"},
+    {"ACCWATCH_REPORT_MEMORY=MIB",
+     "the decoder's memory limit (default 4096, >= 64, 0: none)"},
+    {"ACCWATCH_REPORT_NO_METADATA_CHECK=1", "skip the metadata framing check"},
+};
+
+static const struct accwatch_doc_section aw_cli_doc_sections[] = {
+    {"Environment", "babeltrace2 decodes the trace in a child process.",
+     aw_cli_doc_environment,
+     sizeof(aw_cli_doc_environment) / sizeof(aw_cli_doc_environment[0]), NULL},
+    {"Suppressed findings",
+     "Findings marked intended (`# accwatch: allow ID[, ID...]` on the line "
+     "that builds the loader or in the comment lines right above it, or "
+     "--suppress) are counted apart and set no exit status.\n\n"
+     "Finding ids:",
+     NULL, 0, aw_cli_print_ids},
+    {"Exit status",
+     "0 no error found, 1 errors found, 2 usage error, no readable trace, "
+     "or a trace of several runs without --run.",
+     NULL, 0, NULL},
+    {"Example",
+     "  accwatch-run -o trace -- torchrun --nproc-per-node 4 train.py\n"
+     "  accwatch-report trace\n"
+     "  accwatch-report --format html -o report.html trace",
+     NULL, 0, NULL},
+};
+
+static const struct accwatch_doc aw_cli_doc = {
+    .name = "accwatch-report",
+    .summary = "find the data-loading bugs in traces of accwatch-run",
+    .synopsis = "[--format text|json|sarif|html] [--fail-on error|warning] "
+		"[-o FILE] [--run ID|all] [--loader ID] [--sample N] "
+		"[--rank R --epoch E] [--suppress FILE] [--show-suppressed] "
+		"PATH... | --live URL [--fail-fast] [--live-start T]",
+    .description =
+	"Reads the LTTng traces that accwatch-run recorded under each PATH "
+	"(every directory holding a CTF `metadata` file, searched "
+	"recursively; several paths, e.g. one per node, make one analysis) "
+	"and reports the data-loading bugs it finds: unsharded or overlapping "
+	"ranks, missing samples, uneven batches, stale len(), loaders "
+	"prepare() returned but nobody iterated, the same order every epoch, "
+	"forks with threads or CUDA, workers re-forked, dead or stuck in "
+	"__getitem__, ranks that died mid-epoch, replicated "
+	"IterableDatasets, indices out of range, holes in the trace.\n\n"
+	"Options and paths may be mixed; all after -- are paths.",
+    .options = aw_cli_options,
+    .n_options = sizeof(aw_cli_options) / sizeof(aw_cli_options[0]),
+    .sections = aw_cli_doc_sections,
+    .n_sections = sizeof(aw_cli_doc_sections) / sizeof(aw_cli_doc_sections[0]),
+    .operands = ACCWATCH_DOC_OPERANDS_DIRECTORIES,
+    .see_also = "accwatch-run(1), babeltrace2(1), lttng-relayd(8)",
+};
+
+const struct accwatch_doc *aw_cli_doc_get(void)
+{
+	return &aw_cli_doc;
+}
+
 void aw_cli_usage(FILE *out)
 {
-	fputs(
-	    "usage: accwatch-report [--format text|json|sarif|html] [--fail-on "
-	    "error|warning] [-o FILE]\n"
-	    "                       [--run ID|all] [--loader ID] [--sample N] "
-	    "[--rank R --epoch E]\n"
-	    "                       [--suppress FILE] [--show-suppressed] "
-	    "PATH...\n"
-	    "\n"
-	    "Reads the LTTng traces that accwatch-run recorded under each "
-	    "PATH (every\n"
-	    "directory holding a CTF `metadata` file, searched recursively; "
-	    "several\n"
-	    "paths, e.g. one per node, make one analysis) and reports the "
-	    "data-loading\n"
-	    "bugs it finds: unsharded or overlapping ranks, missing samples, "
-	    "uneven\n"
-	    "batches, stale len(), loaders prepare() returned but nobody "
-	    "iterated, the same\n"
-	    "order every epoch, forks with threads or CUDA, workers "
-	    "re-forked, dead or\n"
-	    "stuck in __getitem__, ranks that died mid-epoch, replicated "
-	    "IterableDatasets,\n"
-	    "indices out of range, holes in the trace.\n"
-	    "\n"
-	    "  --format FORMAT         text for people (default), json "
-	    "(accwatch-report/1),\n"
-	    "                          sarif (SARIF 2.1.0 for code "
-	    "scanning: a result per\n"
-	    "                          finding at the line that built its "
-	    "loader), html (one\n"
-	    "                          page with plots, for -o "
-	    "report.html)\n"
-	    "  --fail-on error|warning exit 1 on errors (default), or on "
-	    "warnings too\n"
-	    "  -o, --output FILE       write the report to FILE instead of "
-	    "stdout\n"
-	    "  --run ID|all            the events of one recording only: "
-	    "its run id (a trace\n"
-	    "                          holding several runs needs it; the "
-	    "error lists them;\n"
-	    "                          0: a session of your own without "
-	    "accwatch-run; or the\n"
-	    "                          word given to accwatch-run --run-id); "
-	    "again\n"
-	    "                          for more runs, `all` for every run "
-	    "together\n"
-	    "  --loader ID             one loader only: its id (L1) or "
-	    "creation site\n"
-	    "                          (train.py:31)\n"
-	    "  --sample N              which ranks and workers read sample "
-	    "N, in which\n"
-	    "                          epoch and batch\n"
-	    "  --rank R --epoch E      the indices rank R consumed in epoch "
-	    "E, in order\n"
-	    "  --suppress FILE         the findings FILE says are intended: "
-	    "a line\n"
-	    "                          `ID [PATH[:LINE]]` each (PATH: the "
-	    "end of a loader's\n"
-	    "                          site; none: every finding of ID), "
-	    "`#` comments;\n"
-	    "                          again for more files\n"
-	    "  --show-suppressed       print the suppressed findings too "
-	    "(text), marked\n"
-	    "  --live URL              while a session is recorded, print "
-	    "each finding the\n"
-	    "                          moment it is certain, one line each "
-	    "(errors and\n"
-	    "                          warnings); URL: "
-	    "net://HOST[:PORT]/host/HOSTNAME/SESSION\n"
-	    "                          of a lttng-relayd's live port; ends "
-	    "with the session\n"
-	    "  --fail-fast             with --live: stop at the first error "
-	    "(exit 1)\n"
-	    "  --live-start T          with --live: count the times from "
-	    "Unix time T\n"
-	    "  -h, --help              show this help\n"
-	    "  -V, --version           show the version\n"
-	    "\n"
-	    "Environment (babeltrace2 decodes the trace in a child process):\n"
-	    "  ACCWATCH_REPORT_TIMEOUT=S    give up when the decoder is "
-	    "silent for S s,\n"
-	    "                               or the analysis after it takes "
-	    "more than S s\n"
-	    "                               (default 60, 1-86400, 0: never)\n"
-	    "  ACCWATCH_REPORT_MEMORY=MIB   the decoder's memory limit "
-	    "(default 4096, >= 64, 0: none)\n"
-	    "  ACCWATCH_REPORT_NO_METADATA_CHECK=1  skip the metadata "
-	    "framing check\n"
-	    "\n"
-	    "Suppressed findings (`# accwatch: allow ID[, ID...]` on the line "
-	    "that builds\n"
-	    "the loader or in the comment lines right above it, or "
-	    "--suppress) are counted\n"
-	    "apart and set no exit status. Finding ids:\n",
-	    out);
-	aw_cli_print_ids(out);
-	fputs("\n"
-	      "Exit status: 0 no error found, 1 errors found, 2 usage error, "
-	      "no readable\n"
-	      "trace, or a trace of several runs without --run.\n",
-	      out);
+	accwatch_doc_help(out, &aw_cli_doc);
 }
 
 /* One option found by the scanner, or its error. */

@@ -64,6 +64,9 @@ enum aw_cli_status aw_cli_parse(int argc, char **argv, struct aw_options *opts,
 				char *error, size_t error_size);
 void aw_options_fini(struct aw_options *opts);
 void aw_cli_usage(FILE *out);
+/* What --help says, the man page and the completion are made of. */
+struct accwatch_doc;
+const struct accwatch_doc *aw_cli_doc_get(void);
 enum aw_exit aw_cli_exit_status(const struct aw_options *opts, size_t errors,
 				size_t warnings);
 
