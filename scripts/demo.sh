@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Quick start, part one: set up, record the bundled 4-rank example (a DDP run
+# Quick start, part one: set up only what the tool and the example need
+# (scripts/setup.sh --demo), record the bundled 4-rank example (a DDP run
 # whose DataLoader is not sharded) started by the real torchrun of the venv
 # stack, and show accwatch's report on it.
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${ACCWATCH_BUILD_DIR:-$here/build}
-"$here/scripts/setup.sh"
+"$here/scripts/setup.sh" --demo
 
 trace=$(mktemp -d "${TMPDIR:-/tmp}/accwatch-demo.XXXXXX")/trace
 "$build/bin/accwatch-run" -o "$trace" -- \

@@ -1,8 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Installs every package accwatch and its tests need, makes the two Python
-# stacks of the suite and builds into build/. Used by the README's quick
-# start and by CI; run again, it does only what is missing.
+# Installs what accwatch needs and builds it into build/. Used by the
+# README's quick start and by CI; run again, it does only what is missing.
+#
+#   setup.sh          everything the test suite needs too: both Python stacks
+#   setup.sh --demo   only what the tool and the demo need: the Debian
+#                     packages that build and run accwatch, and .venv/ with
+#                     torch alone (requirements-demo.txt); no tests built
 #
 # Stacks: Debian's python3-torch on /usr/bin/python3 with accelerate from
 # requirements-debian.txt in .debian-site/, and .venv/ (a Python 3.11 venv of
@@ -18,6 +22,15 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${ACCWATCH_BUILD_DIR:-$here/build}
 venv=$here/.venv
 debian_site=$here/.debian-site
+demo=0
+case ${1:-} in
+--demo) demo=1 ;;
+"") ;;
+*)
+	echo "usage: scripts/setup.sh [--demo]" >&2
+	exit 2
+	;;
+esac
 
 say() { echo "setup: $*" >&2; }
 die() {
@@ -33,43 +46,20 @@ if [ -r /etc/os-release ]; then
 	[ "${ID:-}" = debian ] && release=${VERSION_ID:-}
 fi
 case $release in
-12) clang_rt=libclang-rt-14-dev ;;
-13) clang_rt=libclang-rt-19-dev ;;
+12 | 13) ;;
 *) die "accwatch's set-up knows Debian 12 and 13; this is ${PRETTY_NAME:-an unknown system}." \
 	"Install LTTng-UST 2.13, lttng-tools, babeltrace2 (with its Python bindings), libunwind," \
 	"CRoaring, xxHash, jansson, Criterion, CMake, clang and Python 3 with torch yourself," \
 	"then build with: cmake -S $here -B $build && cmake --build $build" ;;
 esac
-
-# Named one by one, nothing left to Recommends: the build (compilers,
-# LTTng, babeltrace2, the libraries), the sanitizer run (clang and its
-# runtime), the format check (clang-format), the Debian stack (torch, and
-# accelerate's dependencies), the tests (python3-bt2 reads traces, strace
-# checks the dormant preload, python3-pytest runs the bootstrap's unit
-# tests, python3-jsonschema validates the SARIF logs, chromium shows the HTML report to its test); libjs-chart.js
-# is the Chart.js that accwatch-report inlines into its HTML report.
-# python3-setuptools gives Python 3.12+ (Debian 13) back the distutils that
-# accelerate 0.2x imports.
-packages="build-essential cmake pkg-config git lttng-tools liblttng-ust-dev
-liblttng-ctl-dev babeltrace2 libbabeltrace2-dev python3-bt2 libunwind-dev
-libroaring-dev libxxhash-dev libjansson-dev libcriterion-dev clang $clang_rt
-clang-format python3 python3-torch python3-numpy python3-packaging
-python3-psutil python3-yaml python3-setuptools python3-pytest python3-jsonschema strace
-libjs-chart.js chromium"
-
-missing=""
-for p in $packages; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-		missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	say "installing$missing"
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	# sudo's env_reset drops variables set before it: pass them through env.
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends $missing >/dev/null
+. "$here/scripts/packages.sh"
+if [ "$demo" -eq 1 ]; then
+	# shellcheck disable=SC2086
+	accwatch_apt_install $accwatch_build_packages $accwatch_run_packages
+else
+	# shellcheck disable=SC2086
+	accwatch_apt_install $accwatch_build_packages $accwatch_run_packages \
+		$accwatch_test_packages
 fi
 
 # --- Python stacks -----------------------------------------------------------
@@ -107,15 +97,27 @@ venv_python() {
 	done
 }
 
-if ! up_to_date "$here/requirements.txt" "$venv/.accwatch-requirements"; then
+# The demo's venv (torch alone) is a part of the suite's: the suite adds
+# the rest to it.
+requirements=$here/requirements.txt
+[ "$demo" -eq 0 ] || requirements=$here/requirements-demo.txt
+if up_to_date "$requirements" "$venv/.accwatch-requirements" ||
+	{ [ "$demo" -eq 1 ] && up_to_date "$here/requirements.txt" "$venv/.accwatch-requirements"; }; then
+	:
+elif [ "$demo" -eq 0 ] && up_to_date "$here/requirements-demo.txt" "$venv/.accwatch-requirements"; then
+	say "adding requirements.txt to $venv"
+	pip_quiet "$venv/bin/python" -m pip install -r "$requirements" ||
+		die "pip could not install requirements.txt into $venv (its output above)"
+	cp "$requirements" "$venv/.accwatch-requirements"
+else
 	python=$(venv_python)
 	[ -n "$python" ] || die "the venv stack needs Python 3.11 (torch 2.13.0's CPU wheel is built" \
 		"for it) and none is on PATH; set ACCWATCH_VENV_PYTHON to one"
-	say "making $venv from requirements.txt with $python"
+	say "making $venv from $(basename "$requirements") with $python"
 	"$python" -m venv --clear "$venv"
-	pip_quiet "$venv/bin/python" -m pip install -r "$here/requirements.txt" ||
-		die "pip could not install requirements.txt into $venv (its output above)"
-	cp "$here/requirements.txt" "$venv/.accwatch-requirements"
+	pip_quiet "$venv/bin/python" -m pip install -r "$requirements" ||
+		die "pip could not install $(basename "$requirements") into $venv (its output above)"
+	cp "$requirements" "$venv/.accwatch-requirements"
 fi
 # litdata apart, with --no-deps: its wheel declares torchvision, and PyPI's
 # torchvision does not load beside the CPU torch of requirements.txt
@@ -123,12 +125,13 @@ fi
 # only to decode images and video, which the suite does not do. Its other
 # dependencies are in requirements.txt.
 litdata=litdata==0.2.76
-if ! "$venv/bin/python" -m pip show litdata 2>/dev/null | grep -qx "Version: ${litdata#*==}"; then
+if [ "$demo" -eq 0 ] &&
+	! "$venv/bin/python" -m pip show litdata 2>/dev/null | grep -qx "Version: ${litdata#*==}"; then
 	say "installing $litdata into $venv without its dependencies"
 	pip_quiet "$venv/bin/python" -m pip install --no-deps "$litdata" ||
 		die "pip could not install $litdata into $venv (its output above)"
 fi
-if ! up_to_date "$here/requirements-debian.txt" "$debian_site/.accwatch-requirements"; then
+if [ "$demo" -eq 0 ] && ! up_to_date "$here/requirements-debian.txt" "$debian_site/.accwatch-requirements"; then
 	say "installing requirements-debian.txt into $debian_site"
 	rm -rf "$debian_site"
 	pip_quiet "$venv/bin/python" -m pip install --no-deps --target "$debian_site" \
@@ -139,10 +142,16 @@ fi
 
 # --- build -------------------------------------------------------------------
 
+# The demo builds no tests, unless a build with them is there already.
+tests=-DACCWATCH_TESTS=ON
+if [ "$demo" -eq 1 ]; then
+	tests=""
+	[ -f "$build/CMakeCache.txt" ] || tests=-DACCWATCH_TESTS=OFF
+fi
 log=$(mktemp "${TMPDIR:-/tmp}/accwatch-build.XXXXXX")
 if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DACCWATCH_VENV_PYTHON="$venv/bin/python" -DACCWATCH_DEBIAN_SITE="$debian_site" \
-	${ACCWATCH_CMAKE_ARGS:-} &&
+	$tests ${ACCWATCH_CMAKE_ARGS:-} &&
 	cmake --build "$build" -j "$(nproc)"; } >"$log" 2>&1; then
 	cat "$log" >&2
 	die "the build failed (log above, also in $log)"
