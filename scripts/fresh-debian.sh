@@ -1,17 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Developer tool (not CI): runs the README's quick start (scripts/demo.sh, then scripts/test.sh) on a fresh
-# debootstrapped Debian 12/13 root in a chroot; it tests a git clone in /src, so only COMMITTED work is tested.
+# Developer tool (not CI): runs the README's quick start (scripts/demo.sh, then scripts/test.sh), or makes and
+# tries the Debian package (--package), on a fresh debootstrapped Debian 12/13 root in a chroot; it tests a git
+# clone in /src, so only COMMITTED work is tested.
 set -eu
 
 usage() {
 	cat >&2 <<'EOF'
-usage: scripts/fresh-debian.sh [--keep] [--only-setup] RELEASE [WORKDIR]
+usage: scripts/fresh-debian.sh [--keep] [--only-setup|--only-demo|--package] RELEASE [WORKDIR]
   RELEASE       bookworm|12 or trixie|13
   WORKDIR       default /var/tmp/accwatch-fresh-RELEASE; the root is WORKDIR/root (made
                 anew each run), the logs WORKDIR/{debootstrap,demo,test,setup}.log
   --keep        leave WORKDIR/root on disk afterwards (unmounted); default: remove it
   --only-setup  run only scripts/setup.sh (timed) instead of demo.sh and test.sh
+  --only-demo   run only scripts/demo.sh (timed)
+  --package     make the .deb in the root (scripts/package.sh), purge the build packages, install the
+                .deb with apt-get and record and report the example with it (scripts/package-try.sh)
   ACCWATCH_SOURCE=REPO  what to clone into /src (default: this script's git toplevel)
 The root models a fresh machine of this project's kind: the host's /root/.pyenv (Python
 3.11 first on PATH), root's pip config, /opt/wheels, /opt/pypi, /etc/pip.conf, /etc/xdg/pip
@@ -29,11 +33,13 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 
 keep=0
-only_setup=0
+steps="demo test"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--keep) keep=1 ;;
-	--only-setup) only_setup=1 ;;
+	--only-setup) steps=setup ;;
+	--only-demo) steps=demo ;;
+	--package) steps="package package-try" ;;
 	-h | --help) usage 0 ;;
 	--) shift; break ;;
 	-*) usage ;;
@@ -236,28 +242,32 @@ in_root() {
 		TERM=dumb LANG=C.UTF-8 "$@"
 }
 
-# step NAME: runs /src/scripts/NAME.sh inside, log teed to $workdir/NAME.log;
-# sets NAME_status and NAME_secs.
+# step NAME [ARGS]: runs /src/scripts/NAME.sh ARGS inside, log teed to
+# $workdir/NAME.log; sets NAME_status and NAME_secs (NAME with _ for -).
 step() {
 	say "running scripts/$1.sh in the root (log $workdir/$1.log)"
 	statusfile=$(mktemp "$workdir/.status.XXXXXX")
 	t0=$(date +%s)
 	{
 		s=0
-		in_root /bin/sh -c "cd /src && exec scripts/$1.sh" </dev/null 2>&1 || s=$?
+		in_root /bin/sh -c "cd /src && exec scripts/$1.sh ${2:-}" </dev/null 2>&1 || s=$?
 		echo "$s" >"$statusfile"
 	} | tee "$workdir/$1.log"
-	eval "$1_secs=$(($(date +%s) - t0))"
-	eval "$1_status=$(cat "$statusfile")"
+	v=$(echo "$1" | tr - _)
+	eval "${v}_secs=$(($(date +%s) - t0))"
+	eval "${v}_status=$(cat "$statusfile")"
 	rm -f "$statusfile"
 }
 
-if [ "$only_setup" -eq 1 ]; then
-	steps=setup
-else
-	steps="demo test"
-fi
-for s in $steps; do step "$s"; done
+for s in $steps; do
+	case $s in
+	package-try) step "$s" "--remove-build-tools build-package/accwatch_*.deb" ;;
+	*) step "$s" ;;
+	esac
+	v=$(echo "$s" | tr - _)
+	# The package is tried only once it was made.
+	[ "$s" != package ] || eval "[ \$${v}_status -eq 0 ]" || break
+done
 
 # Clean up now, so the summary comes last.
 set +e
@@ -272,11 +282,12 @@ echo "release      $release, Debian $debian_version"
 echo "source       $source at $commit"
 echo "debootstrap  ${debootstrap_secs} s"
 for s in $steps; do
-	eval "st=\$${s}_status secs=\$${s}_secs"
-	[ "$st" -eq 0 ] || failed=1
+	v=$(echo "$s" | tr - _)
+	eval "st=\${${v}_status:-skipped} secs=\${${v}_secs:-0}"
+	[ "$st" = 0 ] || failed=1
 	printf '%-12s exit %s, %s s wall, log %s\n' "$s.sh" "$st" "$secs" "$workdir/$s.log"
 done
-if [ "$only_setup" -eq 0 ]; then
+if [ "$steps" = "demo test" ]; then
 	ctest=$(grep -E '^[0-9]+% tests passed' "$workdir/test.log" | tail -n 1 || true)
 	echo "ctest        ${ctest:-(no ctest summary in test.log)}"
 fi
