@@ -30,7 +30,8 @@ export DEBIAN_FRONTEND=noninteractive
 if [ "$remove" -eq 1 ]; then
 	say "purging the build packages"
 	# shellcheck disable=SC2086
-	apt-get purge -y -qq --autoremove $accwatch_build_packages dpkg-dev >/dev/null
+	apt-get purge -y -qq --autoremove $accwatch_build_packages \
+		$accwatch_package_packages >/dev/null
 fi
 for tool in cc gcc make cmake pkg-config; do
 	! command -v "$tool" >/dev/null 2>&1 || die "a build tool is present: $(command -v "$tool")"

@@ -15,7 +15,7 @@ if [ -r /etc/os-release ]; then
 fi
 . "$here/scripts/packages.sh"
 # shellcheck disable=SC2086
-accwatch_apt_install $accwatch_build_packages dpkg-dev
+accwatch_apt_install $accwatch_build_packages $accwatch_package_packages
 
 log=$(mktemp "${TMPDIR:-/tmp}/accwatch-package.XXXXXX")
 rm -f "$build"/accwatch_*.deb

@@ -5,6 +5,7 @@
 #
 # build: what builds accwatch (compilers, LTTng, babeltrace2, the
 #   libraries; libjs-chart.js is the Chart.js accwatch-report inlines).
+# package: what CPack's DEB generator runs (scripts/package.sh).
 # run: what the built tools need besides their libraries (the LTTng session
 #   daemon accwatch-run starts).
 # test: the test suite's: Criterion, the sanitizer run (clang and its
@@ -23,6 +24,8 @@ accwatch_build_packages="build-essential cmake pkg-config liblttng-ust-dev
 liblttng-ctl-dev libbabeltrace2-dev libunwind-dev libroaring-dev
 libxxhash-dev libjansson-dev libjs-chart.js"
 accwatch_run_packages="lttng-tools"
+# What `cpack -G DEB` runs besides the build (dpkg-shlibdeps, file).
+accwatch_package_packages="dpkg-dev file"
 accwatch_test_packages="git babeltrace2 python3-bt2 libcriterion-dev clang
 $accwatch_clang_rt clang-format python3 python3-torch python3-numpy python3-packaging
 python3-psutil python3-yaml python3-setuptools python3-pytest
