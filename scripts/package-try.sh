@@ -27,14 +27,24 @@ fi
 . "$here/scripts/packages.sh"
 export DEBIAN_FRONTEND=noninteractive
 
+# The system's own tools only (a pyenv on PATH may bring a cmake of its own).
+system_tool() { PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$1" 2>/dev/null; }
+build_tools="cc gcc c++ make cmake pkg-config"
 if [ "$remove" -eq 1 ]; then
 	say "purging the build packages"
 	# shellcheck disable=SC2086
 	apt-get purge -y -qq --autoremove $accwatch_build_packages \
 		$accwatch_package_packages >/dev/null
+	# What something left installed still recommends (make, the compiler).
+	for tool in $build_tools; do
+		path=$(system_tool "$tool") || continue
+		package=$(dpkg -S "$(readlink -f "$path")" | cut -d: -f1)
+		say "purging $package ($path)"
+		apt-get purge -y -qq --autoremove "$package" >/dev/null
+	done
 fi
-for tool in cc gcc make cmake pkg-config; do
-	! command -v "$tool" >/dev/null 2>&1 || die "a build tool is present: $(command -v "$tool")"
+for tool in $build_tools; do
+	! path=$(system_tool "$tool") || die "a build tool is present: $path"
 done
 
 t0=$(date +%s)
