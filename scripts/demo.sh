@@ -11,8 +11,10 @@ build=${ACCWATCH_BUILD_DIR:-$here/build}
 "$here/scripts/setup.sh" --demo
 
 trace=$(mktemp -d "${TMPDIR:-/tmp}/accwatch-demo.XXXXXX")/trace
+t0=$(date +%s)
 "$build/bin/accwatch-run" -o "$trace" -- \
 	"$here/.venv/bin/torchrun" --standalone --nproc-per-node 4 "$here/examples/train_unsharded.py"
+echo "demo: recorded in $(($(date +%s) - t0)) s" >&2
 echo
 status=0
 "$build/bin/accwatch-report" "$trace" || status=$?

@@ -40,10 +40,12 @@ accwatch_apt_install() {
 	done
 	[ -n "$_missing" ] || return 0
 	echo "setup: installing$_missing" >&2
+	_t0=$(date +%s)
 	_sudo=""
 	[ "$(id -u)" -eq 0 ] || _sudo=sudo
 	# sudo's env_reset drops variables set before it: pass them through env.
 	$_sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 	$_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends $_missing >/dev/null
+	echo "setup: installed them in $(($(date +%s) - _t0)) s" >&2
 }

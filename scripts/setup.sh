@@ -33,6 +33,7 @@ case ${1:-} in
 esac
 
 say() { echo "setup: $*" >&2; }
+since() { echo "$(($(date +%s) - $1)) s"; }
 die() {
 	say "$*"
 	exit 1
@@ -101,6 +102,7 @@ venv_python() {
 # the rest to it.
 requirements=$here/requirements.txt
 [ "$demo" -eq 0 ] || requirements=$here/requirements-demo.txt
+t0=$(date +%s)
 if up_to_date "$requirements" "$venv/.accwatch-requirements" ||
 	{ [ "$demo" -eq 1 ] && up_to_date "$here/requirements.txt" "$venv/.accwatch-requirements"; }; then
 	:
@@ -109,6 +111,7 @@ elif [ "$demo" -eq 0 ] && up_to_date "$here/requirements-demo.txt" "$venv/.accwa
 	pip_quiet "$venv/bin/python" -m pip install -r "$requirements" ||
 		die "pip could not install requirements.txt into $venv (its output above)"
 	cp "$requirements" "$venv/.accwatch-requirements"
+	say "$venv made in $(since "$t0")"
 else
 	python=$(venv_python)
 	[ -n "$python" ] || die "the venv stack needs Python 3.11 (torch 2.13.0's CPU wheel is built" \
@@ -118,6 +121,7 @@ else
 	pip_quiet "$venv/bin/python" -m pip install -r "$requirements" ||
 		die "pip could not install $(basename "$requirements") into $venv (its output above)"
 	cp "$requirements" "$venv/.accwatch-requirements"
+	say "$venv made in $(since "$t0")"
 fi
 # litdata apart, with --no-deps: its wheel declares torchvision, and PyPI's
 # torchvision does not load beside the CPU torch of requirements.txt
@@ -149,6 +153,7 @@ if [ "$demo" -eq 1 ]; then
 	[ -f "$build/CMakeCache.txt" ] || tests=-DACCWATCH_TESTS=OFF
 fi
 log=$(mktemp "${TMPDIR:-/tmp}/accwatch-build.XXXXXX")
+t0=$(date +%s)
 if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	-DACCWATCH_VENV_PYTHON="$venv/bin/python" -DACCWATCH_DEBIAN_SITE="$debian_site" \
 	$tests ${ACCWATCH_CMAKE_ARGS:-} &&
@@ -157,4 +162,4 @@ if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	die "the build failed (log above, also in $log)"
 fi
 rm -f "$log"
-say "built into $build"
+say "built into $build in $(since "$t0")"
