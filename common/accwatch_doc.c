@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A tool's --help, man page and bash completion (accwatch_doc.h), all three
  * from the option table its parser reads and the same few texts. */
 #include "accwatch_doc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What a tool says of itself, from the option table its parser reads: the
  * --help text, its man page (troff) and its bash completion. */
 #ifndef ACCWATCH_DOC_H

@@ -9,12 +9,13 @@
 # run: what the built tools need besides their libraries (the LTTng session
 #   daemon accwatch-run starts).
 # test: the test suite's: Criterion, the sanitizer run (clang and its
-#   runtime), the format check (clang-format), the Debian stack (torch, and accelerate's dependencies;
-#   python3-setuptools gives Python 3.12+ back the distutils accelerate 0.2x
-#   imports), python3-bt2 reads traces, strace checks the dormant preload,
-#   python3-pytest runs the bootstrap's unit tests, python3-jsonschema
-#   validates the SARIF logs, chromium shows the HTML report to its test,
-#   man-db renders the man pages, babeltrace2 and git for the scenarios.
+#   runtime), the format check (clang-format), the Debian stack (torch, and
+#   accelerate's dependencies; python3-setuptools gives Python 3.12+ back
+#   the distutils accelerate 0.2x imports), python3-bt2 reads traces,
+#   strace checks the dormant preload, python3-pytest runs the bootstrap's
+#   unit tests, python3-jsonschema validates the SARIF logs, chromium shows
+#   the HTML report to its test, man-db renders the man pages, babeltrace2
+#   and git for the scenarios.
 case $release in
 12) accwatch_clang_rt=libclang-rt-14-dev ;;
 13) accwatch_clang_rt=libclang-rt-19-dev ;;
@@ -27,9 +28,9 @@ accwatch_run_packages="lttng-tools"
 # What `cpack -G DEB` runs besides the build (dpkg-shlibdeps, file).
 accwatch_package_packages="dpkg-dev file"
 accwatch_test_packages="git babeltrace2 python3-bt2 libcriterion-dev clang
-$accwatch_clang_rt clang-format python3 python3-torch python3-numpy python3-packaging
-python3-psutil python3-yaml python3-setuptools python3-pytest
-python3-jsonschema strace chromium man-db"
+$accwatch_clang_rt clang-format python3 python3-torch python3-numpy
+python3-packaging python3-psutil python3-yaml python3-setuptools
+python3-pytest python3-jsonschema strace chromium man-db"
 
 # accwatch_apt_install PACKAGE...: installs those not installed yet.
 accwatch_apt_install() {

@@ -18,7 +18,7 @@ if [ "$major" != 14 ]; then
 	exit 77
 fi
 cd "$source_dir"
-files=$(find analyzer common launcher preload recorder tracepoints tests bench examples \
+files=$(find analyzer common launcher preload recorder tracepoints tests bench examples packaging \
 	\( -name '*.c' -o -name '*.h' \) -type f 2>/dev/null | sort)
 count=$(echo "$files" | wc -l)
 # shellcheck disable=SC2086 # one word a file: the tree's names hold no spaces

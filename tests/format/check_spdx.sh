@@ -6,10 +6,10 @@
 set -eu
 cd "$1"
 missing=$( (echo CMakeLists.txt; find analyzer common launcher preload recorder tracepoints tests bench \
-	examples scripts cmake docs .ci -type f \
+	examples scripts cmake docs .ci packaging -type f \
 	\( -name '*.c' -o -name '*.h' -o -name '*.def' -o -name '*.py' -o -name '*.sh' \
 	-o -name '*.cmake' -o -name CMakeLists.txt -o -name '*.js' -o -name '*.css' \
-	-o -path .ci/run \) ! -path '*/__pycache__/*' 2>/dev/null) |
+	-o -path .ci/run -o -path .ci/package \) ! -path '*/__pycache__/*' 2>/dev/null) |
 	while read -r f; do
 		head -n 3 "$f" | grep -q 'SPDX-License-Identifier:' || echo "$f"
 	done)
