@@ -28,9 +28,13 @@ def main():
         parser.error("--nproc must be between 1 and 256")
 
     port = opts.master_port or free_port()
+    # Debian's torch 2.x is built without libuv, the TCPStore default since
+    # torch 2.4: init_process_group fails there unless told; the older store
+    # works with every build.
+    store = {} if "USE_LIBUV" in os.environ else {"USE_LIBUV": "0"}
     procs = []
     for rank in range(opts.nproc):
-        env = dict(os.environ, RANK=str(rank), LOCAL_RANK=str(rank),
+        env = dict(os.environ, **store, RANK=str(rank), LOCAL_RANK=str(rank),
                    WORLD_SIZE=str(opts.nproc), LOCAL_WORLD_SIZE=str(opts.nproc),
                    GROUP_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
         procs.append(subprocess.Popen([sys.executable, opts.script, *opts.args], env=env))
