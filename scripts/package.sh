@@ -28,4 +28,6 @@ if ! { cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	exit 1
 fi
 rm -f "$log"
-ls "$build"/accwatch_*.deb
+deb=$(ls "$build"/accwatch_*.deb)
+echo "package: $deb depends on: $(dpkg-deb -f "$deb" Depends)" >&2
+echo "$deb"
