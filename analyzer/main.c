@@ -143,22 +143,14 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 			opts->output, strerror(errno));
 		goto end;
 	}
-	if (opts->format == AW_FORMAT_JSON) {
-		if (aw_render_json(out, model, &findings, &watch) !=
-		    AW_RENDER_OK)
-			goto write_error;
-	} else if (opts->format == AW_FORMAT_HTML) {
-		if (aw_render_html(out, model, &findings, &watch,
-				   ACCWATCH_VERSION) != AW_RENDER_OK)
-			goto write_error;
-	} else if (opts->format == AW_FORMAT_SARIF) {
-		if (aw_render_sarif(out, model, &findings, &watch,
-				    ACCWATCH_VERSION) != AW_RENDER_OK)
-			goto write_error;
-	} else {
-		aw_render_text(out, model, &findings, &watch,
-			       opts->show_suppressed);
-	}
+	struct aw_render_request request = {.model = model,
+					    .findings = &findings,
+					    .watch = &watch,
+					    .version = ACCWATCH_VERSION,
+					    .show_suppressed =
+						opts->show_suppressed};
+	if (aw_render_as(opts->format, out, &request) != AW_RENDER_OK)
+		goto write_error;
 	if (fflush(out) != 0 || ferror(out))
 		goto write_error;
 	aw_bound_analysis(-1);

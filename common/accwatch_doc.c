@@ -337,6 +337,16 @@ static void accwatch_doc_bash_command(FILE *out, const struct accwatch_doc *doc)
 	      out);
 }
 
+/* The length of a list of words without its trailing spaces (a list
+ * made by a macro ends with one). */
+static int accwatch_doc_words_len(const char *words)
+{
+	size_t len = strlen(words);
+	while (len && words[len - 1] == ' ')
+		len--;
+	return (int)len;
+}
+
 /* The completion of one option's value. */
 static void accwatch_doc_bash_value(FILE *out,
 				    const struct accwatch_option *option)
@@ -364,9 +374,9 @@ static void accwatch_doc_bash_value(FILE *out,
 		      out);
 	else
 		fprintf(out,
-			"\t\tCOMPREPLY=($(compgen -W '%s' -- \"$cur\"))\n"
+			"\t\tCOMPREPLY=($(compgen -W '%.*s' -- \"$cur\"))\n"
 			"\t\treturn ;;\n",
-			complete);
+			accwatch_doc_words_len(complete), complete);
 }
 
 void accwatch_doc_bash(FILE *out, const struct accwatch_doc *doc)

@@ -34,19 +34,10 @@ static bool aw_cli_fail(char *error, size_t error_size, const char *fmt, ...)
 static bool aw_apply_format(struct aw_options *opts, const char *value,
 			    char *error, size_t error_size)
 {
-	if (strcmp(value, "text") == 0)
-		opts->format = AW_FORMAT_TEXT;
-	else if (strcmp(value, "json") == 0)
-		opts->format = AW_FORMAT_JSON;
-	else if (strcmp(value, "sarif") == 0)
-		opts->format = AW_FORMAT_SARIF;
-	else if (strcmp(value, "html") == 0)
-		opts->format = AW_FORMAT_HTML;
-	else
+	if (!aw_format_by_name(value, &opts->format))
 		return aw_cli_fail(error, error_size,
-				   "--format takes text, json, sarif or html, "
-				   "not '%s'",
-				   value);
+				   "--format takes %s, not '%s'",
+				   aw_format_choices(), value);
 	return true;
 }
 
@@ -259,10 +250,7 @@ enum aw_cli_option_id {
 
 static const struct accwatch_option aw_cli_options[] = {
     {"format", 0, true, AW_OPT_FORMAT, "FORMAT",
-     "text for people (default), json (accwatch-report/1), sarif (SARIF "
-     "2.1.0 for code scanning: a result per finding at the line that built "
-     "its loader), html (one page with plots, for -o report.html)",
-     "text json sarif html"},
+     "the report's format, one of those listed under Formats", AW_FORMAT_WORDS},
     {"fail-on", 0, true, AW_OPT_FAIL_ON, "error|warning",
      "exit 1 on errors (default), or on warnings too", "error warning"},
     {"output", 'o', true, AW_OPT_OUTPUT, "FILE",
@@ -371,6 +359,7 @@ static const struct accwatch_doc_item aw_cli_doc_environment[] = {
 };
 
 static const struct accwatch_doc_section aw_cli_doc_sections[] = {
+    {"Formats", "--format takes:", NULL, 0, aw_format_list},
     {"Environment", "babeltrace2 decodes the trace in a child process.",
      aw_cli_doc_environment,
      sizeof(aw_cli_doc_environment) / sizeof(aw_cli_doc_environment[0]), NULL},
@@ -394,7 +383,7 @@ static const struct accwatch_doc_section aw_cli_doc_sections[] = {
 static const struct accwatch_doc aw_cli_doc = {
     .name = "accwatch-report",
     .summary = "find the data-loading bugs in traces of accwatch-run",
-    .synopsis = "[--format text|json|sarif|html] [--fail-on error|warning] "
+    .synopsis = "[--format FORMAT] [--fail-on error|warning] "
 		"[-o FILE] [--run ID|all] [--loader ID] [--sample N] "
 		"[--rank R --epoch E] [--suppress FILE] [--show-suppressed] "
 		"PATH... | --live URL [--fail-fast] [--live-start T]",

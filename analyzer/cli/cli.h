@@ -7,15 +7,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "formats.h"
 #include "query.h"
 #include "suppress.h"
-
-enum aw_format {
-	AW_FORMAT_TEXT,
-	AW_FORMAT_JSON,
-	AW_FORMAT_SARIF,
-	AW_FORMAT_HTML,
-};
 
 enum aw_fail_on {
 	AW_FAIL_ON_ERROR,
