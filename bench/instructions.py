@@ -2,7 +2,11 @@
 """Instructions per batch, counted by callgrind: a load-independent measure of
 what recording adds to a DataLoader loop (batch 64, num_workers 0, tensor rows,
 default collate). Only the measured loop is instrumented (callgrind_control
-turns instrumentation on and off around it), so start-up does not count.
+turns instrumentation on and off around it), so start-up does not count, and
+only the main thread is counted: the loop runs there and so does the recording
+(LTTng-UST writes an event in the thread that emits it), while LTTng-UST's
+listener threads register with the session daemon at times of their own, which
+would otherwise land in the measured epoch of one run and not another.
 
   a  untraced (no preload)
   c  recorded by accwatch-run
@@ -28,7 +32,7 @@ SOURCE = os.path.dirname(HERE)
 PYTHON = "/usr/bin/python3"
 
 
-def child(mode, batches):
+def child(mode, batches, items):
     import torch
     from torch.utils.data import DataLoader
     from torch.utils.data import dataloader as dl
@@ -37,7 +41,8 @@ def child(mode, batches):
     from loop import RowDataset
 
     torch.set_num_threads(1)
-    loader = DataLoader(RowDataset(64 * batches, 8), batch_size=64, shuffle=True)
+    dataset = list(range(64 * batches)) if items == "int" else RowDataset(64 * batches, 8)
+    loader = DataLoader(dataset, batch_size=64, shuffle=True)
     base = dl._BaseDataLoaderIter
     names = ("_next_index", "__next__")
     torch_methods = {name: base.__dict__[name] for name in names}  # no iteration open yet
@@ -61,8 +66,10 @@ def child(mode, batches):
 
 def count(opts, mode, work):
     out = os.path.join(work, f"callgrind.{mode}")
-    cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-           PYTHON, os.path.abspath(__file__), "--child", mode, "--batches", str(opts.batches)]
+    cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes",
+           f"--callgrind-out-file={out}",
+           PYTHON, os.path.abspath(__file__), "--child", mode, "--batches", str(opts.batches),
+           "--items", opts.items]
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
     if mode in ("c", "c0"):
@@ -71,6 +78,7 @@ def count(opts, mode, work):
     else:
         env["BENCH_PYTRACER_DIR"] = work
     subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out += "-01"  # the main thread: the loop and the events it writes
     with open(out) as f:
         totals = re.search(r"^totals:\s*(\d+)", f.read(), re.M)
     if not totals:
@@ -82,19 +90,28 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
     parser.add_argument("--batches", type=int, default=500, help="batches in the measured epoch")
+    parser.add_argument("--items", choices=("rows", "int"), default="rows",
+                        help="dataset items: tensor rows, or ints (the cheapest loop)")
+    parser.add_argument("--keep", help="keep the callgrind files in this directory (callgrind_annotate)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     opts = parser.parse_args()
     if opts.child:
-        child(opts.child, opts.batches)
+        child(opts.child, opts.batches, opts.items)
         return
     if not shutil.which("valgrind"):
         raise SystemExit("instructions: valgrind is needed (apt-get install valgrind)")
     work = tempfile.mkdtemp(prefix="accwatch-bench-")
+    if opts.keep:
+        os.makedirs(opts.keep, exist_ok=True)
     try:
         ir = {mode: count(opts, mode, work) / opts.batches for mode in ("a", "c", "c0", "d")}
+        if opts.keep:
+            for mode in ir:
+                shutil.copy(os.path.join(work, f"callgrind.{mode}-01"), opts.keep)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"# instructions per batch (callgrind), batch 64, num_workers 0, {opts.batches} batches; "
+    print(f"# instructions per batch (callgrind), {opts.items} items, batch 64, num_workers 0, "
+          f"{opts.batches} batches; "
           "added = against the mode named")
     print(f"{'mode':<32} {'instr/batch':>12} {'added':>10} {'ratio':>7}")
     rows = (("a untraced", "a", None), ("c0 control (accwatch-run, off)", "c0", "a"),

@@ -33,7 +33,46 @@ struct accwatch_py_buffer {
 	void *internal;
 };
 
-/* Constants of the stable ABI. */
+/* PyType_Slot, PyType_Spec and PyMemberDef, part of the stable ABI. */
+struct accwatch_py_type_slot {
+	int slot;
+	void *pfunc;
+};
+struct accwatch_py_type_spec {
+	const char *name;
+	int basicsize;
+	int itemsize;
+	unsigned int flags;
+	struct accwatch_py_type_slot *slots;
+};
+struct accwatch_py_getset_def {
+	const char *name;
+	void *get;
+	void *set;
+	const char *doc;
+	void *closure;
+};
+struct accwatch_py_member_def {
+	const char *name;
+	int type;
+	ssize_t offset;
+	int flags;
+	const char *doc;
+};
+
+/* Constants of the stable ABI (typeslots.h, object.h, structmember.h);
+ * HAVE_VECTORCALL and __vectorcalloffset__ for a heap type: 3.9+. */
+#define ACCWATCH_PY_TP_CALL 50
+#define ACCWATCH_PY_TP_DESCR_GET 54
+#define ACCWATCH_PY_TP_MEMBERS 72
+#define ACCWATCH_PY_TP_GETSET 73
+#define ACCWATCH_PY_TPFLAGS_HAVE_VECTORCALL (1u << 11)
+#define ACCWATCH_PY_TPFLAGS_METHOD_DESCRIPTOR (1u << 17)
+#define ACCWATCH_PY_TPFLAGS_DEFAULT (1u << 18)
+#define ACCWATCH_PY_T_PYSSIZET 19
+#define ACCWATCH_PY_READONLY 1
+#define ACCWATCH_PY_VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << 63)
+
 #define ACCWATCH_PY_METH_VARARGS 0x0001
 #define ACCWATCH_PY_METH_KEYWORDS 0x0002
 #define ACCWATCH_PY_METH_FASTCALL 0x0080
@@ -169,6 +208,19 @@ struct accwatch_capi {
 		int (*PyErr_ExceptionMatches)(accwatch_pyobject *kind);
 		long long (*PyLong_AsLongLong)(accwatch_pyobject *object);
 		accwatch_pyobject **PyExc_StopIteration; /* the variable */
+		/* The per-batch method type (accwatch_record_hot.c). */
+		accwatch_pyobject *(*PyType_FromSpec)(
+		    struct accwatch_py_type_spec *spec);
+		accwatch_pyobject *(*PyMethod_New)(accwatch_pyobject *function,
+						   accwatch_pyobject *self);
+		accwatch_pyobject *(*PyVectorcall_Call)(
+		    accwatch_pyobject *callable, accwatch_pyobject *args,
+		    accwatch_pyobject *kwargs);
+		accwatch_pyobject *(*PyObject_GenericGetDict)(
+		    accwatch_pyobject *object, void *context);
+		int (*PyObject_GenericSetDict)(accwatch_pyobject *object,
+					       accwatch_pyobject *value,
+					       void *context);
 	} batch;
 };
 

@@ -110,6 +110,11 @@ static const struct accwatch_symbol accwatch_batch_symbols[] = {
     ACCWATCH_BATCH_SYMBOL(PyErr_ExceptionMatches),
     ACCWATCH_BATCH_SYMBOL(PyLong_AsLongLong),
     ACCWATCH_BATCH_SYMBOL(PyExc_StopIteration),
+    ACCWATCH_BATCH_SYMBOL(PyType_FromSpec),
+    ACCWATCH_BATCH_SYMBOL(PyMethod_New),
+    ACCWATCH_BATCH_SYMBOL(PyVectorcall_Call),
+    ACCWATCH_BATCH_SYMBOL(PyObject_GenericGetDict),
+    ACCWATCH_BATCH_SYMBOL(PyObject_GenericSetDict),
 };
 
 int accwatch_debug_enabled(void)

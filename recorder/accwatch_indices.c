@@ -15,6 +15,11 @@ int accwatch_indices_probe(const struct accwatch_capi *api)
 	return accwatch_indices_layout.longs;
 }
 
+int accwatch_indices_layout_known(void)
+{
+	return accwatch_indices_layout.longs != ACCWATCH_LONG_UNKNOWN;
+}
+
 typedef accwatch_pyobject *(*accwatch_get_item_fn)(accwatch_pyobject *sequence,
 						   ssize_t index);
 

@@ -36,6 +36,10 @@ enum accwatch_indices_status {
  * found (0: none, C-API only). */
 int accwatch_indices_probe(const struct accwatch_capi *api);
 
+/* Whether the probe trusted the object layout (PyObject_HEAD is then
+ * ACCWATCH_OFFSET_SIZE bytes long: accwatch_pylayout.h). */
+int accwatch_indices_layout_known(void);
+
 /* Calls chunk once per chunk_max (<= ACCWATCH_CHUNK_MAX) indices, in order.
  * A chunk is emitted only when all its items converted, so a batch of one
  * chunk is recorded whole or not at all. Leaves no Python error set. */

@@ -51,6 +51,13 @@ struct accwatch_hot_objects {
 	accwatch_pyobject *on_unknown;        /* (iterator, index) */
 	accwatch_pyobject *on_unindexed;      /* (rec) */
 	accwatch_pyobject *on_stop;           /* (iterator) */
+	/* The last iterator looked up in iters, its _Iteration (a reference)
+	 * and the slots that do not change; the bootstrap calls
+	 * _aw.hot_forget whenever iters changes. */
+	accwatch_pyobject *last_iterator, *last_rec;
+	uint32_t last_loader, last_iteration;
+	int last_recorded, last_indexed;
+	accwatch_pyobject *method_type; /* of the method descriptors */
 };
 
 struct accwatch_recorder {
@@ -125,6 +132,14 @@ accwatch_pyobject *accwatch_py_hot_methods(accwatch_pyobject *self,
 accwatch_pyobject *accwatch_py_instancemethod(accwatch_pyobject *self,
 					      accwatch_pyobject *const *args,
 					      ssize_t nargs);
+/* _aw.hot_descriptors: the same methods as method descriptors (no binding
+ * per call), or None; _aw.hot_forget: the bootstrap's iters changed. */
+accwatch_pyobject *accwatch_py_hot_descriptors(accwatch_pyobject *self,
+					       accwatch_pyobject *const *args,
+					       ssize_t nargs);
+accwatch_pyobject *accwatch_py_hot_forget(accwatch_pyobject *self,
+					  accwatch_pyobject *const *args,
+					  ssize_t nargs);
 
 /* function(argument), its result dropped and any error cleared; takes the
  * reference to argument (NULL: nothing is called). GIL held. */

@@ -14,10 +14,12 @@
  * C-API functions beyond the usual ones are struct accwatch_capi's batch group.
  * Anything unusual (an iterator not bound to an _Iteration, an IterableDataset
  * loader, StopIteration) is handed to a Python callback of the bootstrap. */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "accwatch_debug.h"
 #include "accwatch_events.h"
+#include "accwatch_pylayout.h"
 #include "accwatch_record.h"
 
 /* ACCWATCH_HOT_LOADER, ...: the _Iteration slots (accwatch_record.h). */
@@ -47,23 +49,6 @@ static void accwatch_hot_callback(accwatch_pyobject *callable,
 		api->PyErr_Clear();
 }
 
-/* The _Iteration of an iterator, borrowed, or NULL. */
-static accwatch_pyobject *accwatch_hot_rec(accwatch_pyobject *iterator)
-{
-	const struct accwatch_capi *api = accwatch_recorder.api;
-	accwatch_pyobject *key =
-	    accwatch_recorder.api->batch.PyLong_FromVoidPtr(iterator);
-	accwatch_pyobject *rec;
-
-	if (!key) {
-		api->PyErr_Clear();
-		return NULL;
-	}
-	rec = api->PyDict_GetItem(accwatch_recorder.hot.iters, key);
-	api->Py_DecRef(key);
-	return rec;
-}
-
 static uint32_t accwatch_hot_u32(accwatch_pyobject *rec, ssize_t slot)
 {
 	long long value = accwatch_recorder.api->batch.PyLong_AsLongLong(
@@ -73,8 +58,8 @@ static uint32_t accwatch_hot_u32(accwatch_pyobject *rec, ssize_t slot)
 					       : (uint32_t)value;
 }
 
-/* rec[slot] += 1 */
-static void accwatch_hot_count(accwatch_pyobject *rec, ssize_t slot)
+/* rec[slot] += 1; returns what it was. */
+static uint32_t accwatch_hot_count(accwatch_pyobject *rec, ssize_t slot)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
 	long long value = accwatch_recorder.api->batch.PyLong_AsLongLong(
@@ -83,6 +68,8 @@ static void accwatch_hot_count(accwatch_pyobject *rec, ssize_t slot)
 
 	if (next)
 		accwatch_recorder.api->batch.PyList_SetItem(rec, slot, next);
+	return value < 0 || value > UINT32_MAX ? ACCWATCH_UNKNOWN
+					       : (uint32_t)value;
 }
 
 static int accwatch_hot_flag(accwatch_pyobject *rec, ssize_t slot)
@@ -93,12 +80,65 @@ static int accwatch_hot_flag(accwatch_pyobject *rec, ssize_t slot)
 	return value && api->PyObject_IsTrue(value) == 1;
 }
 
+/* Forgets the last iterator looked up. */
+static void accwatch_hot_drop_last(void)
+{
+	struct accwatch_hot_objects *hot = &accwatch_recorder.hot;
+	accwatch_pyobject *rec = hot->last_rec;
+
+	hot->last_iterator = NULL;
+	hot->last_rec = NULL;
+	accwatch_py_drop(accwatch_recorder.api, rec);
+}
+
+/* Keeps rec as the _Iteration of iterator, with the slots that the
+ * bootstrap sets once (loader, iteration, recorded, indexed). */
+static void accwatch_hot_remember(accwatch_pyobject *iterator,
+				  accwatch_pyobject *rec)
+{
+	struct accwatch_hot_objects *hot = &accwatch_recorder.hot;
+
+	accwatch_hot_drop_last();
+	accwatch_recorder.api->Py_IncRef(rec);
+	hot->last_loader = accwatch_hot_u32(rec, ACCWATCH_HOT_LOADER);
+	hot->last_iteration = accwatch_hot_u32(rec, ACCWATCH_HOT_ITERATION);
+	hot->last_recorded = accwatch_hot_flag(rec, ACCWATCH_HOT_RECORDED);
+	hot->last_indexed = accwatch_hot_flag(rec, ACCWATCH_HOT_INDEXED);
+	hot->last_rec = rec;
+	hot->last_iterator = iterator;
+}
+
+/* The _Iteration of an iterator, borrowed, or NULL; the last one found is
+ * kept (hot.last_*) until the bootstrap's iters changes. */
+static accwatch_pyobject *accwatch_hot_rec(accwatch_pyobject *iterator)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	struct accwatch_hot_objects *hot = &accwatch_recorder.hot;
+	accwatch_pyobject *key, *rec;
+
+	if (iterator == hot->last_iterator)
+		return hot->last_rec;
+	key = api->batch.PyLong_FromVoidPtr(iterator);
+	if (!key) {
+		api->PyErr_Clear();
+		return NULL;
+	}
+	rec = api->PyDict_GetItem(hot->iters, key);
+	api->Py_DecRef(key);
+	if (rec)
+		accwatch_hot_remember(iterator, rec);
+	return rec;
+}
+
 /* After torch's _next_index returned index: the batch event, drawn += 1. */
 static void accwatch_hot_drawn(accwatch_pyobject *iterator,
 			       accwatch_pyobject *index)
 {
 	const struct accwatch_capi *api = accwatch_recorder.api;
+	const struct accwatch_hot_objects *hot = &accwatch_recorder.hot;
 	accwatch_pyobject *rec = accwatch_hot_rec(iterator);
+	uint32_t loader = hot->last_loader, iteration = hot->last_iteration;
+	uint32_t drawn;
 
 	if (!rec) {
 		accwatch_pyobject *args[2] = {iterator, index};
@@ -108,15 +148,12 @@ static void accwatch_hot_drawn(accwatch_pyobject *iterator,
 		return;
 	}
 	api->Py_IncRef(rec); /* a callback may drop it from the dict */
-	if (accwatch_hot_flag(rec, ACCWATCH_HOT_RECORDED)) {
-		if (accwatch_hot_flag(rec, ACCWATCH_HOT_INDEXED))
-			accwatch_record_batch(
-			    accwatch_hot_u32(rec, ACCWATCH_HOT_LOADER),
-			    accwatch_hot_u32(rec, ACCWATCH_HOT_ITERATION),
-			    accwatch_hot_u32(rec, ACCWATCH_HOT_DRAWN), index);
-		else
-			accwatch_hot_callback(
-			    accwatch_recorder.hot.on_unindexed, &rec, 1);
+	if (hot->last_recorded && hot->last_indexed) {
+		drawn = accwatch_hot_count(rec, ACCWATCH_HOT_DRAWN);
+		accwatch_record_batch(loader, iteration, drawn, index);
+	} else if (hot->last_recorded) {
+		accwatch_hot_callback(accwatch_recorder.hot.on_unindexed, &rec,
+				      1);
 		accwatch_hot_count(rec, ACCWATCH_HOT_DRAWN);
 	}
 	api->Py_DecRef(rec);
@@ -196,6 +233,22 @@ accwatch_pyobject *accwatch_py_instancemethod(accwatch_pyobject *self,
 	return method;
 }
 
+/* What hot_methods and hot_descriptors are given: (iters, next_index, next,
+ * on_unknown, on_unindexed, on_stop), kept for the process. */
+static void accwatch_hot_keep(accwatch_pyobject *const *args)
+{
+	struct accwatch_hot_objects *hot = &accwatch_recorder.hot;
+	accwatch_pyobject **kept[] = {&hot->iters,        &hot->next_index,
+				      &hot->next,         &hot->on_unknown,
+				      &hot->on_unindexed, &hot->on_stop};
+
+	accwatch_hot_drop_last();
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		accwatch_recorder.api->Py_IncRef(args[i]);
+		*kept[i] = args[i];
+	}
+}
+
 /* (iters, next_index, next, on_unknown, on_unindexed, on_stop, module) ->
  * the C (_next_index, __next__) as builtins of module (the bootstrap makes
  * them methods), or None: keep the Python ones. */
@@ -211,14 +264,7 @@ accwatch_pyobject *accwatch_py_hot_methods(accwatch_pyobject *self,
 		ACCWATCH_DEBUG("per-batch methods in Python");
 		goto end;
 	}
-	accwatch_recorder.hot.iters = args[0];
-	accwatch_recorder.hot.next_index = args[1];
-	accwatch_recorder.hot.next = args[2];
-	accwatch_recorder.hot.on_unknown = args[3];
-	accwatch_recorder.hot.on_unindexed = args[4];
-	accwatch_recorder.hot.on_stop = args[5];
-	for (ssize_t i = 0; i < 6; i++)
-		api->Py_IncRef(args[i]); /* kept for the process */
+	accwatch_hot_keep(args);
 	next_index =
 	    api->PyCFunction_NewEx(&accwatch_hot_next_index_def, NULL, args[6]);
 	next = api->PyCFunction_NewEx(&accwatch_hot_next_def, NULL, args[6]);
@@ -232,4 +278,153 @@ end:
 		pair = accwatch_record_none();
 	}
 	return pair;
+}
+
+/* A per-batch method as a method descriptor of its own type: the
+ * interpreter calls it with the iterator first, as it calls a function,
+ * where an instancemethod makes a bound method object every call. It has a
+ * __dict__ (the bootstrap's functools.update_wrapper: __wrapped__, names,
+ * __doc__) and binds like a function when read as an attribute. */
+struct accwatch_hot_method {
+	unsigned char head[ACCWATCH_OFFSET_SIZE]; /* PyObject_HEAD */
+	accwatch_pyobject *(*vectorcall)(accwatch_pyobject *callable,
+					 accwatch_pyobject *const *args,
+					 size_t nargsf,
+					 accwatch_pyobject *kwnames);
+	accwatch_pyobject *dict;
+	int is_next; /* __next__, else _next_index */
+};
+
+static accwatch_pyobject *
+accwatch_hot_method_call(accwatch_pyobject *callable,
+			 accwatch_pyobject *const *args, size_t nargsf,
+			 accwatch_pyobject *kwnames)
+{
+	const struct accwatch_hot_method *method = (const void *)callable;
+	ssize_t nargs =
+	    (ssize_t)(nargsf & ~ACCWATCH_PY_VECTORCALL_ARGUMENTS_OFFSET);
+
+	if (kwnames)
+		return accwatch_recorder.api->batch.PyObject_Vectorcall(
+		    method->is_next ? accwatch_recorder.hot.next
+				    : accwatch_recorder.hot.next_index,
+		    args, nargsf, kwnames);
+	return method->is_next ? accwatch_hot_next(NULL, args, nargs)
+			       : accwatch_hot_next_index(NULL, args, nargs);
+}
+
+/* __get__: bound to an instance, itself on the class (as a function). */
+static accwatch_pyobject *accwatch_hot_method_get(accwatch_pyobject *self,
+						  accwatch_pyobject *instance,
+						  accwatch_pyobject *owner)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+
+	(void)owner;
+	if (!instance || instance == api->Py_None) {
+		api->Py_IncRef(self);
+		return self;
+	}
+	return api->batch.PyMethod_New(self, instance);
+}
+
+static struct accwatch_py_member_def accwatch_hot_method_members[] = {
+    {"__vectorcalloffset__", ACCWATCH_PY_T_PYSSIZET,
+     (ssize_t)offsetof(struct accwatch_hot_method, vectorcall),
+     ACCWATCH_PY_READONLY, NULL},
+    {"__dictoffset__", ACCWATCH_PY_T_PYSSIZET,
+     (ssize_t)offsetof(struct accwatch_hot_method, dict), ACCWATCH_PY_READONLY,
+     NULL},
+    {NULL, 0, 0, 0, NULL}};
+
+static struct accwatch_py_getset_def accwatch_hot_method_getset[] = {
+    {"__dict__", NULL, NULL, NULL, NULL}, {NULL, NULL, NULL, NULL, NULL}};
+
+/* The type, made once; NULL with the error set when it cannot be. */
+static accwatch_pyobject *accwatch_hot_method_type(void)
+{
+	static struct accwatch_py_type_slot slots[] = {
+	    {ACCWATCH_PY_TP_CALL, NULL},
+	    {ACCWATCH_PY_TP_DESCR_GET, (void *)accwatch_hot_method_get},
+	    {ACCWATCH_PY_TP_MEMBERS, accwatch_hot_method_members},
+	    {ACCWATCH_PY_TP_GETSET, accwatch_hot_method_getset},
+	    {0, NULL}};
+	static struct accwatch_py_type_spec spec = {
+	    "accwatch.method", (int)sizeof(struct accwatch_hot_method), 0,
+	    ACCWATCH_PY_TPFLAGS_DEFAULT |
+		ACCWATCH_PY_TPFLAGS_METHOD_DESCRIPTOR |
+		ACCWATCH_PY_TPFLAGS_HAVE_VECTORCALL,
+	    slots};
+	struct accwatch_hot_objects *hot = &accwatch_recorder.hot;
+
+	if (!hot->method_type) {
+		const struct accwatch_capi *api = accwatch_recorder.api;
+
+		slots[0].pfunc = (void *)api->batch.PyVectorcall_Call;
+		accwatch_hot_method_getset[0].get =
+		    (void *)api->batch.PyObject_GenericGetDict;
+		accwatch_hot_method_getset[0].set =
+		    (void *)api->batch.PyObject_GenericSetDict;
+		hot->method_type = api->batch.PyType_FromSpec(&spec);
+	}
+	return hot->method_type;
+}
+
+static accwatch_pyobject *accwatch_hot_method_new(int is_next)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *type = accwatch_hot_method_type();
+	accwatch_pyobject *method =
+	    type ? api->PyObject_CallObject(type, NULL) : NULL;
+	struct accwatch_hot_method *fields = (void *)method;
+
+	if (method) {
+		fields->vectorcall = accwatch_hot_method_call;
+		fields->is_next = is_next;
+	}
+	return method;
+}
+
+/* (iters, next_index, next, on_unknown, on_unindexed, on_stop) -> the
+ * (_next_index, __next__) method descriptors, or None: the interpreter
+ * lacks what they need (3.9+, the object layout probed at attach). */
+accwatch_pyobject *accwatch_py_hot_descriptors(accwatch_pyobject *self,
+					       accwatch_pyobject *const *args,
+					       ssize_t nargs)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *next_index = NULL, *next = NULL, *pair = NULL;
+
+	(void)self;
+	if (nargs != 6 || !api->batch.PyObject_Vectorcall ||
+	    !accwatch_indices_layout_known()) {
+		ACCWATCH_DEBUG("per-batch method descriptors not made");
+		goto end;
+	}
+	next_index = accwatch_hot_method_new(0);
+	next = accwatch_hot_method_new(1);
+	if (!next_index || !next)
+		goto end;
+	pair = api->PyTuple_Pack(2, next_index, next);
+	if (pair)
+		accwatch_hot_keep(args);
+end:
+	accwatch_py_drop(api, next_index);
+	accwatch_py_drop(api, next);
+	if (!pair) {
+		api->PyErr_Clear();
+		pair = accwatch_record_none();
+	}
+	return pair;
+}
+
+accwatch_pyobject *accwatch_py_hot_forget(accwatch_pyobject *self,
+					  accwatch_pyobject *const *args,
+					  ssize_t nargs)
+{
+	(void)self;
+	(void)args;
+	(void)nargs;
+	accwatch_hot_drop_last();
+	return accwatch_record_none();
 }

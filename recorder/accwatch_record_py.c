@@ -621,6 +621,8 @@ static const struct accwatch_py_method_def accwatch_record_methods[] = {
     ACCWATCH_KEYWORD_METHOD("dataset_map", accwatch_py_dataset_map),
     ACCWATCH_METHOD("hot_methods", accwatch_py_hot_methods),
     ACCWATCH_METHOD("instancemethod", accwatch_py_instancemethod),
+    ACCWATCH_METHOD("hot_descriptors", accwatch_py_hot_descriptors),
+    ACCWATCH_METHOD("hot_forget", accwatch_py_hot_forget),
     ACCWATCH_METHOD("call_before", accwatch_py_call_before_new),
     ACCWATCH_METHOD("call_around", accwatch_py_call_around_new),
     ACCWATCH_METHOD("around", accwatch_py_around_new),

@@ -523,7 +523,10 @@ def _end(rec, exhausted):
 
 def _iterator_gone(key):
     try:
-        rec = _iters.pop(key, None)
+        try:
+            rec = _iters.pop(key, None)
+        finally:
+            _aw.hot_forget()  # the C path keeps the last iterator it saw
         if rec is not None:
             _end(rec, 0)
     except Exception:
@@ -533,7 +536,10 @@ def _iterator_gone(key):
 def _bind(iterator, rec):
     key = id(iterator)
     known = key in _iters
-    _iters[key] = rec
+    try:
+        _iters[key] = rec
+    finally:
+        _aw.hot_forget()
     if not known:
         weakref.finalize(iterator, _iterator_gone, key)
 
@@ -831,13 +837,21 @@ def _add_per_batch_methods(iterator):
         return
     methods = None
     try:
-        hot = _aw.hot_methods(_iters, originals[0], originals[1],
-                             _hot_unknown, _hot_unindexed, _stopped,
-                             iterator.__module__)
+        hot = _aw.hot_descriptors(_iters, originals[0], originals[1],
+                                  _hot_unknown, _hot_unindexed, _stopped)
         if hot is not None:
+            # method descriptors with a __dict__: inspect.signature and
+            # __qualname__ read torch's method through __wrapped__.
+            methods = [functools.update_wrapper(method, original)
+                       for method, original in zip(hot, originals)]
+        else:
+            hot = _aw.hot_methods(_iters, originals[0], originals[1],
+                                  _hot_unknown, _hot_unindexed, _stopped,
+                                  iterator.__module__)
+        if methods is None and hot is not None:
             # partial: a C callable with a __dict__, so that
-            # inspect.signature and __qualname__ read torch's method through
-            # __wrapped__ (return annotation included).
+            # inspect.signature and __qualname__ read torch's method
+            # through __wrapped__ (return annotation included).
             methods = [_aw.instancemethod(functools.update_wrapper(
                 functools.partial(function), original))
                 for function, original in zip(hot, originals)]

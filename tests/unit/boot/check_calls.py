@@ -13,7 +13,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catalogue  # noqa: E402
 
-HELPERS = {"hot_methods", "instancemethod", "call_before", "call_around", "around",
+HELPERS = {"hot_methods", "hot_descriptors", "hot_forget", "instancemethod", "call_before", "call_around", "around",
            "recording", "debug"}
 CONSTANTS = {"UNKNOWN", "BOOT_PREFIX", "DEBUG", "HOT_SLOTS"}
 # Functions whose dict(...) results are passed as an event's **fields.

@@ -68,6 +68,12 @@ class Recorder(types.ModuleType):
     def hot_methods(self, *args):
         return None  # the Python per-batch wrappers serve
 
+    def hot_descriptors(self, *args):
+        return None
+
+    def hot_forget(self):
+        return None
+
     def instancemethod(self, function):
         return _InstanceMethod(function)
 
