@@ -86,6 +86,30 @@ def count(opts, mode, work):
     return int(totals.group(1))
 
 
+# Where recording's instructions go, from the recorded run's profile
+# (inclusive counts of the recorder's functions, per batch).
+PARTS = (("batch event in all (record_batch)", "accwatch_record_py.c:accwatch_record_batch"),
+         ("  indices walk (its event included)", "accwatch_indices.c:accwatch_indices_walk"),
+         ("  the event (emit: stall bound + LTTng)", "accwatch_record_py.c:accwatch_emit_batch"),
+         ("    LTTng-UST tracepoint probe", "accwatch_tp.h:lttng_ust__event_probe__accwatch___batch"),
+         ("    stall bound: clock reads", "accwatch_record_stall.c:accwatch_stall_"))
+
+
+def parts(path, batches):
+    """{function substring: inclusive instructions per batch} of a callgrind file."""
+    out = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
+                         check=True, capture_output=True, text=True).stdout
+    found = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*([\d,]+)\s+\([^)]*\)\s+(\S+)", line)
+        if not m:
+            continue
+        for _, name in PARTS:
+            if re.search(r"/" + re.escape(name) + r"\w* ", m.group(2) + " "):
+                found[name] = found.get(name, 0) + int(m.group(1).replace(",", "")) / batches
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
@@ -105,6 +129,7 @@ def main():
         os.makedirs(opts.keep, exist_ok=True)
     try:
         ir = {mode: count(opts, mode, work) / opts.batches for mode in ("a", "c", "c0", "d")}
+        split = parts(os.path.join(work, "callgrind.c-01"), opts.batches)
         if opts.keep:
             for mode in ir:
                 shutil.copy(os.path.join(work, f"callgrind.{mode}-01"), opts.keep)
@@ -120,6 +145,14 @@ def main():
         added = ir[mode] - ir[against] if against else 0
         ratio = ir[mode] / ir[against] if against else 1
         print(f"{name:<32} {ir[mode]:>12,.0f} {added:>10,.0f} {ratio:>7.4f}  (vs {against or '-'})")
+    added = ir["c"] - ir["c0"]
+    print(f"# where the {added:,.0f} instructions added per batch go (inclusive, recorded run)")
+    for label, name in PARTS:
+        print(f"{label:<44} {split.get(name, 0):>8,.0f}")
+    walk, emit = (split.get(PARTS[i][1], 0) for i in (1, 2))
+    print(f"{'  indices read from Python (walk - event)':<44} {walk - emit:>8,.0f}")
+    print(f"{'per-batch methods, lookups, counts (rest)':<44} "
+          f"{added - split.get(PARTS[0][1], 0):>8,.0f}")
     accwatch, python = ir["c"] - ir["c0"], ir["d"] - ir["a"]
     if accwatch > 0:
         print(f"# the python tracer adds {python / accwatch:.1f}x the instructions accwatch adds per batch")
