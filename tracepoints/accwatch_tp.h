@@ -66,6 +66,15 @@
 	ACCWATCH_TP_EVENT_SEQ(name, list, u32_indices)
 #define ACCWATCH_TP_EVENT_i64_indices(name, list)                              \
 	ACCWATCH_TP_EVENT_SEQ(name, list, i64_indices)
+/* Packed indices: count (a field) indices in words 64-bit words. */
+#define ACCWATCH_TP_EVENT_packed_indices(name, list)                           \
+	LTTNG_UST_TRACEPOINT_EVENT(accwatch, name,                             \
+		LTTNG_UST_TP_ARGS(const struct accwatch_##list##_info *, info, \
+			const uint64_t *, packed, uint16_t, words),            \
+		LTTNG_UST_TP_FIELDS(ACCWATCH_TP_COMMON                         \
+			ACCWATCH_FIELDS_##list(ACCWATCH_TP_FIELD, ~)           \
+			lttng_ust_field_sequence(uint64_t, packed, packed,     \
+				uint16_t, words)))
 #define ACCWATCH_TP_EVENT_u64_hashes(name, list)                               \
 	ACCWATCH_TP_EVENT_SEQ(name, list, u64_hashes)
 

@@ -23,6 +23,7 @@ enum aw_array_kind {
 	AW_ARRAY_U32,
 	AW_ARRAY_I64,
 	AW_ARRAY_U64,
+	AW_ARRAY_PACKED, /* 64-bit words of packed indices: accwatch_packed.h */
 };
 
 struct aw_event_spec {

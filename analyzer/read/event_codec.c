@@ -115,6 +115,7 @@ void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event)
 		}
 		break;
 	case AW_ARRAY_U64:
+	case AW_ARRAY_PACKED: /* the reader hands these on unpacked */
 		for (uint32_t i = 0; i < count; i++)
 			aw_put_uvarint_unchecked(enc, event->values.u64[i]);
 		break;
@@ -322,6 +323,7 @@ static void aw_get_array(struct aw_cursor *c, struct aw_decoder *dec,
 		AW_GET_ELEMENTS(i64, aw_get_svarint(c));
 		break;
 	case AW_ARRAY_U64:
+	case AW_ARRAY_PACKED:
 		AW_GET_ELEMENTS(u64, aw_get_uvarint(c));
 		break;
 	case AW_ARRAY_NONE:

@@ -51,6 +51,7 @@ static void fill(struct aw_event *e, enum aw_event_kind kind, char *strings,
 		e->count = 5;
 		break;
 	case AW_ARRAY_U64:
+	case AW_ARRAY_PACKED: /* words, as the record carries them */
 		e->values.u64 = u64;
 		e->count = 5;
 		break;
@@ -86,6 +87,7 @@ static void expect_same(const struct aw_event *a, const struct aw_event *b)
 			cr_expect_eq(b->values.i64[i], a->values.i64[i]);
 			break;
 		case AW_ARRAY_U64:
+		case AW_ARRAY_PACKED:
 			cr_expect_eq(b->values.u64[i], a->values.u64[i]);
 			break;
 		case AW_ARRAY_NONE:

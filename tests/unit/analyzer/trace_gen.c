@@ -25,6 +25,8 @@
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "accwatch_tp.h"
 
+#include "accwatch_packed.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,12 +70,15 @@ static void emit_loader(uint32_t run, int32_t pid, uint32_t loader,
 	    .site = "train.py:10", .stack = "train.py:10 main", .allow = "");
 }
 
-/* One batch, split into chunks of at most `chunk` indices; wide ones go out
- * as batch_wide. */
+/* How a batch goes out: batch (the events of traces before packing),
+ * batch_wide, or batch_packed (what the recorder writes). */
+enum tg_form { TG_PLAIN, TG_WIDE, TG_PACKED };
+
+/* One batch, split into chunks of at most `chunk` indices (<= 64). */
 static void emit_batch(uint32_t run, int32_t pid, uint32_t loader,
 		       uint32_t iteration, uint32_t ordinal,
 		       const uint32_t *indices, uint32_t count, uint32_t chunk,
-		       int wide)
+		       enum tg_form form)
 {
 	for (uint32_t offset = 0; offset < count; offset += chunk) {
 		uint32_t n = count - offset < chunk ? count - offset : chunk;
@@ -81,7 +86,13 @@ static void emit_batch(uint32_t run, int32_t pid, uint32_t loader,
 		    TG_INFO(batch, run, pid, .loader = loader,
 			    .iteration = iteration, .batch = ordinal,
 			    .offset = offset, .total = count, .count = n);
-		if (wide) {
+		if (form == TG_PACKED) {
+			uint64_t words[ACCWATCH_PACKED_WORDS(64)];
+			size_t n_words = accwatch_packed_encode_u32(
+			    indices + offset, n, words);
+			lttng_ust_tracepoint(accwatch, batch_packed, info,
+					     words, (uint16_t)n_words);
+		} else if (form == TG_WIDE) {
 			int64_t wide_indices[64];
 			for (uint32_t i = 0; i < n; i++)
 				wide_indices[i] = indices[offset + i];
@@ -104,9 +115,13 @@ static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 	uint32_t batches = 0;
 	for (uint32_t start = 0; start < count; start += BATCH, batches++) {
 		uint32_t n = count - start < BATCH ? count - start : BATCH;
-		/* Batch 1 is chunked (3 + 5), batch 2 goes out wide. */
+		/* Batch 1 is chunked (3 + 5), batch 2 goes out wide, the
+		 * ones after packed (one trace of both recorders). */
 		emit_batch(run, pid, 0, iteration, batches, indices + start, n,
-			   batches == 1 ? 3 : BATCH, batches == 2);
+			   batches == 1 ? 3 : BATCH,
+			   batches == 2  ? TG_WIDE
+			   : batches > 2 ? TG_PACKED
+					 : TG_PLAIN);
 	}
 	uint32_t drawn = batches;
 	if (prefetch) {
@@ -114,9 +129,9 @@ static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 		for (uint32_t i = 0; i < BATCH; i++)
 			extra[i] = i;
 		emit_batch(run, pid, 0, iteration, drawn++, extra, BATCH, BATCH,
-			   0);
+			   TG_PLAIN);
 		emit_batch(run, pid, 0, iteration, drawn++, extra, BATCH, BATCH,
-			   0);
+			   TG_PACKED);
 	}
 	TG_EMIT(iter_end, run, pid, .loader = 0, .iteration = iteration,
 		.drawn = drawn, .yielded = batches, .exhausted = 1,
@@ -185,7 +200,7 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 						(unsigned long long)i * RANKS) %
 					       total);
 			emit_batch(run, 5000 + r, 0, 0, ordinal, batch, B, B,
-				   0);
+				   TG_PACKED);
 		}
 	}
 	for (int r = 0; r < RANKS; r++)
@@ -308,7 +323,7 @@ static void growth_pass(uint32_t run, int32_t pid, int r, uint32_t loader,
 		.site = "train.py:31");
 	TG_EMIT(iter_begin, run, pid, .loader = loader, .iteration = iteration,
 		.sampler_epoch = epoch, .seed = 0, .resumed = -1);
-	emit_batch(run, pid, loader, iteration, 0, indices, 8, 8, 0);
+	emit_batch(run, pid, loader, iteration, 0, indices, 8, 8, TG_PLAIN);
 	if (worker > 0) {
 		TG_EMIT(fork, run, pid, .child_pid = worker, .threads = 1,
 			.thread_names = "", .cuda_mapped = 0, .py_stack = "",

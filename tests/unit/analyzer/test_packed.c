@@ -1,0 +1,97 @@
+/* Unit tests of packed indices (tracepoints/accwatch_packed.h): what the
+ * recorder encodes the reader decodes, and words that are no such stream
+ * are refused. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "accwatch_events.h"
+#include "accwatch_packed.h"
+
+#define MAX 4096u
+
+static uint64_t words[ACCWATCH_PACKED_WORDS(MAX)];
+static int64_t out[MAX];
+
+static size_t round_trip(const int64_t *values, uint32_t count)
+{
+	size_t n = accwatch_packed_encode_i64(values, count, words);
+	uint32_t got = 0;
+
+	cr_assert_leq(n, ACCWATCH_PACKED_WORDS(count));
+	cr_assert(accwatch_packed_decode(words, n, MAX, out, &got));
+	cr_assert_eq(got, count);
+	for (uint32_t i = 0; i < count; i++)
+		cr_assert_eq(out[i], values[i], "index %u", i);
+	return n;
+}
+
+Test(packed, runs_take_a_word_or_two)
+{
+	int64_t values[MAX];
+
+	for (uint32_t i = 0; i < MAX; i++)
+		values[i] = 1000000 + i;
+	cr_expect_eq(round_trip(values, MAX), 1);
+	for (uint32_t i = 0; i < 64; i++)
+		values[i] = 70 - 8 * (int64_t)i; /* strided, going down */
+	cr_expect_eq(round_trip(values, 64), 1);
+	for (uint32_t i = 0; i < 64; i++)
+		values[i] = INT64_MAX - 3; /* the same index 64 times */
+	cr_expect_leq(round_trip(values, 64), 2);
+	cr_expect_eq(round_trip(values, 1), 2);
+	cr_expect_eq(round_trip(values, 0), 1);
+}
+
+Test(packed, a_shuffle_below_2_to_the_20_takes_20_bits_an_index)
+{
+	int64_t values[64];
+
+	srand(7);
+	for (uint32_t i = 0; i < 64; i++)
+		values[i] = rand() % (1 << 20);
+	values[5] = 0;
+	values[9] = (1 << 20) - 1;
+	/* 64 x 20 bits and a header of at most 64 bits. */
+	cr_expect_leq(round_trip(values, 64), 21);
+}
+
+Test(packed, any_64_bit_index)
+{
+	int64_t values[] = {INT64_MIN, INT64_MAX, -1, 0, 1, 1LL << 32, -5};
+	uint32_t narrow[] = {0, UINT32_MAX, 7, 7};
+	uint32_t got;
+	size_t n;
+
+	round_trip(values, 7);
+	round_trip(values, 2);
+	n = accwatch_packed_encode_u32(narrow, 4, words);
+	cr_assert(accwatch_packed_decode(words, n, MAX, out, &got));
+	cr_assert_eq(got, 4);
+	cr_expect_eq(out[1], UINT32_MAX);
+	cr_expect_eq(out[3], 7);
+}
+
+Test(packed, words_that_are_no_stream_are_refused)
+{
+	int64_t values[64];
+	uint32_t got = 99;
+	size_t n;
+
+	for (uint32_t i = 0; i < 64; i++)
+		values[i] = (int64_t)(i * 7919u % 1000u);
+	n = accwatch_packed_encode_i64(values, 64, words);
+	/* cut short */
+	cr_expect_not(accwatch_packed_decode(words, n - 1, MAX, out, &got));
+	cr_expect_eq(got, 0);
+	cr_expect_not(accwatch_packed_decode(words, 0, MAX, out, &got));
+	/* more indices than the reader takes */
+	cr_expect_not(accwatch_packed_decode(words, n, 63, out, &got));
+	/* a width field above 64: form 1, count 1 (sized: 7 bits of 1, then
+	 * 1), least 0 (7 bits of 0), width 127 */
+	words[0] = 1u | (1u << 1) | (1u << 8) | (127u << 16);
+	cr_expect_not(accwatch_packed_decode(words, 1, MAX, out, &got));
+	/* a run of more than the maximum in one word */
+	words[0] = 0u | (13u << 1) | (UINT64_C(0x1fff) << 8);
+	cr_expect_not(accwatch_packed_decode(words, 1, MAX, out, &got));
+}
