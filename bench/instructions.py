@@ -91,8 +91,11 @@ def count(opts, mode, work):
 PARTS = (("batch event in all (record_batch)", "accwatch_record_py.c:accwatch_record_batch"),
          ("  indices walk (its event included)", "accwatch_indices.c:accwatch_indices_walk"),
          ("  the event (emit: stall bound + LTTng)", "accwatch_record_py.c:accwatch_emit_batch"),
-         ("    LTTng-UST tracepoint probe", "accwatch_tp.h:lttng_ust__event_probe__accwatch___batch"),
-         ("    stall bound: clock reads", "accwatch_record_stall.c:accwatch_stall_"))
+         ("    indices packed (accwatch_packed.h)", "accwatch_record_py.c:accwatch_pack"),
+         ("    LTTng-UST tracepoint probe", "accwatch_tp.h:lttng_ust__event_probe__accwatch___batch",
+          "accwatch_tp.h:lttng_ust__event_probe__accwatch___batch_packed"),
+         ("    stall bound: clock reads", "accwatch_record_stall.c:accwatch_stall_begin",
+          "accwatch_record_stall.c:accwatch_stall_end"))
 
 
 def parts(path, batches):
@@ -101,12 +104,14 @@ def parts(path, batches):
                          check=True, capture_output=True, text=True).stdout
     found = {}
     for line in out.splitlines():
-        m = re.match(r"\s*([\d,]+)\s+\([^)]*\)\s+(\S+)", line)
+        # a function of a library ("file:function [object]"), not a line
+        # inlined from another file
+        m = re.match(r"\s*([\d,]+)\s+\([^)]*\)\s+\S*/([\w.]+:\w+) \[", line)
         if not m:
             continue
-        for _, name in PARTS:
-            if re.search(r"/" + re.escape(name) + r"\w* ", m.group(2) + " "):
-                found[name] = found.get(name, 0) + int(m.group(1).replace(",", "")) / batches
+        for label, *names in PARTS:
+            if m.group(2) in names:
+                found[label] = found.get(label, 0) + int(m.group(1).replace(",", "")) / batches
     return found
 
 
@@ -147,12 +152,12 @@ def main():
         print(f"{name:<32} {ir[mode]:>12,.0f} {added:>10,.0f} {ratio:>7.4f}  (vs {against or '-'})")
     added = ir["c"] - ir["c0"]
     print(f"# where the {added:,.0f} instructions added per batch go (inclusive, recorded run)")
-    for label, name in PARTS:
-        print(f"{label:<44} {split.get(name, 0):>8,.0f}")
-    walk, emit = (split.get(PARTS[i][1], 0) for i in (1, 2))
+    for label, *_ in PARTS:
+        print(f"{label:<44} {split.get(label, 0):>8,.0f}")
+    walk, emit = (split.get(PARTS[i][0], 0) for i in (1, 2))
     print(f"{'  indices read from Python (walk - event)':<44} {walk - emit:>8,.0f}")
     print(f"{'per-batch methods, lookups, counts (rest)':<44} "
-          f"{added - split.get(PARTS[0][1], 0):>8,.0f}")
+          f"{added - split.get(PARTS[0][0], 0):>8,.0f}")
     accwatch, python = ir["c"] - ir["c0"], ir["d"] - ir["a"]
     if accwatch > 0:
         print(f"# the python tracer adds {python / accwatch:.1f}x the instructions accwatch adds per batch")

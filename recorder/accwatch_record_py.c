@@ -7,6 +7,7 @@
 #include "accwatch_debug.h"
 #include "accwatch_env.h"
 #include "accwatch_events.h"
+#include "accwatch_packed.h"
 #include "accwatch_record.h"
 #include "accwatch_record_args.h"
 #include "accwatch_tp.h"
@@ -40,6 +41,7 @@ struct accwatch_event_call {
 #define ACCWATCH_IF_none(...) __VA_ARGS__
 #define ACCWATCH_IF_u32_indices(...)
 #define ACCWATCH_IF_i64_indices(...)
+#define ACCWATCH_IF_packed_indices(...)
 #define ACCWATCH_IF_u64_hashes(...)
 
 /* clang-format off */
@@ -116,17 +118,39 @@ static void accwatch_walk_indices(accwatch_pyobject *indices,
 		ACCWATCH_DEBUG("%s %u: indices not recorded", what, ordinal);
 }
 
-/* The emitter of an event with indices: its narrow event, or the _wide one
- * when an index does not fit 32 bits (tracepoint names are literals). */
+/* Packs a chunk's indices (narrow or wide) into words; returns how many,
+ * or 0 when no room could be had. Small chunks (a batch) use the stack. */
+#define ACCWATCH_PACK_ON_STACK 256u
+static size_t accwatch_pack(uint32_t count, const uint32_t *narrow,
+			    const int64_t *wide, uint64_t *stack,
+			    uint64_t **words)
+{
+	*words = count <= ACCWATCH_PACK_ON_STACK
+		     ? stack
+		     : malloc(ACCWATCH_PACKED_WORDS(count) * sizeof(uint64_t));
+	if (!*words)
+		return 0;
+	return narrow ? accwatch_packed_encode_u32(narrow, count, *words)
+		      : accwatch_packed_encode_i64(wide, count, *words);
+}
+
+/* The emitter of an event with indices: its _packed event (tracepoint names
+ * are literals; the plain and _wide ones are for traces of before). */
 #define ACCWATCH_INDICES_EMITTER(function, event, type, iteration, batch)      \
 	static void function##_now(const void *info, const uint32_t *narrow,   \
 				   const int64_t *wide)                        \
 	{                                                                      \
-		if (narrow)                                                    \
-			lttng_ust_tracepoint(accwatch, event, info, narrow);   \
-		else                                                           \
-			lttng_ust_tracepoint(accwatch, event##_wide, info,     \
-					     wide);                            \
+		const struct type *of = info;                                  \
+		uint64_t stack[ACCWATCH_PACKED_WORDS(ACCWATCH_PACK_ON_STACK)]; \
+		uint64_t *words;                                               \
+		size_t n =                                                     \
+		    accwatch_pack(of->count, narrow, wide, stack, &words);     \
+                                                                               \
+		if (n)                                                         \
+			lttng_ust_tracepoint(accwatch, event##_packed, info,   \
+					     words, (uint16_t)n);              \
+		if (words != stack)                                            \
+			free(words);                                           \
 	}                                                                      \
 	static void function(const void *info, const uint32_t *narrow,         \
 			     const int64_t *wide)                              \
@@ -150,8 +174,7 @@ void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
 	struct accwatch_indices_event event = {
 	    &info.offset, &info.total, &info.count, accwatch_emit_batch, &info};
 
-	if (!lttng_ust_tracepoint_enabled(accwatch, batch) &&
-	    !lttng_ust_tracepoint_enabled(accwatch, batch_wide))
+	if (!lttng_ust_tracepoint_enabled(accwatch, batch_packed))
 		return;
 	info.run = accwatch_recorder.run;
 	info.pid = accwatch_recorder.pid;
@@ -206,8 +229,7 @@ accwatch_py_dataset_map(accwatch_pyobject *self, accwatch_pyobject *const *args,
 	    &info};
 
 	(void)self;
-	if (!lttng_ust_tracepoint_enabled(accwatch, dataset_map) &&
-	    !lttng_ust_tracepoint_enabled(accwatch, dataset_map_wide))
+	if (!lttng_ust_tracepoint_enabled(accwatch, dataset_map_packed))
 		goto end;
 	accwatch_args_fill("dataset_map", &accwatch_args_dataset_map, &info,
 			   args, nargs, kwnames, &extra);
@@ -233,8 +255,7 @@ accwatch_py_worker_fetch(accwatch_pyobject *self,
 	    &info.offset, &info.total, &info.count, accwatch_emit_fetch, &info};
 
 	(void)self;
-	if (!lttng_ust_tracepoint_enabled(accwatch, worker_fetch) &&
-	    !lttng_ust_tracepoint_enabled(accwatch, worker_fetch_wide))
+	if (!lttng_ust_tracepoint_enabled(accwatch, worker_fetch_packed))
 		goto end;
 	accwatch_args_fill("worker_fetch", &accwatch_args_chunk, &info, args,
 			   nargs, kwnames, &extra);
@@ -579,9 +600,9 @@ static accwatch_pyobject *accwatch_py_recording(accwatch_pyobject *self,
 						accwatch_pyobject *const *args,
 						ssize_t nargs)
 {
-	int on = lttng_ust_tracepoint_enabled(accwatch, batch) ||
+	int on = lttng_ust_tracepoint_enabled(accwatch, batch_packed) ||
 		 lttng_ust_tracepoint_enabled(accwatch, iter_begin) ||
-		 lttng_ust_tracepoint_enabled(accwatch, worker_fetch) ||
+		 lttng_ust_tracepoint_enabled(accwatch, worker_fetch_packed) ||
 		 lttng_ust_tracepoint_enabled(accwatch, item_fetch);
 
 	(void)self;

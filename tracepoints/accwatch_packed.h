@@ -6,10 +6,10 @@
  * bits n, then the value in n bits):
  *   1 bit    form: 0 a run (index i = first + i * step), 1 offsets
  *   sized    count, the indices it holds (at most ACCWATCH_CHUNK_MAX)
- *   sized    zigzag(first) for a run, zigzag(least) else
+ *   sized    zigzag(first) for a run, zigzag(base) else
  *   a run:   sized zigzag(step)
  *   offsets: 7 bits width w (1..64), then count fields of w bits each,
- *            index - least (modulo 2^64)
+ *            index - base (modulo 2^64)
  * A shuffle of N indices takes about log2(N) bits an index, a sequential or
  * strided chunk a few bytes in all; any 64-bit index can be written. */
 #ifndef ACCWATCH_PACKED_H
@@ -71,50 +71,74 @@ static inline void accwatch_packed_put_sized(struct accwatch_packed_writer *w,
 	accwatch_packed_put(w, value, width);
 }
 
+/* The low width bits (1..64) of count values, in order; the writer's bits
+ * go on from where they are. */
+#define ACCWATCH_PACKED_PUT_ALL(function, type)                                \
+	static inline void function(struct accwatch_packed_writer *w,          \
+				    const type *values, uint32_t count,        \
+				    unsigned width)                            \
+	{                                                                      \
+		uint64_t mask =                                                \
+		    width < 64 ? (UINT64_C(1) << width) - 1 : ~UINT64_C(0);    \
+		uint64_t bits = w->bits, *out = w->words + w->n;               \
+		unsigned used = w->used;                                       \
+                                                                               \
+		for (uint32_t i = 0; i < count; i++) {                         \
+			uint64_t offset = (uint64_t)(int64_t)values[i] & mask; \
+                                                                               \
+			bits |= offset << used;                                \
+			used += width;                                         \
+			if (used >= 64) {                                      \
+				*out++ = bits;                                 \
+				used -= 64;                                    \
+				bits = used ? offset >> (width - used) : 0;    \
+			}                                                      \
+		}                                                              \
+		w->bits = bits;                                                \
+		w->used = used;                                                \
+		w->n = (size_t)(out - w->words);                               \
+	}
+
 /* The encoder of one element type: values[0..count) into words (room for
- * ACCWATCH_PACKED_WORDS(count)); returns the words used. */
+ * ACCWATCH_PACKED_WORDS(count)); returns the words used. Offsets are from
+ * the first value with its low width bits cleared, width being what the
+ * values differ in (the bits of the or of their xors with the first): the
+ * values then share every bit above, and an offset is a value's low bits.
+ * Both passes are a few instructions an index. */
 #define ACCWATCH_PACKED_ENCODER(function, type)                                \
+	ACCWATCH_PACKED_PUT_ALL(function##_put_all, type)                      \
 	static inline size_t function(const type *values, uint32_t count,      \
 				      uint64_t *words)                         \
 	{                                                                      \
 		struct accwatch_packed_writer w = {words, 0, 0, 0};            \
-		int64_t least = count ? (int64_t)values[0] : 0;                \
-		int64_t most = least;                                          \
+		uint64_t first = count ? (uint64_t)(int64_t)values[0] : 0;     \
 		uint64_t step =                                                \
-		    count > 1 ? (uint64_t)(int64_t)values[1] - (uint64_t)least \
-			      : 0;                                             \
-		int run = 1;                                                   \
-		uint32_t i;                                                    \
+		    count > 1 ? (uint64_t)(int64_t)values[1] - first : 0;      \
+		uint64_t steps = 0, differ = 0, base;                          \
+		unsigned width;                                                \
                                                                                \
-		for (i = 1; i < count; i++) {                                  \
-			int64_t value = (int64_t)values[i];                    \
-			least = value < least ? value : least;                 \
-			most = value > most ? value : most;                    \
-			run &= (uint64_t)value -                               \
-				   (uint64_t)(int64_t)values[i - 1] ==         \
-			       step;                                           \
+		for (uint32_t i = 1; i < count; i++) {                         \
+			uint64_t value = (uint64_t)(int64_t)values[i];         \
+			differ |= value ^ first;                               \
+			steps |=                                               \
+			    (value - (uint64_t)(int64_t)values[i - 1]) ^ step; \
 		}                                                              \
-		accwatch_packed_put(&w, run ? 0 : 1, 1);                       \
+		accwatch_packed_put(&w, steps ? 1 : 0, 1);                     \
 		accwatch_packed_put_sized(&w, count);                          \
-		if (run) {                                                     \
+		if (!steps) {                                                  \
 			accwatch_packed_put_sized(                             \
-			    &w, accwatch_packed_zigzag(                        \
-				    count ? (int64_t)values[0] : 0));          \
+			    &w, accwatch_packed_zigzag((int64_t)first));       \
 			accwatch_packed_put_sized(                             \
 			    &w, accwatch_packed_zigzag((int64_t)step));        \
 		} else {                                                       \
-			unsigned width = accwatch_packed_width(                \
-			    (uint64_t)most - (uint64_t)least);                 \
-                                                                               \
+			width = accwatch_packed_width(differ);                 \
+			base = width < 64                                      \
+				   ? first & ~((UINT64_C(1) << width) - 1)     \
+				   : 0;                                        \
 			accwatch_packed_put_sized(                             \
-			    &w, accwatch_packed_zigzag(least));                \
+			    &w, accwatch_packed_zigzag((int64_t)base));        \
 			accwatch_packed_put(&w, width, 7);                     \
-			for (i = 0; i < count; i++)                            \
-				accwatch_packed_put(                           \
-				    &w,                                        \
-				    (uint64_t)(int64_t)values[i] -             \
-					(uint64_t)least,                       \
-				    width);                                    \
+			function##_put_all(&w, values, count, width);          \
 		}                                                              \
 		if (w.used)                                                    \
 			words[w.n++] = w.bits;                                 \
