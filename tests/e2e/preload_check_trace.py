@@ -7,6 +7,8 @@ import sys
 
 import bt2
 
+from packed import plain
+
 trace_dir, expected_path, run_id = sys.argv[1], sys.argv[2], int(sys.argv[3])
 expected = json.load(open(expected_path))
 main = expected["main_pid"]
@@ -43,7 +45,8 @@ for message in bt2.TraceCollectionMessageIterator(trace_dir):
     fields = {key: value(field) for key, field in payload.items()}
     if fields["run"] != run_id:
         continue
-    fields["name"] = message.event.name.split(":", 1)[1]
+    name, fields = plain(message.event.name.split(":", 1)[1], fields)
+    fields["name"] = name
     events.append(fields)
 
 check(discarded == 0, "no discarded events (%d)" % discarded)

@@ -45,7 +45,7 @@ for iteration in 0 1; do
 done
 for iteration in 0 1 2; do
 	expect 1 "iter_end: .*loader = 1, iteration = $iteration, drawn = 5, yielded = 5, exhausted = 1"
-	expect 5 "worker_fetch: .*loader = 1, iteration = $iteration, "
+	expect 5 "worker_fetch_packed: .*loader = 1, iteration = $iteration, "
 	expect 5 "worker_fetch_end: .*loader = 1, iteration = $iteration, .*ok = 1"
 done
 expect 2 "worker_start: .*loader = 1, iteration = 0, loader_pid = [1-9]"
