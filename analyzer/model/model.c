@@ -962,7 +962,8 @@ static void aw_take_join(struct aw_model *model, uint32_t process,
 }
 
 /* What the model does with each kind of event; a kind it has no use for
- * (none today) is counted in stats.by_kind and left. */
+ * (the _packed ones, which the reader hands on as the plain or _wide event)
+ * is counted in stats.by_kind and left. */
 typedef void aw_event_handler(struct aw_model *model, uint32_t process,
 			      const struct aw_event *event);
 static aw_event_handler *const aw_event_handlers[AW_EVENT_KIND_COUNT] = {
