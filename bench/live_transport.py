@@ -39,7 +39,7 @@ with open(out, "w") as f:
         time.sleep(period)
 """
 
-BATCH = re.compile(r"accwatch:batch:.*?\bpid = (\d+),.*?\bbatch = (\d+)")
+BATCH = re.compile(r"accwatch:batch(?:_packed)?:.*?\bpid = (\d+),.*?\bbatch = (\d+)")
 
 
 def free_port():

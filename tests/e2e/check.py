@@ -761,7 +761,7 @@ def check_worker_pids(trace, truth_dir, truths, problems):
     if not problems.expect(workers, "the scenario started no workers"):
         return
     text = subprocess.run(["babeltrace2", trace], capture_output=True, text=True, check=True).stdout
-    pids = {int(m.group(2)) for m in re.finditer(r"accwatch:(worker_fetch|item_fetch):.*?pid = (\d+), "
+    pids = {int(m.group(2)) for m in re.finditer(r"accwatch:(worker_fetch|worker_fetch_packed|item_fetch):.*?pid = (\d+), "
                                                   r"worker_id = (?!-)", text)}
     if not problems.expect(pids, "no worker_fetch/item_fetch events of workers in the trace"):
         return
