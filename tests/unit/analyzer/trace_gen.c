@@ -5,7 +5,11 @@
  *
  *   trace_gen RUN sharded|unsharded   two ranks over a dataset of 100, 2 epochs
  *   trace_gen RUN none                registers the provider, emits nothing
- *   trace_gen RUN bench INDICES       4 ranks drawing INDICES indices in all
+ *   trace_gen RUN bench INDICES [FORM]
+ *                                     4 ranks drawing INDICES indices in all,
+ *                                     shuffled, in batches of 64 as FORM:
+ *                                     packed (the recorder's, the default)
+ *                                     or plain (the events before packing)
  *   trace_gen RUN absurd              values no sane run has: a dataset of
  *                                     2^62, negative and huge indices, a batch
  *                                     of 10^7 indices, extreme ids and counts
@@ -179,8 +183,11 @@ static int scenario_two_ranks(uint32_t run, int sharded)
 	return 0;
 }
 
-/* Four ranks, disjoint shards, batches of 64: a load for timing the reader. */
-static int scenario_bench(uint32_t run, unsigned long long total)
+/* Four ranks, disjoint shards of a shuffle (position p holds p times an
+ * odd number modulo the next power of two, those below total kept), batches
+ * of 64: a load for timing the reader. */
+static int scenario_bench(uint32_t run, unsigned long long total,
+			  enum tg_form form)
 {
 	enum { RANKS = 4, B = 64 };
 	uint32_t batch[B];
@@ -190,22 +197,27 @@ static int scenario_bench(uint32_t run, unsigned long long total)
 		TG_EMIT(iter_begin, run, 5000 + r, .loader = 0, .iteration = 0,
 			.sampler_epoch = 0, .seed = 0, .resumed = -1);
 	}
-	uint32_t ordinal = 0;
-	for (unsigned long long start = 0; start < total;
-	     start += (unsigned long long)RANKS * B, ordinal++) {
+	unsigned long long span = 1, position = 0;
+	while (span < total)
+		span <<= 1;
+	uint32_t drawn[RANKS] = {0};
+	while (position < span) {
 		for (int r = 0; r < RANKS; r++) {
-			for (int i = 0; i < B; i++)
-				batch[i] =
-				    (uint32_t)((start + (unsigned long long)r +
-						(unsigned long long)i * RANKS) %
-					       total);
-			emit_batch(run, 5000 + r, 0, 0, ordinal, batch, B, B,
-				   TG_PACKED);
+			int n = 0;
+			while (n < B && position < span) {
+				unsigned long long index =
+				    (position++ * 2654435761ull) & (span - 1);
+				if (index < total)
+					batch[n++] = (uint32_t)index;
+			}
+			if (n)
+				emit_batch(run, 5000 + r, 0, 0, drawn[r]++,
+					   batch, (uint32_t)n, B, form);
 		}
 	}
 	for (int r = 0; r < RANKS; r++)
 		TG_EMIT(iter_end, run, 5000 + r, .loader = 0, .iteration = 0,
-			.drawn = ordinal, .yielded = ordinal, .exhausted = 1,
+			.drawn = drawn[r], .yielded = drawn[r], .exhausted = 1,
 			.handed = -1);
 	return 0;
 }
@@ -414,12 +426,17 @@ int main(int argc, char **argv)
 	if (strcmp(scenario, "absurd") == 0)
 		return scenario_absurd(run);
 	if (argc >= 4 && strcmp(scenario, "bench") == 0)
-		return scenario_bench(run, strtoull(argv[3], NULL, 10));
+		return scenario_bench(run, strtoull(argv[3], NULL, 10),
+				      argc >= 5 && strcmp(argv[4], "plain") == 0
+					  ? TG_PLAIN
+					  : TG_PACKED);
 	if (argc >= 5 && strcmp(scenario, "growth") == 0)
 		return scenario_growth(run, argv[3],
 				       strtoull(argv[4], NULL, 10));
 usage:
-	fprintf(stderr, "usage: trace_gen RUN sharded|unsharded|none|absurd|"
-			"bench INDICES|growth loaders|epochs|processes N\n");
+	fprintf(
+	    stderr,
+	    "usage: trace_gen RUN sharded|unsharded|none|absurd|"
+	    "bench INDICES [packed|plain]|growth loaders|epochs|processes N\n");
 	return 2;
 }

@@ -1,0 +1,98 @@
+"""The report on packed indices against the same indices as 32-bit
+integers (the events before packing): two real CTF traces of one shuffle
+of N indices (4 ranks, batches of 64) recorded through an LTTng session
+from accwatch_trace_gen's `bench` scenario, one per form. Interleaved
+rounds of accwatch-report and of `babeltrace2 ... -c sink.utils.dummy` (the
+decoding floor) on each; prints the medians of wall and CPU seconds (user +
+system, the report's babeltrace2 child included), peak MiB and the trace's
+bytes per index."""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.dirname(HERE)
+PYTHON = "/usr/bin/python3"
+FORMS = ("plain", "packed")
+
+
+def lttng(*args):
+    subprocess.run(["lttng", *args], check=True, stdout=subprocess.DEVNULL)
+
+
+def record(gen, trace, indices, form, run):
+    session = f"accwatch_packed_{os.getpid()}_{run}"
+    lttng("create", session, f"--output={trace}")
+    try:
+        lttng("enable-channel", "-u", "-s", session, "--subbuf-size=4M", "--num-subbuf=8",
+              "--blocking-timeout=inf", "bench")
+        lttng("enable-event", "-u", "accwatch:*", "-s", session, "-c", "bench", "--filter", f"run == {run}")
+        lttng("start", session)
+        env = dict(os.environ, LTTNG_UST_ALLOW_BLOCKING="1")
+        subprocess.run([gen, str(run), "bench", str(indices), form], check=True, env=env)
+        lttng("stop", session)
+    finally:
+        subprocess.run(["lttng", "destroy", session], stdout=subprocess.DEVNULL)
+
+
+def timed(cmd):
+    """Wall seconds, CPU seconds and peak RSS (MiB) of one run, in a fresh child."""
+    probe = [PYTHON, "-c",
+             "import resource,subprocess,sys,time;t=time.perf_counter();"
+             "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);"
+             "u=resource.getrusage(resource.RUSAGE_CHILDREN);"
+             "print(time.perf_counter()-t, u.ru_utime+u.ru_stime, u.ru_maxrss, r.returncode)",
+             *cmd]
+    wall, cpu, rss_kib, status = subprocess.run(probe, capture_output=True, text=True,
+                                                check=True).stdout.split()
+    if int(status) not in (0, 1):
+        raise SystemExit(f"bench: {' '.join(cmd)} exited {status}")
+    return float(wall), float(cpu), int(rss_kib) / 1024
+
+
+def du(path):
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
+    parser.add_argument("--indices", type=int, default=24_000_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    opts = parser.parse_args()
+    gen = os.path.join(opts.build, "bin", "accwatch_trace_gen")
+    report = os.path.join(opts.build, "bin", "accwatch-report")
+    work = tempfile.mkdtemp(prefix="accwatch-bench-packed-")
+    try:
+        traces = {}
+        for number, form in enumerate(FORMS):
+            traces[form] = os.path.join(work, form)
+            record(gen, traces[form], opts.indices, form, 4200 + number)
+        tools = {"babeltrace2 dummy": lambda t: ["babeltrace2", t, "-c", "sink.utils.dummy"],
+                 "accwatch-report": lambda t: [report, t]}
+        results = {(form, tool): [] for form in FORMS for tool in tools}
+        for _ in range(opts.rounds):
+            for form in FORMS:
+                for tool, cmd in tools.items():
+                    results[(form, tool)].append(timed(cmd(traces[form])))
+        print(f"# {opts.indices:,} shuffled indices, 4 ranks, batches of 64; medians of "
+              f"{opts.rounds} interleaved rounds")
+        print(f"{'events':<8} {'bytes/index':>11} {'tool':<18} {'wall s':>7} {'CPU s':>7} {'peak MiB':>9} "
+              f"{'CPU vs dummy':>12}")
+        for form in FORMS:
+            per_index = du(traces[form]) / opts.indices
+            floor = statistics.median(c for _, c, _ in results[(form, "babeltrace2 dummy")])
+            for tool in tools:
+                runs = results[(form, tool)]
+                wall, cpu, rss = (statistics.median(r[i] for r in runs) for i in range(3))
+                print(f"{form:<8} {per_index:>11.2f} {tool:<18} {wall:>7.2f} {cpu:>7.2f} {rss:>9.0f} "
+                      f"{cpu / floor:>12.2f}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
