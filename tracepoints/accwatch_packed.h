@@ -72,7 +72,8 @@ static inline void accwatch_packed_put_sized(struct accwatch_packed_writer *w,
 }
 
 /* The low width bits (1..64) of count values, in order; the writer's bits
- * go on from where they are. */
+ * go on from where they are. Two values make one field of 2 * width bits
+ * when that fits a word (half the steps for the usual widths). */
 #define ACCWATCH_PACKED_PUT_ALL(function, type)                                \
 	static inline void function(struct accwatch_packed_writer *w,          \
 				    const type *values, uint32_t count,        \
@@ -81,17 +82,32 @@ static inline void accwatch_packed_put_sized(struct accwatch_packed_writer *w,
 		uint64_t mask =                                                \
 		    width < 64 ? (UINT64_C(1) << width) - 1 : ~UINT64_C(0);    \
 		uint64_t bits = w->bits, *out = w->words + w->n;               \
-		unsigned used = w->used;                                       \
+		unsigned used = w->used, twice = 2 * width;                    \
+		uint32_t i = 0, pairs = width <= 32 ? count / 2 : 0;           \
                                                                                \
-		for (uint32_t i = 0; i < count; i++) {                         \
-			uint64_t offset = (uint64_t)(int64_t)values[i] & mask; \
+		for (uint32_t p = 0; p < pairs; p++, i += 2) {                 \
+			uint64_t field =                                       \
+			    ((uint64_t)(int64_t)values[i] & mask) |            \
+			    (((uint64_t)(int64_t)values[i + 1] & mask)         \
+			     << width);                                        \
                                                                                \
-			bits |= offset << used;                                \
+			bits |= field << used;                                 \
+			used += twice;                                         \
+			if (used >= 64) {                                      \
+				*out++ = bits;                                 \
+				used -= 64;                                    \
+				bits = used ? field >> (twice - used) : 0;     \
+			}                                                      \
+		}                                                              \
+		for (; i < count; i++) {                                       \
+			uint64_t field = (uint64_t)(int64_t)values[i] & mask;  \
+                                                                               \
+			bits |= field << used;                                 \
 			used += width;                                         \
 			if (used >= 64) {                                      \
 				*out++ = bits;                                 \
 				used -= 64;                                    \
-				bits = used ? offset >> (width - used) : 0;    \
+				bits = used ? field >> (width - used) : 0;     \
 			}                                                      \
 		}                                                              \
 		w->bits = bits;                                                \
