@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The report on packed indices against the same indices as 32-bit
 integers (the events before packing): two real CTF traces of one shuffle
 of N indices (4 ranks, batches of 64) recorded through an LTTng session

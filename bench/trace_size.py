@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Bytes per index of a recorded trace: one rank drawing one epoch of a fast
 loop (bench/loop.py --raw, batches of 64) under accwatch-run, shuffled over
 2^20 and 2^24 - 1 samples (20 and 24 bits of information an index) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Packed indices: how the _packed events (accwatch_catalogue.def) carry a
  * chunk of indices in a few 64-bit words; the recorder encodes, the reader
  * decodes, with these functions.

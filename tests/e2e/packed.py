@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Packed indices (tracepoints/accwatch_packed.h) decoded in Python, for the
 tests that read a trace with bt2: the words of a _packed event -> its
 indices."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Unit tests of packed indices (tracepoints/accwatch_packed.h): what the
  * recorder encodes the reader decodes, and words that are no such stream
  * are refused. */
