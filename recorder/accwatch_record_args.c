@@ -248,3 +248,29 @@ void accwatch_args_fill(const char *event, const struct accwatch_arg_list *list,
 			ACCWATCH_DEBUG("%s: no field %s", event, name);
 	}
 }
+
+void accwatch_args_fill_dict(const char *event,
+			     const struct accwatch_arg_list *list, void *info,
+			     accwatch_pyobject *fields)
+{
+	const struct accwatch_capi *api = accwatch_recorder.api;
+	accwatch_pyobject *key, *value;
+	ssize_t position = 0;
+	size_t next = 0;
+
+	((struct accwatch_info_head *)info)->run = accwatch_recorder.run;
+	((struct accwatch_info_head *)info)->pid = accwatch_recorder.pid;
+	accwatch_arg_texts.used = 0;
+	for (size_t i = 0; i < list->count; i++)
+		accwatch_arg_store(event, info, &list->specs[i], NULL);
+	while (api->PyDict_Next(fields, &position, &key, &value)) {
+		const char *name = accwatch_arg_str(key);
+		const struct accwatch_arg_spec *spec =
+		    accwatch_arg_find(list, name, &next);
+
+		if (spec)
+			accwatch_arg_store(event, info, spec, value);
+		else
+			ACCWATCH_DEBUG("%s: no field %s", event, name);
+	}
+}

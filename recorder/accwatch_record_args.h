@@ -54,6 +54,13 @@ void accwatch_args_fill(const char *event, const struct accwatch_arg_list *list,
 			ssize_t nargs, accwatch_pyobject *kwnames,
 			struct accwatch_arg_extra *extra);
 
+/* Fills info as accwatch_args_fill does, from a dict of the list's field
+ * names (a token the bootstrap made for a later event: fields, borrowed, is
+ * a dict). */
+void accwatch_args_fill_dict(const char *event,
+			     const struct accwatch_arg_list *list, void *info,
+			     accwatch_pyobject *fields);
+
 /* The argument conversions of accwatch_args_fill, for the recorder's other
  * calls: an integer (fallback when not one or out of range) or a string
  * ("" when not one). */

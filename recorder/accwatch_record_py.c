@@ -356,8 +356,9 @@ end:
 }
 
 /* self is (target, before): calls before(*args, **kwargs); when it returns
- * (worker_id, loader, iteration, batch), calls target(*args, **kwargs) and
- * emits worker_fetch_end after it returned or raised. Being C, it adds no
+ * a dict of worker_fetch_end's fields by name (worker_id, loader, iteration,
+ * batch: the catalogue's list), calls target(*args, **kwargs) and emits
+ * worker_fetch_end after it returned or raised. Being C, it adds no
  * frame to the traceback of target's exceptions (see call_before). */
 static accwatch_pyobject *accwatch_py_call_around(accwatch_pyobject *self,
 						  accwatch_pyobject *args,
@@ -376,19 +377,9 @@ static accwatch_pyobject *accwatch_py_call_around(accwatch_pyobject *self,
 	token = api->PyObject_Call(before, args, kwargs);
 	if (!token)
 		return NULL;
-	if (api->PyObject_IsInstance(token, api->PyTuple_Type) == 1 &&
-	    api->PyTuple_Size(token) == 4) {
-		end.worker_id = (int32_t)accwatch_arg_int(
-		    api->PyTuple_GetItem(token, 0), ACCWATCH_KIND_i32, -1);
-		end.loader = (uint32_t)accwatch_arg_int(
-		    api->PyTuple_GetItem(token, 1), ACCWATCH_KIND_u32,
-		    ACCWATCH_UNKNOWN);
-		end.iteration = (uint32_t)accwatch_arg_int(
-		    api->PyTuple_GetItem(token, 2), ACCWATCH_KIND_u32,
-		    ACCWATCH_UNKNOWN);
-		end.batch = (uint32_t)accwatch_arg_int(
-		    api->PyTuple_GetItem(token, 3), ACCWATCH_KIND_u32,
-		    ACCWATCH_UNKNOWN);
+	if (api->PyObject_IsInstance(token, api->PyDict_Type) == 1) {
+		accwatch_args_fill_dict("worker_fetch_end",
+					&accwatch_args_fetch_end, &end, token);
 		known = 1;
 	}
 	api->Py_DecRef(token);

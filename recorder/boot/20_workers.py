@@ -41,8 +41,9 @@ def _worker_state():
 
 
 def _on_fetch(possibly_batched_index):
-    """Before a worker's fetch: worker_fetch; returns the token C needs to
-    emit worker_fetch_end after it (None: nothing to end)."""
+    """Before a worker's fetch: worker_fetch; returns worker_fetch_end's
+    fields by name, for C to emit it after the fetch (None: nothing to
+    end)."""
     try:
         worker = _state.worker
         if worker is not None:
@@ -50,7 +51,8 @@ def _on_fetch(possibly_batched_index):
             _aw.worker_fetch(worker_id=worker.id, loader=worker.loader,
                              iteration=worker.iteration, batch=batch,
                              indices=possibly_batched_index)
-            return (worker.id, worker.loader, worker.iteration, batch)
+            return dict(worker_id=worker.id, loader=worker.loader,
+                        iteration=worker.iteration, batch=batch)
     except Exception:
         _debug("fetch")
     return None

@@ -17,7 +17,8 @@ HELPERS = {"hot_methods", "hot_descriptors", "hot_forget", "instancemethod", "ca
            "recording", "debug"}
 CONSTANTS = {"UNKNOWN", "BOOT_PREFIX", "DEBUG", "HOT_SLOTS"}
 # Functions whose dict(...) results are passed as an event's **fields.
-FIELD_BUILDERS = {"_wrap_fields": "loader_wrap", "_stream_shard": "stream_shard"}
+FIELD_BUILDERS = {"_wrap_fields": "loader_wrap", "_stream_shard": "stream_shard",
+                  "_on_fetch": "worker_fetch_end"}
 
 
 def main():

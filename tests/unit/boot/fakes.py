@@ -100,10 +100,8 @@ class Recorder(types.ModuleType):
                 ok = 1
                 return result
             finally:
-                if token is not None:
-                    worker_id, loader, iteration, batch = token
-                    self.worker_fetch_end(worker_id=worker_id, loader=loader, iteration=iteration,
-                                          batch=batch, ok=ok)
+                if token is not None:  # worker_fetch_end's fields by name
+                    self.worker_fetch_end(**token, ok=ok)
         return call
 
     def debug(self, message):
