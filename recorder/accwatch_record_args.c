@@ -217,6 +217,18 @@ static int accwatch_arg_extra_take(struct accwatch_arg_extra *extra,
 	return 0;
 }
 
+/* info's run and pid this process's, every member at its absent value. */
+static void accwatch_args_reset(const char *event,
+				const struct accwatch_arg_list *list,
+				void *info)
+{
+	((struct accwatch_info_head *)info)->run = accwatch_recorder.run;
+	((struct accwatch_info_head *)info)->pid = accwatch_recorder.pid;
+	accwatch_arg_texts.used = 0;
+	for (size_t i = 0; i < list->count; i++)
+		accwatch_arg_store(event, info, &list->specs[i], NULL);
+}
+
 void accwatch_args_fill(const char *event, const struct accwatch_arg_list *list,
 			void *info, accwatch_pyobject *const *args,
 			ssize_t nargs, accwatch_pyobject *kwnames,
@@ -226,11 +238,7 @@ void accwatch_args_fill(const char *event, const struct accwatch_arg_list *list,
 	ssize_t keywords = kwnames ? api->PyTuple_Size(kwnames) : 0;
 	size_t next = 0;
 
-	((struct accwatch_info_head *)info)->run = accwatch_recorder.run;
-	((struct accwatch_info_head *)info)->pid = accwatch_recorder.pid;
-	accwatch_arg_texts.used = 0;
-	for (size_t i = 0; i < list->count; i++)
-		accwatch_arg_store(event, info, &list->specs[i], NULL);
+	accwatch_args_reset(event, list, info);
 	for (size_t i = 0; extra && i < extra->count; i++)
 		extra->values[i] = NULL;
 	if (nargs > 0)
@@ -258,11 +266,7 @@ void accwatch_args_fill_dict(const char *event,
 	ssize_t position = 0;
 	size_t next = 0;
 
-	((struct accwatch_info_head *)info)->run = accwatch_recorder.run;
-	((struct accwatch_info_head *)info)->pid = accwatch_recorder.pid;
-	accwatch_arg_texts.used = 0;
-	for (size_t i = 0; i < list->count; i++)
-		accwatch_arg_store(event, info, &list->specs[i], NULL);
+	accwatch_args_reset(event, list, info);
 	while (api->PyDict_Next(fields, &position, &key, &value)) {
 		const char *name = accwatch_arg_str(key);
 		const struct accwatch_arg_spec *spec =
