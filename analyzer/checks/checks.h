@@ -133,6 +133,11 @@ const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d);
  * shuffling link below it (a RandomSampler under accelerate's
  * BatchSamplerShard); NULL when the chain shards nothing shuffled. */
 const struct aw_sampler_link *aw_shuffling_link(const struct aw_loader *d);
+/* The ranks' sharding links state shares of one total that differ and add
+ * up to it once (uneven by design, as uneven-batches' rule reads them),
+ * whatever the ranks then read. */
+bool aw_epoch_stated_uneven(const struct aw_model *model,
+			    const struct aw_epoch *e);
 /* Ranks whose shuffling link must share one permutation began the epoch
  * with different seeds or set_epoch values (*a and *b two of them), and
  * share more samples than the padding: their shards overlap and leave

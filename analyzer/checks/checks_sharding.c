@@ -1048,6 +1048,36 @@ static bool aw_uneven_by_design(const struct aw_check_input *in,
 	return ok && differ && sum == total;
 }
 
+bool aw_epoch_stated_uneven(const struct aw_model *model,
+			    const struct aw_epoch *e)
+{
+	if (e->n_cells < 2)
+		return false;
+	bool *seen = aw_xcalloc(e->n_cells, sizeof(*seen));
+	int64_t total = -1, sum = 0, first = -1;
+	bool differ = false, ok = true;
+	for (size_t c = 0; c < e->n_cells && ok; c++) {
+		const struct aw_iteration *it =
+		    &model->iterations[e->cells[c].iteration];
+		int64_t below = -1;
+		const struct aw_sampler_link *s =
+		    aw_stated_share(&model->loaders[it->loader], &below);
+		ok = s && (uint64_t)s->num_replicas == e->n_cells &&
+		     (uint64_t)s->rank < e->n_cells && !seen[s->rank] &&
+		     (total < 0 || s->total_size == total) &&
+		     (below < 0 || s->total_size == below);
+		if (!ok)
+			break;
+		seen[s->rank] = true;
+		total = s->total_size;
+		sum += s->num_samples;
+		differ |= first >= 0 && s->num_samples != first;
+		first = s->num_samples;
+	}
+	free(seen);
+	return ok && differ && sum == total;
+}
+
 void aw_check_uneven_batches(const struct aw_check_input *in,
 			     struct aw_findings *out)
 {

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "checks.h"
+#include "live_early.h"
 #include "util.h"
 
 /* Facts that happened: nothing recorded later takes them back. */
@@ -59,6 +60,32 @@ static bool aw_live_dispatched(const struct aw_model *model,
 	return false;
 }
 
+/* uneven-batches as an error before every rank ended the epoch: a rank's
+ * sampler ran out and another drew more batches (counts only grow), every
+ * rank drew outside any Join or one's Join already failed (neither is
+ * taken back: the rule's Join would only settle it if every rank drew
+ * inside one), and the chains state no shares uneven by design. */
+static bool aw_live_uneven_now(const struct aw_model *model,
+			       const struct aw_finding *finding,
+			       const struct aw_epoch *epoch)
+{
+	if (strcmp(finding->id, "uneven-batches") != 0 ||
+	    finding->severity != AW_SEVERITY_ERROR || !epoch ||
+	    epoch->by_group || model->world_size < 2 ||
+	    epoch->n_cells != (size_t)model->world_size ||
+	    aw_live_dispatched(model, epoch) ||
+	    aw_epoch_stated_uneven(model, epoch))
+		return false;
+	bool any_join = false, all_outside = true;
+	for (size_t i = 0; i < epoch->n_cells; i++) {
+		const struct aw_cell *cell = &epoch->cells[i];
+		any_join |= cell->join < model->n_joins;
+		all_outside &= cell->n_iterations == 1 &&
+			       model->iterations[cell->iteration].outside_join;
+	}
+	return any_join || all_outside;
+}
+
 bool aw_live_certain(const struct aw_model *model,
 		     const struct aw_finding *finding)
 {
@@ -86,6 +113,8 @@ bool aw_live_certain(const struct aw_model *model,
 		return false;
 	const struct aw_epoch *epoch =
 	    aw_live_epoch(model, finding->loader, finding->epoch);
+	if (aw_live_uneven_now(model, finding, epoch))
+		return true;
 	return epoch && epoch->complete && !aw_live_dispatched(model, epoch) &&
 	       model->world_size > 0 &&
 	       epoch->n_cells == (size_t)model->world_size;
@@ -185,12 +214,14 @@ static double aw_live_now(void)
 
 /* Prints the certain findings not printed yet. */
 static void aw_live_print(struct aw_live *live, const struct aw_model *model,
-			  const struct aw_findings *findings)
+			  const struct aw_findings *findings, bool early)
 {
-	for (size_t i = 0; i < findings->n; i++) {
+	for (size_t i = 0;
+	     i < findings->n && !(live->fail_fast && live->errors); i++) {
 		const struct aw_finding *f = &findings->items[i];
 		char line[1024];
-		if (!aw_live_certain(model, f))
+		if (early ? f->suppressed != AW_NOT_SUPPRESSED
+			  : !aw_live_certain(model, f))
 			continue;
 		aw_live_line(model, f, line, sizeof(line));
 		if (aw_live_was_printed(live, line))
@@ -202,24 +233,54 @@ static void aw_live_print(struct aw_live *live, const struct aw_model *model,
 		fflush(live->out);
 		if (f->severity == AW_SEVERITY_ERROR)
 			live->errors++;
-		if (live->fail_fast && live->errors)
-			return;
 	}
+}
+
+/* An epoch some rank ended and another is still in: the counts that tell
+ * uneven-batches move with every batch, not at a moment. */
+static bool aw_live_ending(const struct aw_model *model)
+{
+	for (size_t g = 0; g < model->n_loaders_global; g++) {
+		const struct aw_global_loader *l = &model->loaders_global[g];
+		for (size_t i = 0; i < l->n_epochs; i++) {
+			const struct aw_epoch *e = &l->epochs[i];
+			size_t ended = 0;
+			for (size_t c = 0; c < e->n_cells; c++)
+				ended += e->cells[c].complete;
+			if (ended && ended < e->n_cells)
+				return true;
+		}
+	}
+	return false;
 }
 
 bool aw_live_tick(void *context, struct aw_model *model)
 {
 	struct aw_live *live = context;
 	uint64_t moments = aw_live_moments(model);
-	if (moments == live->moments)
+	uint64_t events = aw_model_accwatch_events(model);
+	double now = aw_live_now();
+	/* Between moments, once a second while an epoch is ending and events
+	 * come. */
+	bool again = live->ending && events != live->events &&
+		     now - live->snapshot_at >= 1.0;
+	if (moments == live->moments && !again)
 		return !(live->fail_fast && live->errors);
 	live->moments = moments;
-	struct aw_findings findings;
+	live->events = events;
+	live->snapshot_at = now;
+	struct aw_findings findings, early;
 	aw_findings_init(&findings);
+	aw_findings_init(&early);
 	aw_model_snapshot(model);
 	aw_checks_run(model, &findings);
 	aw_suppress_findings(model, live->suppressions, &findings);
-	aw_live_print(live, model, &findings);
+	aw_live_early(model, &findings, &early);
+	aw_suppress_findings(model, live->suppressions, &early);
+	aw_live_print(live, model, &early, true);
+	aw_live_print(live, model, &findings, false);
+	live->ending = aw_live_ending(model);
+	aw_findings_fini(&early);
 	aw_findings_fini(&findings);
 	return !(live->fail_fast && live->errors);
 }

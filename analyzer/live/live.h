@@ -18,8 +18,11 @@ struct aw_live {
 	double start;   /* CLOCK_REALTIME seconds the times count from */
 	bool fail_fast; /* stop reading at the first error printed */
 	const struct aw_suppressions *suppressions; /* NULL: none */
-	uint64_t moments; /* what aw_live_moments last said */
-	char **printed;   /* keys of the findings printed */
+	uint64_t moments;   /* what aw_live_moments last said */
+	uint64_t events;    /* the model's events at the last snapshot */
+	double snapshot_at; /* CLOCK_REALTIME seconds of the last snapshot */
+	bool ending;        /* the last snapshot had an epoch some rank ended */
+	char **printed;     /* keys of the findings printed */
 	size_t n_printed, printed_cap;
 	size_t errors; /* errors printed */
 };

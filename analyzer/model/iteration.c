@@ -45,6 +45,7 @@ static void aw_iteration_release_buffers(struct aw_iteration *it)
 
 void aw_iteration_fini(struct aw_iteration *it)
 {
+	free(it->first.indices);
 	free(it->mapped);
 	aw_iteration_release_buffers(it);
 	aw_sample_set_fini(&it->consumed);
@@ -341,6 +342,49 @@ static uint32_t aw_iteration_resolve_ordinal(const struct aw_iteration *it,
 	return chunk->offset == 0 ? it->last_ordinal + 1 : it->last_ordinal;
 }
 
+bool aw_first_batch_complete(const struct aw_first_batch *first)
+{
+	return first->any && !first->too_long && first->total > 0 &&
+	       first->filled >= first->total;
+}
+
+/* Keeps the chunk when it is of the first batch drawn; a lower ordinal
+ * than the one kept starts it anew. */
+static void aw_first_batch_add(struct aw_first_batch *first, uint32_t ordinal,
+			       const struct aw_event_chunk *chunk,
+			       const uint32_t *u32, const int64_t *i64,
+			       uint32_t count)
+{
+	if (!first->any || ordinal < first->ordinal) {
+		free(first->indices);
+		memset(first, 0, sizeof(*first));
+		first->any = true;
+		first->ordinal = ordinal;
+		first->total = chunk->total;
+		first->too_long =
+		    chunk->total == 0 || chunk->total > AW_FIRST_BATCH_MAX;
+		if (!first->too_long) {
+			first->indices =
+			    aw_xcalloc(first->total, sizeof(*first->indices));
+			for (uint32_t i = 0; i < first->total; i++)
+				first->indices[i] = -1;
+		}
+	}
+	if (ordinal != first->ordinal || first->too_long)
+		return;
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t at = (uint64_t)chunk->offset + i;
+		int64_t index = u32 ? (int64_t)u32[i] : i64[i];
+		if (at >= first->total || index < 0 ||
+		    first->indices[at] >= 0) {
+			first->too_long |= at >= first->total;
+			continue;
+		}
+		first->indices[at] = index;
+		first->filled++;
+	}
+}
+
 void aw_iteration_add_chunk(struct aw_iteration *it,
 			    const struct aw_event_chunk *chunk,
 			    const uint32_t *u32, const int64_t *i64,
@@ -358,6 +402,7 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 		aw_index_head_start(&it->last_drawn, ordinal);
 	if (ordinal == it->last_drawn.ordinal)
 		aw_index_head_add(&it->last_drawn, chunk, u32, i64, count);
+	aw_first_batch_add(&it->first, ordinal, chunk, u32, i64, count);
 
 	struct aw_pending_batch *batch = aw_iteration_find_pending(it, ordinal);
 	if (!batch && it->folded_any && ordinal <= it->folded_max_ordinal &&

@@ -34,6 +34,16 @@ struct aw_pending_batch {
 	size_t start;             /* first slot in the buffer */
 };
 
+/* The first batch of a pass, its indices by offset; complete once every
+ * offset of its claimed length came. Longer batches are not kept. */
+#define AW_FIRST_BATCH_MAX 4096
+struct aw_first_batch {
+	bool any, too_long;
+	uint32_t ordinal, total, filled;
+	int64_t *indices; /* total slots, -1 not seen */
+};
+bool aw_first_batch_complete(const struct aw_first_batch *first);
+
 struct aw_iteration {
 	uint32_t loader;  /* index of the loader object in the model */
 	uint32_t ordinal; /* the trace's iteration number of its loader */
@@ -68,6 +78,10 @@ struct aw_iteration {
 	/* The newest batch drawn: what a process that died mid-epoch was
 	 * about to read (without workers) or had queued last (with them). */
 	struct aw_index_head last_drawn;
+	/* The first batch drawn (the lowest ordinal), whole: what the live
+	 * verdicts at a pass's first batches compare across ranks and
+	 * epochs. */
+	struct aw_first_batch first;
 
 	/* Trace clock (ns from origin) when each batch was first drawn, in
 	 * the order drawn: the HTML report's timeline. */

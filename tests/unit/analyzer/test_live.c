@@ -9,6 +9,7 @@
 #include "checks.h"
 #include "findings.h"
 #include "live.h"
+#include "live_early.h"
 #include "model.h"
 #include "stream.h"
 
@@ -104,5 +105,67 @@ Test(live, prints_each_certain_finding_once_and_stops_on_error)
 	cr_expect_eq(live.errors, 1);
 	aw_live_fini(&live);
 	free(text);
+	aw_model_destroy(m);
+}
+
+/* The early verdicts of a snapshot where every rank drew batches [begin,
+ * begin + 10) of epoch 0 and nothing more. */
+static void first_batches(struct aw_findings *early, struct aw_model *m,
+			  const uint32_t *begin, int world)
+{
+	for (int r = 0; r < world; r++)
+		s_rank_reads_cut(m, r, 0, begin[r], begin[r] + 10, 10);
+	struct aw_findings f;
+	aw_findings_init(&f);
+	aw_findings_init(early);
+	aw_model_snapshot(m);
+	aw_checks_run(m, &f);
+	aw_live_early(m, &f, early);
+	aw_findings_fini(&f);
+}
+
+Test(live, every_rank_drawing_one_first_batch_unsharded_is_early)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 3, &(struct s_loader_opts)S_BASE_LOADER(0));
+	struct aw_findings early;
+	first_batches(&early, m, (const uint32_t[]){0, 0, 0}, 3);
+	const struct aw_finding *f = find(&early, "unsharded", 0);
+	cr_assert(f, "unsharded at the first batches");
+	cr_expect_eq(f->n_ranks, 3);
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	aw_findings_fini(&early);
+	aw_model_destroy(m);
+}
+
+Test(live, first_batches_that_differ_or_a_rank_yet_to_draw_say_nothing)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &(struct s_loader_opts)S_BASE_LOADER(0));
+	struct aw_findings early;
+	first_batches(&early, m, (const uint32_t[]){0, 10}, 2);
+	cr_expect_eq(early.n, 0, "different first batches: %zu", early.n);
+	aw_findings_fini(&early);
+	aw_model_destroy(m);
+
+	m = aw_model_create();
+	s_ranks(m, 3, &(struct s_loader_opts)S_BASE_LOADER(0));
+	first_batches(&early, m, (const uint32_t[]){0, 0}, 2);
+	cr_expect_eq(early.n, 0, "rank 2 has drawn nothing: %zu", early.n);
+	aw_findings_fini(&early);
+	aw_model_destroy(m);
+}
+
+Test(live, a_sharding_sampler_is_never_unsharded_early)
+{
+	struct aw_model *m = aw_model_create();
+	struct s_loader_opts o = S_BASE_LOADER(0);
+	o.sampler = "DistributedSampler";
+	o.sampler_replicas = 2;
+	s_ranks(m, 2, &o);
+	struct aw_findings early;
+	first_batches(&early, m, (const uint32_t[]){0, 0}, 2);
+	cr_expect_null(find(&early, "unsharded", 0));
+	aw_findings_fini(&early);
 	aw_model_destroy(m);
 }
