@@ -189,7 +189,16 @@ class Tee(threading.Thread):
     def __init__(self, stream):
         super().__init__(daemon=True)
         self.stream, self.data, self.lock = stream, bytearray(), threading.Lock()
+        self.arrived = {}  # a --live line -> the wall-clock time it came
         self.start()
+
+    def note_lines(self, start):
+        """The time the live lines completed by the data from start came."""
+        now = time.time()
+        begin = self.data.rfind(b"\n", 0, start) + 1
+        for line in bytes(self.data[begin:]).split(b"\n")[:-1]:
+            if line.startswith(b"accwatch live:"):
+                self.arrived.setdefault(line.decode(errors="replace"), now)
 
     def run(self):
         while True:
@@ -198,6 +207,7 @@ class Tee(threading.Thread):
                 return
             with self.lock:
                 self.data += chunk
+                self.note_lines(len(self.data) - len(chunk))
             sys.stderr.buffer.write(chunk)
             sys.stderr.buffer.flush()
 
@@ -375,7 +385,7 @@ def record(opts, work):
     finally:
         said.join(2)  # an orphan may hold the pipe: it goes on copying
     expect(returncode == opts.status, f"{what} run exited {returncode} (expected {opts.status}): {' '.join(cmd)}")
-    return trace, truth, said.since(0)
+    return trace, truth, said
 
 
 # accwatch-run --live's line: "accwatch live: 12.3 s: ID (SEVERITY)[, LOADER
@@ -412,6 +422,27 @@ def check_live(said, doc, problems):
             problems.expect(site == sites.get(loader), f"--live names {loader} at {site!r}, the report at "
                             f"{sites.get(loader)!r}")
     return len(lines)
+
+
+def check_live_before(opts, said, truths, problems):
+    """Each --live-before ID=E: a live line of ID for epoch E came before any
+    rank ended epoch E (--live-before-end: before the last rank ended it),
+    by the wall clock of the line's arrival and of the ranks' truth."""
+    wanted = [(spec, min) for spec in opts.live_before] + [(spec, max) for spec in opts.live_before_end]
+    for spec, which in wanted:
+        fid, _, epoch = spec.partition("=")
+        ends = [e["ended_at"] for t in truths for entry in t["loaders"] for e in entry["epochs"]
+                if e["epoch"] == int(epoch) and "ended_at" in e]
+        came = [at for line, at in said.arrived.items()
+                if (m := LIVE_LINE.match(line)) and m.group(2) == fid and m.group(6) == epoch]
+        if not problems.expect(ends and came, f"--live-before {spec}: no live line of it ({len(came)}) or no "
+                               f"end of epoch {epoch} in the truth ({len(ends)})"):
+            continue
+        end = which(ends)
+        print(f"live {fid} epoch {epoch}: the line came {end - min(came):.1f} s before the "
+              f"{'first' if which is min else 'last'} rank ended the epoch")
+        problems.expect(min(came) < end, f"--live-before {spec}: the line came {min(came) - end:.1f} s after the "
+                        f"{'first' if which is min else 'last'} rank ended epoch {epoch}")
 
 
 def report(opts, trace, work):
@@ -837,6 +868,10 @@ def main():
     parser.add_argument("--live", action="store_true",
                         help="record with accwatch-run --live: what it prints while the job runs must be "
                         "findings of the final report")
+    parser.add_argument("--live-before", action="append", default=[], metavar="ID=EPOCH",
+                        help="with --live: a live line of ID for EPOCH came before any rank ended that epoch")
+    parser.add_argument("--live-before-end", action="append", default=[], metavar="ID=EPOCH",
+                        help="with --live: a live line of ID for EPOCH came before the last rank ended it")
     given = parser.parse_args()
     opts = parser.parse_args(scenario_options(given.case, given.stack) + sys.argv[1:])
     if not opts.plain and not opts.build:
@@ -860,7 +895,8 @@ def main():
             check_killed_rank(doc, truths, problems)
             check_sarif(opts, trace, work, doc, truths, problems)
             if opts.live:
-                live_lines = check_live(said, doc, problems)
+                live_lines = check_live(said.since(0), doc, problems)
+                check_live_before(opts, said, truths, problems)
             if opts.html:
                 check_html(opts, trace, work, doc, truths, problems)
             if opts.workers:

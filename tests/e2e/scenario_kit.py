@@ -448,7 +448,8 @@ class Truth:
                 raise
             exhausted = False
             print(f"rank {os.environ.get('RANK')}: loop stopped after {len(batches)} batches: {e}", flush=True)
-        entry["epochs"].append({"epoch": len(entry["epochs"]), "batches": batches, "exhausted": exhausted})
+        entry["epochs"].append({"epoch": len(entry["epochs"]), "batches": batches, "exhausted": exhausted,
+                                "ended_at": time.time()})
         return exhausted
 
     def cut_short(self, entry):
