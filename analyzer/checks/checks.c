@@ -419,9 +419,71 @@ bool aw_epoch_items_by_chance(const struct aw_check_input *in, bool drawn)
 	       (v == AW_REPEATS_DRAWN || (!drawn && v == AW_REPEATS_CHANCE));
 }
 
+/* A link of the chain splits the data among replicas or draws with
+ * replacement (each rank then draws from everything by design). */
+static bool aw_chain_splits(const struct aw_loader *l)
+{
+	for (uint32_t i = 0; i < l->n_chain; i++) {
+		const struct aw_sampler_link *s = &l->chain[i];
+		if (s->seen && (s->replacement == 1 ||
+				(s->num_replicas >= 1 && s->rank >= 0)))
+			return true;
+	}
+	return l->sharded || l->wraps || l->wrapped;
+}
+
+static bool aw_same_first_batch(const struct aw_first_batch *a,
+				const struct aw_first_batch *b)
+{
+	return aw_first_batch_complete(a) && aw_first_batch_complete(b) &&
+	       a->total == b->total &&
+	       memcmp(a->indices, b->indices, a->total * sizeof(*a->indices)) ==
+		   0;
+}
+
+bool aw_epoch_one_sequence(const struct aw_check_input *in)
+{
+	const struct aw_epoch *e = in->epoch;
+	if (e->n_cells < 2 || e->by_group || e->mapped || in->desc->iterable ||
+	    in->loader->dispatched || in->loader->rebuilt)
+		return false;
+	const struct aw_iteration *first =
+	    &in->model->iterations[e->cells[0].iteration];
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		const struct aw_iteration *it =
+		    &in->model->iterations[cell->iteration];
+		if (cell->n_iterations != 1 || cell->rebuilt ||
+		    cell->from_items ||
+		    aw_chain_splits(&in->model->loaders[it->loader]) ||
+		    !aw_same_first_batch(&first->first, &it->first) ||
+		    it->seed != first->seed ||
+		    it->sampler_epoch != first->sampler_epoch)
+			return false;
+	}
+	return true;
+}
+
+const struct aw_cell *aw_epoch_cut(const struct aw_model *model,
+				   const struct aw_epoch *e)
+{
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		const struct aw_process *p = aw_model_cell_process(model, cell);
+		if (!cell->complete ||
+		    model->iterations[cell->iteration].open_at_exception ||
+		    (!cell->exhausted && p->exited && p->exit_signal > 0))
+			return cell;
+	}
+	return NULL;
+}
+
 bool aw_epoch_unsharded(const struct aw_check_input *in)
 {
 	const struct aw_epoch *e = in->epoch;
+	if (in->world >= 2 && aw_epoch_cut(in->model, e) &&
+	    aw_epoch_one_sequence(in))
+		return true;
 	/* Drawing with replacement promises no share: each rank draws from
 	 * everything, and reads it all when it is small. */
 	if (in->world < 2 || e->union_count == 0 ||

@@ -157,7 +157,19 @@ bool aw_epoch_split_diverged(const struct aw_check_input *in,
 			     const struct aw_cell **b);
 
 /* Every rank consumed at least 90% of the epoch's union, with W >= 2 and
- * more cross-rank duplicates than the epoch's padding. */
+ * more cross-rank duplicates than the epoch's padding; or the epoch was
+ * cut short (a rank's pass never ended) and the ranks go through one
+ * sequence (aw_epoch_one_sequence). */
 bool aw_epoch_unsharded(const struct aw_check_input *in);
+/* Every rank (W >= 2) has one pass in the epoch over a map-style dataset
+ * without index maps, no link of its chain splits the data or draws with
+ * replacement, and all drew the same first batch with the same seed and
+ * sampler epoch: each goes through the sequence every other one does. */
+bool aw_epoch_one_sequence(const struct aw_check_input *in);
+/* A rank's pass the epoch was cut short in: it never ended (the trace ended
+ * inside it), or its process's uncaught exception or a signal ended it
+ * there; NULL when none was. */
+const struct aw_cell *aw_epoch_cut(const struct aw_model *model,
+				   const struct aw_epoch *e);
 
 #endif

@@ -138,13 +138,30 @@ void aw_check_unsharded(const struct aw_check_input *in,
 			    "every rank goes through the whole data instead "
 			    "of a 1/%" PRIu64 " share",
 			    in->world);
-	aw_finding_set_message(
-	    f,
-	    "each of the %" PRIu64 " ranks read at least %d%% of the %" PRIu64
-	    " distinct samples of epoch %u (least: rank %d, %.1f%%): %s",
-	    in->world, AW_UNSHARDED_PERCENT, e->union_count, e->epoch,
-	    least->rank, aw_percent(least->unique, e->union_count),
-	    aw_text_str(&what));
+	const struct aw_cell *open = aw_epoch_cut(in->model, e);
+	if (open && aw_epoch_one_sequence(in))
+		aw_finding_set_message(
+		    f,
+		    "epoch %u was cut short (rank %d's pass did not end "
+		    "with its sampler), and every one of the %" PRIu64
+		    " ranks drew the same first batch from a sampler chain "
+		    "that does not split the data: each goes through the "
+		    "sequence all the others read (%" PRIu64
+		    " distinct samples between them so far, rank %d %.1f%% "
+		    "of them) instead of a 1/%" PRIu64 " share",
+		    e->epoch, open->rank, in->world, e->union_count,
+		    least->rank, aw_percent(least->unique, e->union_count),
+		    in->world);
+	else
+		aw_finding_set_message(
+		    f,
+		    "each of the %" PRIu64
+		    " ranks read at least %d%% of the %" PRIu64
+		    " distinct samples of epoch %u (least: rank %d, %.1f%%): "
+		    "%s",
+		    in->world, AW_UNSHARDED_PERCENT, e->union_count, e->epoch,
+		    least->rank, aw_percent(least->unique, e->union_count),
+		    aw_text_str(&what));
 	aw_text_fini(&what);
 	aw_evidence_shares(f, e, e->union_count, "the union");
 	aw_evidence_sampler(f, in);

@@ -46,19 +46,6 @@ static bool aw_early_same_batch(const struct aw_first_batch *a,
 		   0;
 }
 
-/* A link of the chain splits the data among replicas or draws with
- * replacement (each rank then draws from everything by design). */
-static bool aw_early_chain_splits(const struct aw_loader *l)
-{
-	for (uint32_t i = 0; i < l->n_chain; i++) {
-		const struct aw_sampler_link *s = &l->chain[i];
-		if (s->seen && (s->replacement == 1 ||
-				(s->num_replicas >= 1 && s->rank >= 0)))
-			return true;
-	}
-	return l->sharded || l->wraps || l->wrapped;
-}
-
 static struct aw_finding *aw_early_add(struct aw_findings *out, const char *id,
 				       uint32_t loader,
 				       const struct aw_epoch *e)
@@ -70,27 +57,14 @@ static struct aw_finding *aw_early_add(struct aw_findings *out, const char *id,
 	return f;
 }
 
-/* unsharded: no rank's chain splits the data, and every rank drew the same
- * first batch with the same seed and sampler epoch: the ranks go through
- * one sequence, each reading what every other reads. */
-static void aw_early_unsharded(const struct aw_model *model, uint32_t loader,
-			       const struct aw_loader *desc,
-			       const struct aw_epoch *e,
+/* unsharded: the ranks go through one sequence of a chain that does not
+ * split the data: each reads what every other reads, the whole epoch or,
+ * when the trace ends inside it, as far as they got (checks.h). */
+static void aw_early_unsharded(const struct aw_check_input *in,
 			       struct aw_findings *out)
 {
-	if (desc->iterable)
-		return;
-	const struct aw_iteration *first = aw_early_pass(model, &e->cells[0]);
-	for (size_t c = 0; c < e->n_cells; c++) {
-		const struct aw_iteration *it =
-		    aw_early_pass(model, &e->cells[c]);
-		if (aw_early_chain_splits(&model->loaders[it->loader]) ||
-		    !aw_early_same_batch(&first->first, &it->first) ||
-		    it->seed != first->seed ||
-		    it->sampler_epoch != first->sampler_epoch)
-			return;
-	}
-	aw_early_add(out, "unsharded", loader, e);
+	if (aw_epoch_one_sequence(in))
+		aw_early_add(out, "unsharded", in->loader_index, in->epoch);
 }
 
 static int aw_early_compare_index(const void *a, const void *b)
@@ -230,8 +204,7 @@ void aw_live_early(const struct aw_model *model,
 			in.batch_size = in.desc->batch_size > 0
 					    ? (uint64_t)in.desc->batch_size
 					    : AW_MAX(e->max_batch_len, 1);
-			aw_early_unsharded(model, in.loader_index, in.desc, e,
-					   out);
+			aw_early_unsharded(&in, out);
 			aw_early_order_diverged(model, &in, out);
 			aw_early_same_order(model, &in, i, snapshot, out);
 		}

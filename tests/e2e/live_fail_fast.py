@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 """accwatch-run --fail-fast on real torchrun ranks: a 4-rank unsharded job of
-many epochs is stopped at its first error (epoch 0's unsharded, printed live)
-long before its last epoch, with accwatch-run's own status 123, its trace
-still whole for accwatch-report; a sharded job under --fail-fast prints
-nothing live and runs to its end with its own status."""
+many epochs is stopped at its first error (epoch 0's unsharded, printed live
+at the ranks' first batches) long before its last epoch, with accwatch-run's
+own status 123, its trace still whole for accwatch-report; the same job with
+epochs of 30 s is stopped inside its first epoch, the live line within 15 s
+of the first batch (the figure is printed); a sharded job under --fail-fast
+prints nothing live and runs to its end with its own status."""
 import argparse
 import os
 import re
@@ -11,22 +13,49 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXIT_FAIL_FAST = 123
 EPOCHS = 40
 
 
-def run(opts, work, name, epochs, shard):
+EPOCH_SECONDS = 30
+STOP_WITHIN = 15
+LIVE_TIME = re.compile(r"^accwatch live: ([0-9.]+) s: ")
+
+
+def run(opts, work, name, epochs, shard, sleep=0.05):
     out, trace = os.path.join(work, f"{name}.epochs"), os.path.join(work, name)
+    first = os.path.join(work, f"{name}.first")
     cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "--fail-fast", "-o", trace, "--",
            os.path.join(os.path.dirname(opts.python), "torchrun"), "--nproc-per-node", "4",
-           os.path.join(HERE, "live_job.py"), "--epochs", str(epochs), "--sleep", "0.05", "--out", out]
+           os.path.join(HERE, "live_job.py"), "--epochs", str(epochs), "--sleep", str(sleep), "--out", out,
+           "--first", first]
     if shard:
         cmd.append("--shard")
+    started = time.time()
     job = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    job.started = started
+    job.first = [float(l.split()[1]) for l in open(first)] if os.path.exists(first) else []
     done = open(out).read().split("\n")[:-1] if os.path.exists(out) else []
     return job, done, trace
+
+
+def check_slow(opts, work, problems):
+    """Epochs of 30 s (16 batches): the live line comes, and the job stops,
+    inside epoch 0; the line's time after the first batch is printed."""
+    job, done, _ = run(opts, work, "slow", 3, shard=False, sleep=EPOCH_SECONDS / 16)
+    live = [LIVE_TIME.match(l) for l in job.stderr.splitlines()]
+    live = [float(m.group(1)) for m in live if m]
+    if job.returncode != EXIT_FAIL_FAST or not live or not job.first:
+        problems.append(f"30 s epochs: status {job.returncode}, live lines {live}, first batches {job.first}")
+        return None
+    after = job.started + live[0] - min(job.first)
+    if after >= STOP_WITHIN or done:
+        problems.append(f"30 s epochs: the live line came {after:.1f} s after the first batch, rank epochs "
+                        f"done before the stop: {done}")
+    return after
 
 
 def report(opts, trace):
@@ -57,6 +86,8 @@ def main():
     if status != 1 or "ERROR unsharded" not in text:
         problems.append(f"accwatch-report on the stopped job's trace exited {status}:\n{text[:2000]}")
 
+    slow = check_slow(opts, work, problems)
+
     job2, done2, _ = run(opts, work, "sharded", 3, shard=True)
     live2 = [l for l in job2.stderr.splitlines() if l.startswith("accwatch live:")]
     if job2.returncode != 0 or len(done2) != 4 * 3 or live2:
@@ -69,7 +100,8 @@ def main():
         print(f"stderr of the unsharded job:\n{job.stderr[-3000:]}\nkept: {work}", file=sys.stderr)
         sys.exit(1)
     shutil.rmtree(work, ignore_errors=True)
-    print(f"ok: stopped after {len(done)} rank epochs of {4 * EPOCHS} (status {job.returncode}); "
+    print(f"ok: stopped after {len(done)} rank epochs of {4 * EPOCHS} (status {job.returncode}); with "
+          f"{EPOCH_SECONDS} s epochs the live line came {slow:.1f} s after the first batch, inside epoch 0; "
           f"the sharded job ran its {len(done2)} rank epochs")
 
 

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: MIT
 """The ranks of live_fail_fast.py: a DataLoader over 256 samples read for
 --epochs epochs, --sleep seconds a step; unsharded (every rank reads all of
-it) unless --shard (a DistributedSampler with set_epoch). Each rank appends
-"RANK EPOCH" to --out when it has read an epoch."""
+it, every rank shuffling alike from torch.manual_seed(0), as training scripts
+seed) unless --shard (a DistributedSampler with set_epoch). Each rank appends
+"RANK EPOCH" to --out when it has read an epoch, and "RANK TIME" (the wall
+clock) to --first when it got its first batch."""
 import argparse
 import os
 import time
+
+import torch
 
 from torch.utils.data import DataLoader
 from torch.utils.data.distributed import DistributedSampler
@@ -17,7 +21,9 @@ def main():
     parser.add_argument("--sleep", type=float, required=True)
     parser.add_argument("--shard", action="store_true")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--first")
     opts = parser.parse_args()
+    torch.manual_seed(0)
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     data = list(range(256))
     sampler = DistributedSampler(data, num_replicas=world, rank=rank, shuffle=True, seed=0) if opts.shard else None
@@ -26,6 +32,10 @@ def main():
         if sampler:
             sampler.set_epoch(epoch)
         for _ in loader:
+            if opts.first:
+                with open(opts.first, "a") as f:
+                    f.write(f"{rank} {time.time()}\n")
+                opts.first = None
             time.sleep(opts.sleep)
         with open(opts.out, "a") as f:
             f.write(f"{rank} {epoch}\n")

@@ -169,3 +169,26 @@ Test(live, a_sharding_sampler_is_never_unsharded_early)
 	aw_findings_fini(&early);
 	aw_model_destroy(m);
 }
+
+/* What a --fail-fast stop leaves: the ranks of one sequence cut short at
+ * different batches. The final report says unsharded, as the live line
+ * did; the same reads of passes that ended with their loops say overlap. */
+Test(live, an_epoch_cut_short_on_one_sequence_is_unsharded_at_the_end)
+{
+	struct s_run cut = s_run_of(2, &(struct s_loader_opts)S_BASE_LOADER(0));
+	s_rank_reads_cut(cut.model, 0, 0, 0, 40, 10);
+	s_rank_reads_cut(cut.model, 1, 0, 0, 10, 10);
+	s_finish(&cut);
+	cr_expect_eq(s_count(&cut.findings, "unsharded"), 1);
+	cr_expect_eq(s_count(&cut.findings, "overlap"), 0);
+	s_done(&cut);
+
+	struct s_run apart =
+	    s_run_of(2, &(struct s_loader_opts)S_BASE_LOADER(0));
+	s_rank_reads_cut(apart.model, 0, 0, 0, 40, 10);
+	s_rank_reads_cut(apart.model, 1, 0, 50, 60, 10);
+	s_finish(&apart);
+	cr_expect_eq(s_count(&apart.findings, "unsharded"), 0,
+		     "first batches differ: not one sequence");
+	s_done(&apart);
+}
