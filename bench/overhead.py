@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: MIT
 """Recording overhead: the DataLoader-bound loop of loop.py run (a) untraced,
 (b) under LD_PRELOAD without a session, (c) recorded by accwatch-run, (d) with a
-hand-written Python tracer, plus a second untraced run (a') as a control: its
+hand-written Python tracer, (e) recorded by accwatch-run --live (the findings
+read and checked while the job runs: against (c), the cost of --live), plus a
+second untraced run (a') as a control: its
 ratio to (a) is the run-to-run noise floor of this machine, against which the
 other ratios must be read. Runs are interleaved (a a' b c d, a a' b c d, ...);
-ratios are computed round by round, then summarised. Prints a table.
+ratios are computed round by round, then summarised (--modes picks some:
+"a,c,e" pairs plain recording with --live). Prints a table.
 bench/inprocess.py isolates the per-batch cost of (c) and (d) from that noise."""
 import argparse
 import json
@@ -18,8 +21,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
 PYTHON = "/usr/bin/python3"
-MODES = ("a untraced", "a' untraced again", "b dormant", "c accwatch-run", "d python tracer")
-DORMANT, RECORDED, PYTRACER = 2, 3, 4
+MODES = ("a untraced", "a' untraced again", "b dormant", "c accwatch-run", "d python tracer",
+         "e accwatch-run --live")
+DORMANT, RECORDED, PYTRACER, LIVE = 2, 3, 4, 5
 
 
 def run_once(build, mode, ranks, workers, samples, work):
@@ -31,9 +35,10 @@ def run_once(build, mode, ranks, workers, samples, work):
     cmd = loop
     if mode == DORMANT:
         env["LD_PRELOAD"] = os.path.join(build, "lib", "libaccwatch.so")
-    elif mode == RECORDED:
+    elif mode in (RECORDED, LIVE):
         trace = tempfile.mkdtemp(dir=work)
-        cmd = [os.path.join(build, "bin", "accwatch-run"), "-q", "--force", "-o", trace, "--", *loop]
+        live = ["--live"] if mode == LIVE else []
+        cmd = [os.path.join(build, "bin", "accwatch-run"), "-q", *live, "--force", "-o", trace, "--", *loop]
     elif mode == PYTRACER:
         env["BENCH_PYTRACER"] = "1"
         env["BENCH_PYTRACER_DIR"] = tempfile.mkdtemp(dir=work)
@@ -54,11 +59,14 @@ def main():
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--samples", type=int, default=64 * 3000)
     parser.add_argument("--configs", default="0x1,0x4,2x1,2x4", help="workers x ranks, comma-separated")
+    parser.add_argument("--modes", default="a,a',b,c,d,e", help="the modes run, comma-separated (a is always)")
     opts = parser.parse_args()
+    chosen = {m.split()[0] for m in opts.modes.split(",")} | {"a"}
+    modes = [i for i, name in enumerate(MODES) if name.split()[0] in chosen]
     work = tempfile.mkdtemp(prefix="accwatch-bench-")
     print(f"# DataLoader loop, batch 64, {opts.samples} samples per rank, {opts.rounds} interleaved rounds;"
           " per-batch time of the slowest rank; ratio = median over rounds of (mode / untraced)")
-    print(f"{'workers':>7} {'ranks':>5} {'mode':<18} {'us/batch':>9} {'min-max':>15} {'ns/index':>9}"
+    print(f"{'workers':>7} {'ranks':>5} {'mode':<22} {'us/batch':>9} {'min-max':>15} {'ns/index':>9}"
           f" {'ratio':>7} {'added us/batch':>14}")
     try:
         for config in opts.configs.split(","):
@@ -66,14 +74,15 @@ def main():
             per_batch = [[] for _ in MODES]
             per_index = [[] for _ in MODES]
             for _ in range(opts.rounds):
-                for mode in range(len(MODES)):
+                for mode in modes:
                     b, i = run_once(opts.build, mode, ranks, workers, opts.samples, work)
                     per_batch[mode].append(b)
                     per_index[mode].append(i)
-            for mode, name in enumerate(MODES):
+            for mode in modes:
+                name = MODES[mode]
                 ratios = [m / a for m, a in zip(per_batch[mode], per_batch[0])]
                 added = [(m - a) * 1e6 for m, a in zip(per_batch[mode], per_batch[0])]
-                print(f"{workers:>7} {ranks:>5} {name:<18} {statistics.median(per_batch[mode]) * 1e6:>9.2f}"
+                print(f"{workers:>7} {ranks:>5} {name:<22} {statistics.median(per_batch[mode]) * 1e6:>9.2f}"
                       f" {min(per_batch[mode]) * 1e6:>7.2f}-{max(per_batch[mode]) * 1e6:<7.2f}"
                       f" {statistics.median(per_index[mode]) * 1e9:>9.1f} {statistics.median(ratios):>7.3f}"
                       f" {statistics.median(added):>14.2f}")
