@@ -199,7 +199,8 @@ static bool aw_apply_live(struct aw_options *opts, const char *value,
 	if (strncmp(value, "net://", 6) != 0 &&
 	    strncmp(value, "net6://", 7) != 0)
 		return aw_cli_fail(error, error_size,
-				   "--live takes the URL of a live session, "
+				   "--live takes the URL of a relay daemon, "
+				   "net://HOST[:PORT], or of one live session, "
 				   "net://HOST[:PORT]/host/HOSTNAME/SESSION, "
 				   "not '%s'",
 				   value);
@@ -279,7 +280,8 @@ static const struct accwatch_option aw_cli_options[] = {
      "while a session is recorded, print each finding the moment it is "
      "certain, one line each (errors and warnings); URL: "
      "net://HOST[:PORT]/host/HOSTNAME/SESSION of a lttng-relayd's live "
-     "port; ends with the session",
+     "port, or net://HOST[:PORT]: every accwatch-run session it has (the "
+     "nodes of a job; --run ID keeps one run); ends with the sessions",
      NULL},
     {"fail-fast", 0, false, AW_OPT_FAIL_FAST, NULL,
      "with --live: stop at the first error (exit 1)", NULL},

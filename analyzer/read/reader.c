@@ -526,9 +526,27 @@ enum aw_reader_status aw_reader_read_live(const char *url,
 	enum aw_reader_status status = AW_READER_BAD_SETTING;
 	if (!aw_check_settings(error, error_size))
 		goto end;
-	AW_GROW(dirs.dirs, dirs.cap, 1);
-	dirs.dirs[dirs.n++] = aw_xstrdup(url);
 	dirs.live = true;
+	/* net://HOST[:PORT] alone: every accwatch-run session the relay
+	 * daemon has (the nodes of a job; --run keeps one run's events). */
+	if (!strstr(url, "/host/")) {
+		if (!aw_reader_bt_live_sessions(url, &dirs, error,
+						error_size)) {
+			status = AW_READER_ERROR;
+			goto end;
+		}
+		if (dirs.n == 0) {
+			snprintf(error, error_size,
+				 "the relay daemon at %s has no accwatch-run "
+				 "session (named accwatch-...) now",
+				 url);
+			status = AW_READER_NO_TRACE;
+			goto end;
+		}
+	} else {
+		AW_GROW(dirs.dirs, dirs.cap, 1);
+		dirs.dirs[dirs.n++] = aw_xstrdup(url);
+	}
 	/* A live session is silent while the job is: no watchdog. */
 	struct aw_child_outcome outcome = {.tick = tick,
 					   .tick_context = context};

@@ -19,4 +19,10 @@ enum aw_reader_bt_status {
 enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 					   int fd);
 
+/* The URLs of the accwatch-run sessions (named accwatch-...) a relay
+ * daemon has (url: net://HOST[:PORT]), added to dirs; false with error
+ * when the daemon cannot be asked. */
+bool aw_reader_bt_live_sessions(const char *url, struct aw_trace_dirs *dirs,
+				char *error, size_t error_size);
+
 #endif

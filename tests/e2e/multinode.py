@@ -16,7 +16,9 @@ epoch, ranks) as the job of the same world size under one accwatch-run on
 one machine. With --break-link, node1's link to the collector goes down
 after its first epoch (the job goes on): the job still exits 0, and the
 report's only error or warning is a trace-incomplete that says node1's
-trace ends early and blames no other host.
+trace ends early and blames no other host. Without it, `accwatch-report
+--live net://COLLECTOR --run ID` on the collector follows both nodes'
+sessions while the job runs: what it prints is of the final report.
 
 Needs root (ip netns, mount). Every name it makes carries the test's pid;
 everything is removed on exit. Run from ctest (e2e_multinode,
@@ -141,6 +143,7 @@ def run_nodes(opts, machines, work):
                                       env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
     deadline = started + opts.timeout
     broken_at = None
+    viewer = None if opts.break_link else start_viewer(opts, machines, work, opts.out, rdzv_id, deadline)
     if opts.break_link:
         # Whichever global ranks node1 got, all of them have passed epoch 0
         # when every rank of the job has: wait for all, then one live-timer
@@ -161,9 +164,33 @@ def run_nodes(opts, machines, work):
         took.append(time.monotonic() - started)
         if rc != 0:
             raise check.Failure(f"node{i}'s accwatch-run exited {rc}; see {work}/node{i}.log")
+    said = ""
+    if viewer:
+        try:
+            said, _ = viewer.communicate(timeout=max(1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            os.killpg(viewer.pid, signal.SIGKILL)
+            raise check.Failure(f"accwatch-report --live did not end with the sessions; see {work}/viewer.log")
+        with open(os.path.join(work, "viewer.out"), "w") as f:
+            f.write(said)
     # The ranks write their truth once the job's last barrier passed.
     truth_done = max(os.stat(p).st_mtime for p in truth_files(os.path.join(work, "truth")))
-    return took, broken_at, rdzv_id, truth_done - (time.time() - (time.monotonic() - started))
+    return took, broken_at, rdzv_id, truth_done - (time.time() - (time.monotonic() - started)), said
+
+
+def start_viewer(opts, machines, work, out, rdzv_id, deadline):
+    """accwatch-report --live on the collector, on the relay daemon alone
+    (net://127.0.0.1: every accwatch-run session it has) and the job's run
+    id, once both nodes' sessions reached it (their host directories)."""
+    while sorted(os.listdir(out) if os.path.isdir(out) else []) != ["node0", "node1"]:
+        if time.monotonic() > deadline:
+            raise check.Failure(f"the nodes' sessions never reached the relayd ({out})")
+        time.sleep(0.1)
+    report = os.path.join(opts.build, "bin", "accwatch-report")
+    log = open(os.path.join(work, "viewer.log"), "w")
+    return subprocess.Popen(in_machine(machines.collector, "collector", work,
+                                       f"exec {report} --live net://127.0.0.1 --run {rdzv_id}"),
+                            stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
 
 
 def truth_files(truth):
@@ -248,7 +275,8 @@ def main():
         relayd = subprocess.Popen(in_machine(machines.collector, "collector", work, f"exec lttng-relayd -o {out}"),
                                   stdout=relayd_log, stderr=subprocess.STDOUT, start_new_session=True)
         time.sleep(1)
-        took, broken_at, rdzv_id, truth_at = run_nodes(opts, machines, work)
+        opts.out = out
+        took, broken_at, rdzv_id, truth_at, said = run_nodes(opts, machines, work)
         relayd.terminate()
         relayd.wait(timeout=30)
         doc = report(opts, [out], ["--run", rdzv_id])
@@ -266,10 +294,16 @@ def main():
             check.check_counts(one, one_truths, problems)
             problems.expect(findings_key(doc) == findings_key(one),
                             f"findings over two nodes {findings_key(doc)}, on one machine {findings_key(one)}")
+            # What the collector printed live over both nodes' sessions is
+            # of the final report, and an error of it was printed.
+            live = check.check_live(said, doc, problems)
+            errors = [f for f in doc["findings"] if f["severity"] == "error" and not f.get("suppressed")]
+            problems.expect(live or not errors, f"accwatch-report --live printed nothing over the nodes: {said!r}")
         problems.fatal()
         failed = False
         broken = f"link down at {broken_at:.1f} s, " if broken_at else ""
-        print(f"ok multinode {opts.case}: {broken}ranks done at {truth_at:.1f} s, each node's accwatch-run "
+        live = f"{said.count('accwatch live:')} live lines on the collector, " if said else ""
+        print(f"ok multinode {opts.case}: {live}{broken}ranks done at {truth_at:.1f} s, each node's accwatch-run "
               f"at {', '.join('%.1f s' % t for t in took)}; findings {sorted({f['id'] for f in doc['findings']})}")
     except check.Failure as e:
         print(f"FAIL multinode {opts.case}:\n{e}\n  kept: {work}", file=sys.stderr)
