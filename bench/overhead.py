@@ -7,7 +7,8 @@ second untraced run (a') as a control: its
 ratio to (a) is the run-to-run noise floor of this machine, against which the
 other ratios must be read. Runs are interleaved (a a' b c d, a a' b c d, ...);
 ratios are computed round by round, then summarised (--modes picks some:
-"a,c,e" pairs plain recording with --live). Prints a table.
+"a,c,e" pairs plain recording with --live; column "vs c" is each mode's
+ratio to c in the same round). Prints a table.
 bench/inprocess.py isolates the per-batch cost of (c) and (d) from that noise."""
 import argparse
 import json
@@ -53,6 +54,14 @@ def run_once(build, mode, ranks, workers, samples, work):
     return slowest["seconds"] / slowest["batches"], slowest["seconds"] / slowest["indices"]
 
 
+def vs_recorded(per_batch, mode):
+    """Median over rounds of (mode / c accwatch-run): the cost of --live
+    against plain recording, run by run; "-" when c was not run."""
+    if not per_batch[RECORDED]:
+        return "-"
+    return f"{statistics.median(m / c for m, c in zip(per_batch[mode], per_batch[RECORDED])):.3f}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
@@ -67,7 +76,7 @@ def main():
     print(f"# DataLoader loop, batch 64, {opts.samples} samples per rank, {opts.rounds} interleaved rounds;"
           " per-batch time of the slowest rank; ratio = median over rounds of (mode / untraced)")
     print(f"{'workers':>7} {'ranks':>5} {'mode':<22} {'us/batch':>9} {'min-max':>15} {'ns/index':>9}"
-          f" {'ratio':>7} {'added us/batch':>14}")
+          f" {'ratio':>7} {'added us/batch':>14} {'vs c':>6}")
     try:
         for config in opts.configs.split(","):
             workers, ranks = (int(x) for x in config.split("x"))
@@ -85,7 +94,7 @@ def main():
                 print(f"{workers:>7} {ranks:>5} {name:<22} {statistics.median(per_batch[mode]) * 1e6:>9.2f}"
                       f" {min(per_batch[mode]) * 1e6:>7.2f}-{max(per_batch[mode]) * 1e6:<7.2f}"
                       f" {statistics.median(per_index[mode]) * 1e9:>9.1f} {statistics.median(ratios):>7.3f}"
-                      f" {statistics.median(added):>14.2f}")
+                      f" {statistics.median(added):>14.2f} {vs_recorded(per_batch, mode):>6}")
             sys.stdout.flush()
     finally:
         shutil.rmtree(work, ignore_errors=True)
