@@ -236,20 +236,25 @@ static void aw_live_print(struct aw_live *live, const struct aw_model *model,
 	}
 }
 
-/* An epoch some rank ended and another is still in: the counts that tell
- * uneven-batches move with every batch, not at a moment. */
+/* The last epoch of a loader that some rank ended while another, still
+ * running, is in it: the counts that tell uneven-batches move with every
+ * batch, not at a moment. */
 static bool aw_live_ending(const struct aw_model *model)
 {
 	for (size_t g = 0; g < model->n_loaders_global; g++) {
 		const struct aw_global_loader *l = &model->loaders_global[g];
-		for (size_t i = 0; i < l->n_epochs; i++) {
-			const struct aw_epoch *e = &l->epochs[i];
-			size_t ended = 0;
-			for (size_t c = 0; c < e->n_cells; c++)
-				ended += e->cells[c].complete;
-			if (ended && ended < e->n_cells)
-				return true;
+		if (!l->n_epochs)
+			continue;
+		const struct aw_epoch *e = &l->epochs[l->n_epochs - 1];
+		size_t ended = 0, running = 0;
+		for (size_t c = 0; c < e->n_cells; c++) {
+			const struct aw_cell *cell = &e->cells[c];
+			ended += cell->complete;
+			running += !cell->complete &&
+				   !aw_model_cell_process(model, cell)->exited;
 		}
+		if (ended && running)
+			return true;
 	}
 	return false;
 }

@@ -699,7 +699,7 @@ static void aw_contribution_of(const struct aw_model *model, uint32_t index,
 	c->iteration = index;
 	c->pid = model->processes[model->loaders[it->loader].process].pid;
 	c->set = &it->consumed;
-	c->batches = aw_iteration_batches(it);
+	c->batches = aw_iteration_batches_at_least(it);
 	c->drawn =
 	    it->ended ? AW_MAX(it->drawn, it->batches_seen) : it->batches_seen;
 	c->prefetched_samples = it->prefetched_samples;

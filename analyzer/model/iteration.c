@@ -495,6 +495,15 @@ uint32_t aw_iteration_batches(const struct aw_iteration *it)
 	return it->ended ? it->yielded : it->batches_consumed;
 }
 
+uint32_t aw_iteration_batches_at_least(const struct aw_iteration *it)
+{
+	if (it->ended)
+		return it->yielded;
+	uint32_t drawn =
+	    it->batches_seen > it->ahead ? it->batches_seen - it->ahead : 0;
+	return AW_MAX(it->batches_consumed, drawn);
+}
+
 uint64_t aw_iteration_order_hash(const struct aw_iteration *it)
 {
 	return XXH64_digest(&it->order);

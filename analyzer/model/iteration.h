@@ -114,6 +114,9 @@ struct aw_iteration {
 	 * they cannot be prefetched ones) or until iter_end tells how many were
 	 * yielded. This bounds memory by the window, not by the epoch. */
 	uint32_t window;
+	/* At most this many drawn batches are not yet the loop's (prefetch):
+	 * the lower bound of an open pass's consumed batches. */
+	uint32_t ahead;
 	struct aw_pending_batch *pending;
 	size_t n_pending, pending_cap;
 	uint64_t *buffer;
@@ -140,6 +143,9 @@ void aw_iteration_flush(struct aw_iteration *it);
 
 /* Batches the loop consumed: `yielded` when iter_end came, else those seen. */
 uint32_t aw_iteration_batches(const struct aw_iteration *it);
+/* The same, for a pass still open: at least those folded, and those drawn
+ * less the ones that may be prefetched (`ahead`). */
+uint32_t aw_iteration_batches_at_least(const struct aw_iteration *it);
 /* The hash of the consumed order so far. */
 uint64_t aw_iteration_order_hash(const struct aw_iteration *it);
 /* Makes the iteration replay accelerate's dispatcher over W ranks; before

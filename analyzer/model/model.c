@@ -282,6 +282,19 @@ static uint32_t aw_loader_window(const struct aw_loader *l)
 	return (uint32_t)AW_MIN(window, 4096);
 }
 
+/* At most how many drawn batches the loop has not got yet: the workers'
+ * prefetch (none without workers), and accelerate's one ahead; 256 when
+ * the loader is not described. */
+static uint32_t aw_loader_ahead(const struct aw_loader *l)
+{
+	if (!l->described)
+		return 256;
+	uint32_t prefetch =
+	    l->prefetch_factor > 0 ? (uint32_t)l->prefetch_factor : 2;
+	uint64_t workers = l->num_workers > 0 ? (uint64_t)l->num_workers : 0;
+	return (uint32_t)AW_MIN(prefetch * workers + 1, 4096);
+}
+
 /* The dispatcher wrapping a loader (accelerate: the outer loader whose
  * base_dataloader it is; v0.2x: the loader itself), or NULL. */
 static const struct aw_loader *aw_dispatcher_of(const struct aw_model *model,
@@ -351,6 +364,7 @@ static uint32_t aw_model_iteration(struct aw_model *model, uint32_t loader,
 	index = (uint32_t)model->n_iterations++;
 	aw_iteration_init(&model->iterations[index], loader, ordinal,
 			  aw_loader_window(l));
+	model->iterations[index].ahead = aw_loader_ahead(l);
 	aw_model_prepare_iteration(model, index, loader);
 	aw_index_map_put(&model->iteration_index, key, index);
 	l->last_iteration = index;

@@ -192,3 +192,23 @@ Test(live, an_epoch_cut_short_on_one_sequence_is_unsharded_at_the_end)
 		     "first batches differ: not one sequence");
 	s_done(&apart);
 }
+
+/* Rank 1's sampler ran out after 3 batches while rank 0 drew 9 and goes
+ * on, outside any Join: uneven-batches is certain before rank 0 ends. */
+Test(live, uneven_batches_is_certain_once_a_rank_ran_out_and_another_went_on)
+{
+	struct aw_model *m = aw_model_create();
+	s_ranks(m, 2, &(struct s_loader_opts)S_BASE_LOADER(0));
+	s_rank_reads_cut(m, 0, 0, 0, 90, 10);
+	s_rank_reads(m, 1, 0, 0, 30, 10);
+	struct aw_findings f;
+	aw_findings_init(&f);
+	aw_model_snapshot(m);
+	aw_checks_run(m, &f);
+	const struct aw_finding *uneven = find(&f, "uneven-batches", 0);
+	cr_assert(uneven, "uneven-batches in the snapshot");
+	cr_expect_eq(uneven->severity, AW_SEVERITY_ERROR);
+	cr_expect(aw_live_certain(m, uneven), "rank 0 went past rank 1's 3");
+	aw_findings_fini(&f);
+	aw_model_destroy(m);
+}
