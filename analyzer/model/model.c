@@ -283,8 +283,9 @@ static uint32_t aw_loader_window(const struct aw_loader *l)
 }
 
 /* At most how many drawn batches the loop has not got yet: the workers'
- * prefetch (none without workers), and accelerate's one ahead; 256 when
- * the loader is not described. */
+ * prefetch (none without workers: the loop gets each batch as it is
+ * drawn), and one more for a loader in an accelerate wrap, which fetches
+ * one ahead; 256 when the loader is not described. */
 static uint32_t aw_loader_ahead(const struct aw_loader *l)
 {
 	if (!l->described)
@@ -292,7 +293,8 @@ static uint32_t aw_loader_ahead(const struct aw_loader *l)
 	uint32_t prefetch =
 	    l->prefetch_factor > 0 ? (uint32_t)l->prefetch_factor : 2;
 	uint64_t workers = l->num_workers > 0 ? (uint64_t)l->num_workers : 0;
-	return (uint32_t)AW_MIN(prefetch * workers + 1, 4096);
+	uint64_t wrap = l->wraps || l->wrapped;
+	return (uint32_t)AW_MIN(prefetch * workers + wrap, 4096);
 }
 
 /* The dispatcher wrapping a loader (accelerate: the outer loader whose

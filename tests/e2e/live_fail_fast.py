@@ -4,8 +4,10 @@ many epochs is stopped at its first error (epoch 0's unsharded, printed live
 at the ranks' first batches) long before its last epoch, with accwatch-run's
 own status 123, its trace still whole for accwatch-report; the same job with
 epochs of 30 s is stopped inside its first epoch, the live line within 15 s
-of the first batch (the figure is printed); a sharded job under --fail-fast
-prints nothing live and runs to its end with its own status."""
+of the first batch (the figure is printed); a training job whose ranks
+hold different numbers of batches, hanging in an all-reduce once rank 0 ran
+out, is stopped at uneven-batches; a sharded job under --fail-fast prints
+nothing live and runs to its end with its own status."""
 import argparse
 import os
 import re
@@ -25,7 +27,7 @@ STOP_WITHIN = 15
 LIVE_TIME = re.compile(r"^accwatch live: ([0-9.]+) s: ")
 
 
-def run(opts, work, name, epochs, shard, sleep=0.05):
+def run(opts, work, name, epochs, shard, sleep=0.05, extra=()):
     out, trace = os.path.join(work, f"{name}.epochs"), os.path.join(work, name)
     first = os.path.join(work, f"{name}.first")
     cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "--fail-fast", "-o", trace, "--",
@@ -34,6 +36,7 @@ def run(opts, work, name, epochs, shard, sleep=0.05):
            "--first", first]
     if shard:
         cmd.append("--shard")
+    cmd += extra
     started = time.time()
     job = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     job.started = started
@@ -64,6 +67,19 @@ def report(opts, trace):
     return run.returncode, run.stdout + run.stderr
 
 
+def check_hang(opts, work, problems):
+    """The uneven training job hangs once rank 0 ran out: --fail-fast stops
+    it at uneven-batches, which the final report gives too."""
+    job, done, trace = run(opts, work, "hang", 1, shard=False, sleep=0.3, extra=["--uneven"])
+    live = [l for l in job.stderr.splitlines() if l.startswith("accwatch live:")]
+    if job.returncode != EXIT_FAIL_FAST or not live or ": uneven-batches (error)" not in live[0]:
+        problems.append(f"the hanging job: status {job.returncode}, live lines {live}")
+    status, text = report(opts, trace)
+    if "ERROR uneven-batches" not in text:
+        problems.append(f"accwatch-report on the hanging job's trace exited {status}:\n{text[:2000]}")
+    return live[0].split(": ")[1] if live else None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", required=True)
@@ -87,6 +103,7 @@ def main():
         problems.append(f"accwatch-report on the stopped job's trace exited {status}:\n{text[:2000]}")
 
     slow = check_slow(opts, work, problems)
+    hang = check_hang(opts, work, problems)
 
     job2, done2, _ = run(opts, work, "sharded", 3, shard=True)
     live2 = [l for l in job2.stderr.splitlines() if l.startswith("accwatch live:")]
@@ -102,6 +119,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     print(f"ok: stopped after {len(done)} rank epochs of {4 * EPOCHS} (status {job.returncode}); with "
           f"{EPOCH_SECONDS} s epochs the live line came {slow:.1f} s after the first batch, inside epoch 0; "
+          f"the hanging job was stopped at {hang}; "
           f"the sharded job ran its {len(done2)} rank epochs")
 
 

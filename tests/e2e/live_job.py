@@ -4,12 +4,16 @@
 it, every rank shuffling alike from torch.manual_seed(0), as training scripts
 seed) unless --shard (a DistributedSampler with set_epoch). Each rank appends
 "RANK EPOCH" to --out when it has read an epoch, and "RANK TIME" (the wall
-clock) to --first when it got its first batch."""
+clock) to --first when it got its first batch. With --uneven the ranks
+train (a gloo all-reduce a step) on hand-made shards, rank 0's 3 batches
+of 8 and the others' 5, without Join: the longer ranks hang in their 4th
+step's all-reduce."""
 import argparse
 import os
 import time
 
 import torch
+import torch.distributed as dist
 
 from torch.utils.data import DataLoader
 from torch.utils.data.distributed import DistributedSampler
@@ -22,12 +26,18 @@ def main():
     parser.add_argument("--shard", action="store_true")
     parser.add_argument("--out", required=True)
     parser.add_argument("--first")
+    parser.add_argument("--uneven", action="store_true")
     opts = parser.parse_args()
     torch.manual_seed(0)
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     data = list(range(256))
     sampler = DistributedSampler(data, num_replicas=world, rank=rank, shuffle=True, seed=0) if opts.shard else None
     loader = DataLoader(data, batch_size=16, sampler=sampler, shuffle=sampler is None)
+    step = lambda: None  # noqa: E731
+    if opts.uneven:
+        dist.init_process_group("gloo")
+        loader = DataLoader(data, batch_size=8, sampler=list(range(rank * 64, rank * 64 + (24 if rank == 0 else 40))))
+        step = lambda: dist.all_reduce(torch.ones(1))  # noqa: E731
     for epoch in range(opts.epochs):
         if sampler:
             sampler.set_epoch(epoch)
@@ -36,6 +46,7 @@ def main():
                 with open(opts.first, "a") as f:
                     f.write(f"{rank} {time.time()}\n")
                 opts.first = None
+            step()
             time.sleep(opts.sleep)
         with open(opts.out, "a") as f:
             f.write(f"{rank} {epoch}\n")
