@@ -47,6 +47,13 @@ static inline void aw_put_uvarint_unchecked(struct aw_encoder *enc,
 	enc->data[enc->len++] = (unsigned char)value;
 }
 
+/* Writes a word as its 8 bytes, little-endian, where room was made. */
+static inline void aw_put_word_unchecked(struct aw_encoder *enc, uint64_t value)
+{
+	for (unsigned i = 0; i < 8; i++)
+		enc->data[enc->len++] = (unsigned char)(value >> (8 * i));
+}
+
 static void aw_put_uvarint(struct aw_encoder *enc, uint64_t value)
 {
 	AW_GROW(enc->data, enc->cap, enc->len + 10);
@@ -115,9 +122,14 @@ void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event)
 		}
 		break;
 	case AW_ARRAY_U64:
-	case AW_ARRAY_PACKED: /* the reader hands these on unpacked */
 		for (uint32_t i = 0; i < count; i++)
 			aw_put_uvarint_unchecked(enc, event->values.u64[i]);
+		break;
+	case AW_ARRAY_PACKED:
+		/* Words of packed bits, as the trace holds them: 8 bytes each,
+		 * little-endian, unpacked by the analyzer (ingest.c). */
+		for (uint32_t i = 0; i < count; i++)
+			aw_put_word_unchecked(enc, event->values.u64[i]);
 		break;
 	case AW_ARRAY_NONE:
 		break;
@@ -235,6 +247,16 @@ static uint64_t aw_get_uvarint(struct aw_cursor *c)
 	return 0;
 }
 
+/* A word written by aw_put_word_unchecked; its 8 bytes were checked. */
+static inline uint64_t aw_get_word(struct aw_cursor *c)
+{
+	uint64_t value = 0;
+	for (unsigned i = 0; i < 8; i++)
+		value |= (uint64_t)c->at[i] << (8 * i);
+	c->at += 8;
+	return value;
+}
+
 static int64_t aw_get_svarint(struct aw_cursor *c)
 {
 	uint64_t u = aw_get_uvarint(c);
@@ -303,7 +325,8 @@ static void aw_get_member(struct aw_cursor *c, struct aw_decoder *dec,
 static void aw_get_array(struct aw_cursor *c, struct aw_decoder *dec,
 			 struct aw_event *event, enum aw_array_kind kind)
 {
-	uint64_t count = aw_get_length(c, UINT32_MAX, 1);
+	uint64_t count =
+	    aw_get_length(c, UINT32_MAX, kind == AW_ARRAY_PACKED ? 8 : 1);
 	if (!aw_cursor_ok(c))
 		return;
 	event->count = (uint32_t)count;
@@ -323,8 +346,10 @@ static void aw_get_array(struct aw_cursor *c, struct aw_decoder *dec,
 		AW_GET_ELEMENTS(i64, aw_get_svarint(c));
 		break;
 	case AW_ARRAY_U64:
-	case AW_ARRAY_PACKED:
 		AW_GET_ELEMENTS(u64, aw_get_uvarint(c));
+		break;
+	case AW_ARRAY_PACKED:
+		AW_GET_ELEMENTS(u64, aw_get_word(c));
 		break;
 	case AW_ARRAY_NONE:
 		break;

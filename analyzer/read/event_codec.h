@@ -5,7 +5,9 @@
  *
  *   event   tag = kind (0 .. AW_EVENT_KIND_COUNT-1), source, then run, pid
  *           and the kind's members in the order of event_fields.c, then for
- *           chunk events the element count and the elements
+ *           chunk events the element count and the elements (varints;
+ *           the words of a _packed event's indices as 8 bytes each,
+ *           little-endian, unpacked by ingest.c)
  *   stats   AW_RECORD_STATS, the reader's counters (struct aw_trace_stats)
  *   phase   AW_RECORD_PHASE, what the reader is doing, and on which trace
  *   end     AW_RECORD_END, how reading ended, the trace, a message

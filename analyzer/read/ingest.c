@@ -5,7 +5,12 @@
 #include "ingest.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "accwatch_events.h"
+#include "accwatch_packed.h"
+#include "util.h"
 
 void aw_ingest_init(struct aw_ingest *ingest, struct aw_model *model,
 		    const struct aw_trace_dirs *dirs)
@@ -20,6 +25,8 @@ void aw_ingest_init(struct aw_ingest *ingest, struct aw_model *model,
 void aw_ingest_fini(struct aw_ingest *ingest)
 {
 	aw_decoder_fini(&ingest->decoder);
+	free(ingest->i64);
+	free(ingest->u32);
 }
 
 const char *aw_ingest_dir_name(const struct aw_ingest *ingest, uint32_t dir)
@@ -46,6 +53,57 @@ static void aw_ingest_end(struct aw_ingest *ingest,
 		 "%s%s%s", dir ? dir : "", dir ? ": " : "", record->message);
 }
 
+/* The plain and _wide event a _packed one is handed on as. */
+static bool aw_packed_kinds(enum aw_event_kind packed,
+			    enum aw_event_kind *narrow,
+			    enum aw_event_kind *wide)
+{
+	static const enum aw_event_kind kinds[][3] = {
+	    {AW_EVENT_BATCH_PACKED, AW_EVENT_BATCH, AW_EVENT_BATCH_WIDE},
+	    {AW_EVENT_WORKER_FETCH_PACKED, AW_EVENT_WORKER_FETCH,
+	     AW_EVENT_WORKER_FETCH_WIDE},
+	    {AW_EVENT_DATASET_MAP_PACKED, AW_EVENT_DATASET_MAP,
+	     AW_EVENT_DATASET_MAP_WIDE}};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i][0] == packed) {
+			*narrow = kinds[i][1];
+			*wide = kinds[i][2];
+			return true;
+		}
+	return false;
+}
+
+/* A _packed event's words decoded, in place: the plain event when every
+ * index fits 32 bits, else the _wide one; no indices when the words are
+ * not a packed stream. Other events are left as they are. */
+static void aw_ingest_unpack(struct aw_ingest *ingest, struct aw_event *event)
+{
+	enum aw_event_kind narrow, wide;
+	uint32_t count = 0;
+	bool fits = true;
+	if (!aw_packed_kinds(event->kind, &narrow, &wide))
+		return;
+	if (!ingest->i64) {
+		ingest->i64 = aw_xcalloc(ACCWATCH_CHUNK_MAX, sizeof(int64_t));
+		ingest->u32 = aw_xcalloc(ACCWATCH_CHUNK_MAX, sizeof(uint32_t));
+	}
+	if (!event->count ||
+	    !accwatch_packed_decode(event->values.u64, event->count,
+				    ACCWATCH_CHUNK_MAX, ingest->i64, &count))
+		count = 0;
+	for (uint32_t i = 0; i < count; i++)
+		fits &= (uint64_t)ingest->i64[i] <= UINT32_MAX;
+	event->count = count;
+	event->kind = fits ? narrow : wide;
+	if (!fits) {
+		event->values.i64 = ingest->i64;
+		return;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		ingest->u32[i] = (uint32_t)ingest->i64[i];
+	event->values.u32 = count ? ingest->u32 : NULL;
+}
+
 enum aw_ingest_status aw_ingest_feed(struct aw_ingest *ingest,
 				     const unsigned char *data, size_t size,
 				     size_t *used)
@@ -67,6 +125,7 @@ enum aw_ingest_status aw_ingest_feed(struct aw_ingest *ingest,
 		done += length;
 		switch (record.type) {
 		case AW_RECORD_TYPE_EVENT:
+			aw_ingest_unpack(ingest, &record.event);
 			aw_model_add_event(ingest->model, &record.event);
 			break;
 		case AW_RECORD_TYPE_STATS:

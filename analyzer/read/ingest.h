@@ -28,6 +28,10 @@ struct aw_ingest {
 	char message[1024];
 	/* Packets begun, as the last progress record said. */
 	uint64_t decoded_packets;
+	/* A _packed event's indices, unpacked: reused, never freed per event.
+	 */
+	int64_t *i64;
+	uint32_t *u32;
 };
 
 enum aw_ingest_status {

@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "accwatch_events.h"
-#include "accwatch_packed.h"
 #include "event_codec.h"
 #include "event_fields.h"
 #include "index_map.h"
@@ -229,55 +228,6 @@ static uint64_t aw_array_element_bits(const bt_field *array, uint64_t i,
 			 : bt_field_integer_unsigned_get_value(e);
 }
 
-/* The plain and _wide event a _packed one is handed on as. */
-static bool aw_packed_kinds(enum aw_event_kind packed,
-			    enum aw_event_kind *narrow,
-			    enum aw_event_kind *wide)
-{
-	static const enum aw_event_kind kinds[][3] = {
-	    {AW_EVENT_BATCH_PACKED, AW_EVENT_BATCH, AW_EVENT_BATCH_WIDE},
-	    {AW_EVENT_WORKER_FETCH_PACKED, AW_EVENT_WORKER_FETCH,
-	     AW_EVENT_WORKER_FETCH_WIDE},
-	    {AW_EVENT_DATASET_MAP_PACKED, AW_EVENT_DATASET_MAP,
-	     AW_EVENT_DATASET_MAP_WIDE}};
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (kinds[i][0] == packed) {
-			*narrow = kinds[i][1];
-			*wide = kinds[i][2];
-			return true;
-		}
-	return false;
-}
-
-/* A _packed event's words (already in reader->u64) decoded: the plain
- * event when every index fits 32 bits, else the _wide one; no indices
- * when the words are not a packed stream. */
-static void aw_reader_unpack(struct aw_bt_reader *reader, uint64_t n_words,
-			     struct aw_event *event)
-{
-	enum aw_event_kind narrow, wide;
-	uint32_t count = 0;
-	bool fits = true;
-	if (!aw_packed_kinds(event->kind, &narrow, &wide))
-		return;
-	AW_GROW(reader->i64, reader->i64_cap, ACCWATCH_CHUNK_MAX);
-	if (!accwatch_packed_decode(reader->u64, n_words, ACCWATCH_CHUNK_MAX,
-				    reader->i64, &count))
-		count = 0;
-	for (uint32_t i = 0; i < count; i++)
-		fits &= reader->i64[i] >= 0 && reader->i64[i] <= UINT32_MAX;
-	event->count = count;
-	event->kind = fits ? narrow : wide;
-	if (!fits) {
-		event->values.i64 = reader->i64;
-		return;
-	}
-	AW_GROW(reader->u32, reader->u32_cap, count);
-	for (uint32_t i = 0; i < count; i++)
-		reader->u32[i] = (uint32_t)reader->i64[i];
-	event->values.u32 = reader->u32;
-}
-
 static void aw_reader_read_array(struct aw_bt_reader *reader,
 				 const struct aw_class_entry *entry,
 				 const bt_field *payload,
@@ -307,11 +257,8 @@ static void aw_reader_read_array(struct aw_bt_reader *reader,
 		AW_READ_ELEMENTS(i64, int64_t);
 		break;
 	case AW_ARRAY_U64:
+	case AW_ARRAY_PACKED: /* handed on packed: ingest.c unpacks */
 		AW_READ_ELEMENTS(u64, uint64_t);
-		break;
-	case AW_ARRAY_PACKED:
-		AW_READ_ELEMENTS(u64, uint64_t);
-		aw_reader_unpack(reader, length, event);
 		break;
 	case AW_ARRAY_NONE:
 		event->count = 0;
