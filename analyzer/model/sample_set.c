@@ -43,27 +43,37 @@ void aw_sample_set_fini(struct aw_sample_set *set)
 	set->n_staged = set->staged_capacity = 0;
 }
 
-/* Two passes of a 16-bit radix sort, from values to tmp and back. */
-static void aw_sample_set_sort(uint32_t *values, uint32_t *tmp, uint32_t n)
+/* An LSD radix sort of 11-bit digits, from values to tmp and back as many
+ * times as the largest value has digits (a shuffle below 2^22: two); the
+ * counts fit on the stack and in the first-level cache. Returns where the
+ * sorted values are: values or tmp. */
+#define AW_RADIX_BITS 11u
+#define AW_RADIX_BUCKETS (1u << AW_RADIX_BITS)
+static uint32_t *aw_sample_set_sort(uint32_t *values, uint32_t *tmp, uint32_t n)
 {
-	static const unsigned shifts[2] = {0, 16};
 	uint32_t *from = values, *to = tmp;
-	for (int pass = 0; pass < 2; pass++) {
-		uint32_t *count = calloc(65537, sizeof(uint32_t));
-		if (!count)
-			aw_out_of_memory(65537 * sizeof(uint32_t));
+	uint32_t max = 0;
+	for (uint32_t i = 0; i < n; i++)
+		max |= values[i];
+	for (unsigned shift = 0; shift < 32 && (shift == 0 || max >> shift);
+	     shift += AW_RADIX_BITS) {
+		uint32_t count[AW_RADIX_BUCKETS] = {0};
 		for (uint32_t i = 0; i < n; i++)
-			count[((from[i] >> shifts[pass]) & 0xffff) + 1]++;
-		for (uint32_t b = 0; b < 65536; b++)
-			count[b + 1] += count[b];
+			count[(from[i] >> shift) & (AW_RADIX_BUCKETS - 1)]++;
+		uint32_t at = 0;
+		for (uint32_t b = 0; b < AW_RADIX_BUCKETS; b++) {
+			uint32_t c = count[b];
+			count[b] = at;
+			at += c;
+		}
 		for (uint32_t i = 0; i < n; i++)
-			to[count[(from[i] >> shifts[pass]) & 0xffff]++] =
-			    from[i];
-		free(count);
+			to[count[(from[i] >> shift) &
+				 (AW_RADIX_BUCKETS - 1)]++] = from[i];
 		uint32_t *swap = from;
 		from = to;
 		to = swap;
 	}
+	return from;
 }
 
 /* Folds the staged indices into the bitmap: sorted, they go in as appends
@@ -77,10 +87,9 @@ static void aw_sample_set_fold(struct aw_sample_set *set)
 		uint32_t *tmp = malloc((size_t)n * sizeof(uint32_t));
 		if (!tmp)
 			aw_out_of_memory((size_t)n * sizeof(uint32_t));
-		aw_sample_set_sort(set->staged, tmp, n);
+		roaring_bitmap_t *sorted = roaring_bitmap_of_ptr(
+		    n, aw_sample_set_sort(set->staged, tmp, n));
 		free(tmp);
-		roaring_bitmap_t *sorted =
-		    roaring_bitmap_of_ptr(n, set->staged);
 		if (!sorted)
 			aw_out_of_memory(sizeof(roaring_bitmap_t));
 		roaring_bitmap_or_inplace(set->bitmap, sorted);
