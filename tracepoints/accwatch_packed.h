@@ -209,7 +209,7 @@ static inline int accwatch_packed_decode(const uint64_t *words, size_t n_words,
 					 uint32_t *count)
 {
 	struct accwatch_packed_reader r = {words, (uint64_t)n_words * 64, 0};
-	uint64_t form, n, first, step, width, offset;
+	uint64_t form, n, first, step, width, offset, mask, shift;
 	uint32_t i;
 
 	*count = 0;
@@ -230,9 +230,14 @@ static inline int accwatch_packed_decode(const uint64_t *words, size_t n_words,
 	if (!accwatch_packed_get(&r, 7, &width) || width == 0 || width > 64 ||
 	    (r.bits - r.at) / width < n)
 		return 0;
-	for (i = 0; i < n; i++) {
-		accwatch_packed_get(&r, (unsigned)width, &offset);
-		out[i] = (int64_t)(first + offset);
+	/* The bits are there (checked above): no check per index. */
+	mask = width < 64 ? (UINT64_C(1) << width) - 1 : ~UINT64_C(0);
+	for (i = 0; i < n; i++, r.at += width) {
+		shift = r.at & 63;
+		offset = words[r.at >> 6] >> shift;
+		if (shift + width > 64)
+			offset |= words[(r.at >> 6) + 1] << (64 - shift);
+		out[i] = (int64_t)(first + (offset & mask));
 	}
 	*count = (uint32_t)n;
 	return 1;

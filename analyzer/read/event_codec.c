@@ -50,8 +50,11 @@ static inline void aw_put_uvarint_unchecked(struct aw_encoder *enc,
 /* Writes a word as its 8 bytes, little-endian, where room was made. */
 static inline void aw_put_word_unchecked(struct aw_encoder *enc, uint64_t value)
 {
-	for (unsigned i = 0; i < 8; i++)
-		enc->data[enc->len++] = (unsigned char)(value >> (8 * i));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	value = __builtin_bswap64(value);
+#endif
+	memcpy(enc->data + enc->len, &value, 8);
+	enc->len += 8;
 }
 
 static void aw_put_uvarint(struct aw_encoder *enc, uint64_t value)
@@ -247,16 +250,6 @@ static uint64_t aw_get_uvarint(struct aw_cursor *c)
 	return 0;
 }
 
-/* A word written by aw_put_word_unchecked; its 8 bytes were checked. */
-static inline uint64_t aw_get_word(struct aw_cursor *c)
-{
-	uint64_t value = 0;
-	for (unsigned i = 0; i < 8; i++)
-		value |= (uint64_t)c->at[i] << (8 * i);
-	c->at += 8;
-	return value;
-}
-
 static int64_t aw_get_svarint(struct aw_cursor *c)
 {
 	uint64_t u = aw_get_uvarint(c);
@@ -349,7 +342,15 @@ static void aw_get_array(struct aw_cursor *c, struct aw_decoder *dec,
 		AW_GET_ELEMENTS(u64, aw_get_uvarint(c));
 		break;
 	case AW_ARRAY_PACKED:
-		AW_GET_ELEMENTS(u64, aw_get_word(c));
+		/* aw_get_length checked the 8 bytes of each word. */
+		AW_GROW(dec->u64, dec->u64_cap, count ? count : 1);
+		memcpy(dec->u64, c->at, (size_t)count * 8);
+		c->at += (size_t)count * 8;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		for (uint64_t i = 0; i < count; i++)
+			dec->u64[i] = __builtin_bswap64(dec->u64[i]);
+#endif
+		event->values.u64 = dec->u64;
 		break;
 	case AW_ARRAY_NONE:
 		break;

@@ -80,7 +80,6 @@ static void aw_ingest_unpack(struct aw_ingest *ingest, struct aw_event *event)
 {
 	enum aw_event_kind narrow, wide;
 	uint32_t count = 0;
-	bool fits = true;
 	if (!aw_packed_kinds(event->kind, &narrow, &wide))
 		return;
 	if (!ingest->i64) {
@@ -91,17 +90,19 @@ static void aw_ingest_unpack(struct aw_ingest *ingest, struct aw_event *event)
 	    !accwatch_packed_decode(event->values.u64, event->count,
 				    ACCWATCH_CHUNK_MAX, ingest->i64, &count))
 		count = 0;
-	for (uint32_t i = 0; i < count; i++)
-		fits &= (uint64_t)ingest->i64[i] <= UINT32_MAX;
-	event->count = count;
-	event->kind = fits ? narrow : wide;
-	if (!fits) {
-		event->values.i64 = ingest->i64;
-		return;
-	}
-	for (uint32_t i = 0; i < count; i++)
+	/* One pass: narrowed, and the bits above 32 gathered to tell whether
+	 * they all fit. */
+	uint64_t high = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		high |= (uint64_t)ingest->i64[i] >> 32;
 		ingest->u32[i] = (uint32_t)ingest->i64[i];
-	event->values.u32 = count ? ingest->u32 : NULL;
+	}
+	event->count = count;
+	event->kind = high == 0 ? narrow : wide;
+	if (high != 0)
+		event->values.i64 = ingest->i64;
+	else
+		event->values.u32 = count ? ingest->u32 : NULL;
 }
 
 enum aw_ingest_status aw_ingest_feed(struct aw_ingest *ingest,
