@@ -204,6 +204,13 @@ void aw_encode_progress(struct aw_encoder *enc, uint64_t packets)
 	aw_put_uvarint(enc, packets);
 }
 
+void aw_encode_host(struct aw_encoder *enc, uint32_t source, const char *host)
+{
+	aw_put_byte(enc, AW_RECORD_HOST);
+	aw_put_uvarint(enc, source);
+	aw_put_string(enc, host);
+}
+
 void aw_decoder_init(struct aw_decoder *dec)
 {
 	memset(dec, 0, sizeof(*dec));
@@ -470,6 +477,16 @@ enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
 	} else if (tag == AW_RECORD_PROGRESS) {
 		record->type = AW_RECORD_TYPE_PROGRESS;
 		record->packets = aw_get_uvarint(&c);
+	} else if (tag == AW_RECORD_HOST) {
+		struct aw_string_refs refs = {.n = 0, .used = 0};
+		record->type = AW_RECORD_TYPE_HOST;
+		uint64_t source = aw_get_uvarint(&c);
+		size_t offset = aw_get_string(&c, dec, &refs);
+		if (aw_cursor_ok(&c) && source > UINT32_MAX)
+			c.status = AW_DECODE_MALFORMED;
+		record->source = (uint32_t)source;
+		if (aw_cursor_ok(&c))
+			record->host = dec->strings + offset;
 	} else {
 		return AW_DECODE_MALFORMED;
 	}

@@ -21,6 +21,8 @@
  *           (sent once per directory and run)
  *   progress AW_RECORD_PROGRESS, the packets begun so far (for the
  *           progress line)
+ *   host    AW_RECORD_HOST, the host (trace `hostname`) of a source number
+ *           of a reader that decodes part of the streams (reader_bt.h)
  *
  * Integers are LEB128 varints (signed ones zigzag-encoded), strings and
  * arrays are prefixed with their length. Nothing in a record is trusted:
@@ -44,6 +46,7 @@ enum aw_record_tag {
 	AW_RECORD_DECLARED = 0x45,
 	AW_RECORD_TRACE_RUN = 0x46,
 	AW_RECORD_PROGRESS = 0x47,
+	AW_RECORD_HOST = 0x48,
 };
 
 enum aw_record_type {
@@ -56,6 +59,7 @@ enum aw_record_type {
 	AW_RECORD_TYPE_DECLARED,
 	AW_RECORD_TYPE_TRACE_RUN,
 	AW_RECORD_TYPE_PROGRESS,
+	AW_RECORD_TYPE_HOST,
 };
 
 enum aw_reader_phase {
@@ -98,6 +102,8 @@ struct aw_record {
 	uint32_t declared; /* DECLARED: bit k for event kind k */
 	uint32_t run;      /* TRACE_RUN */
 	uint64_t packets;  /* PROGRESS */
+	uint32_t source;   /* HOST: the reader's number */
+	const char *host;  /* HOST: borrowed */
 };
 
 /* A growing byte buffer that records are appended to. */
@@ -121,6 +127,7 @@ void aw_encode_clock(struct aw_encoder *enc, int64_t ns);
 void aw_encode_declared(struct aw_encoder *enc, uint32_t kinds);
 void aw_encode_trace_run(struct aw_encoder *enc, uint32_t dir, uint32_t run);
 void aw_encode_progress(struct aw_encoder *enc, uint64_t packets);
+void aw_encode_host(struct aw_encoder *enc, uint32_t source, const char *host);
 
 /* Owns the memory decoded records borrow: valid until the next decode. */
 struct aw_decoder {

@@ -22,11 +22,14 @@ void aw_ingest_init(struct aw_ingest *ingest, struct aw_model *model,
 	aw_decoder_init(&ingest->decoder);
 }
 
+static void aw_ingest_lanes_fini(struct aw_ingest *ingest);
+
 void aw_ingest_fini(struct aw_ingest *ingest)
 {
 	aw_decoder_fini(&ingest->decoder);
 	free(ingest->i64);
 	free(ingest->u32);
+	aw_ingest_lanes_fini(ingest);
 }
 
 const char *aw_ingest_dir_name(const struct aw_ingest *ingest, uint32_t dir)
@@ -105,6 +108,35 @@ static void aw_ingest_unpack(struct aw_ingest *ingest, struct aw_event *event)
 		event->values.u32 = count ? ingest->u32 : NULL;
 }
 
+/* The records every reader's stream may hold, lanes or not. */
+static void aw_ingest_apply(struct aw_ingest *ingest,
+			    const struct aw_record *record)
+{
+	switch (record->type) {
+	case AW_RECORD_TYPE_PHASE:
+		ingest->phase_seen = true;
+		ingest->phase = record->phase;
+		ingest->phase_dir = record->dir;
+		break;
+	case AW_RECORD_TYPE_DISCARDS:
+		aw_discards_apply(record, &ingest->model->stats);
+		break;
+	case AW_RECORD_TYPE_CLOCK:
+		aw_model_set_clock(ingest->model, record->clock_ns);
+		break;
+	case AW_RECORD_TYPE_DECLARED:
+		ingest->model->stats.declared_kinds |= record->declared;
+		break;
+	case AW_RECORD_TYPE_TRACE_RUN:
+		aw_model_note_trace_run(ingest->model,
+					aw_ingest_dir_name(ingest, record->dir),
+					record->run);
+		break;
+	default:
+		break;
+	}
+}
+
 enum aw_ingest_status aw_ingest_feed(struct aw_ingest *ingest,
 				     const unsigned char *data, size_t size,
 				     size_t *used)
@@ -133,33 +165,219 @@ enum aw_ingest_status aw_ingest_feed(struct aw_ingest *ingest,
 			aw_read_counts_apply(&record.counts,
 					     &ingest->model->stats);
 			break;
-		case AW_RECORD_TYPE_PHASE:
-			ingest->phase_seen = true;
-			ingest->phase = record.phase;
-			ingest->phase_dir = record.dir;
-			break;
 		case AW_RECORD_TYPE_END:
 			aw_ingest_end(ingest, &record);
-			break;
-		case AW_RECORD_TYPE_DISCARDS:
-			aw_discards_apply(&record, &ingest->model->stats);
-			break;
-		case AW_RECORD_TYPE_CLOCK:
-			aw_model_set_clock(ingest->model, record.clock_ns);
-			break;
-		case AW_RECORD_TYPE_DECLARED:
-			ingest->model->stats.declared_kinds |= record.declared;
 			break;
 		case AW_RECORD_TYPE_PROGRESS:
 			ingest->decoded_packets = record.packets;
 			break;
-		case AW_RECORD_TYPE_TRACE_RUN:
-			aw_model_note_trace_run(
-			    ingest->model,
-			    aw_ingest_dir_name(ingest, record.dir), record.run);
+		default:
+			aw_ingest_apply(ingest, &record);
 			break;
 		}
 	}
 	*used = done;
 	return status;
+}
+
+void aw_ingest_set_lanes(struct aw_ingest *ingest, size_t n)
+{
+	ingest->lanes = aw_xcalloc(n ? n : 1, sizeof(*ingest->lanes));
+	ingest->n_lanes = n;
+	for (size_t i = 0; i < n; i++)
+		aw_decoder_init(&ingest->lanes[i].decoder);
+}
+
+static void aw_ingest_lanes_fini(struct aw_ingest *ingest)
+{
+	for (size_t i = 0; i < ingest->n_lanes; i++) {
+		struct aw_ingest_lane *lane = &ingest->lanes[i];
+		aw_decoder_fini(&lane->decoder);
+		for (size_t s = 0; s < lane->n_sources; s++)
+			free(lane->hosts[s]);
+		free(lane->hosts);
+		free(lane->global);
+	}
+	free(ingest->lanes);
+	for (size_t i = 0; i < ingest->n_hosts; i++)
+		free(ingest->hosts[i]);
+	free(ingest->hosts);
+}
+
+/* A lane's source number as the analyzer's: its host's number, hosts
+ * numbered in the order their first events are taken (as one reader
+ * numbers them). */
+/* Room for a lane's source number local. */
+static void aw_ingest_lane_grow(struct aw_ingest_lane *lane, uint32_t local)
+{
+	if (local < lane->n_sources)
+		return;
+	AW_GROW(lane->hosts, lane->hosts_cap, (size_t)local + 1);
+	lane->global =
+	    realloc(lane->global, lane->hosts_cap * sizeof(*lane->global));
+	if (!lane->global)
+		aw_out_of_memory(lane->hosts_cap * sizeof(*lane->global));
+	for (size_t s = lane->n_sources; s <= local; s++) {
+		lane->hosts[s] = NULL;
+		lane->global[s] = AW_NONE;
+	}
+	lane->n_sources = (size_t)local + 1;
+}
+
+static uint32_t aw_ingest_source(struct aw_ingest *ingest,
+				 struct aw_ingest_lane *lane, uint32_t local)
+{
+	aw_ingest_lane_grow(lane, local);
+	if (lane->global[local] != AW_NONE)
+		return lane->global[local];
+	const char *host = lane->hosts[local] ? lane->hosts[local] : "";
+	uint32_t global = 0;
+	while (global < ingest->n_hosts &&
+	       strcmp(ingest->hosts[global], host) != 0)
+		global++;
+	if (global == ingest->n_hosts) {
+		AW_GROW(ingest->hosts, ingest->hosts_cap, ingest->n_hosts + 1);
+		ingest->hosts[ingest->n_hosts++] = aw_xstrdup(host);
+	}
+	lane->global[local] = global;
+	return global;
+}
+
+static void aw_ingest_lane_host(struct aw_ingest *ingest,
+				struct aw_ingest_lane *lane,
+				const struct aw_record *record)
+{
+	(void)ingest;
+	aw_ingest_lane_grow(lane, record->source);
+	if (lane->global[record->source] != AW_NONE ||
+	    lane->hosts[record->source])
+		return; /* told already: a repeated record changes nothing */
+	lane->hosts[record->source] = aw_xstrdup(record->host);
+}
+
+/* A lane's counts, progress or end, summed or judged over the lanes. */
+static void aw_ingest_lane_record(struct aw_ingest *ingest,
+				  struct aw_ingest_lane *lane,
+				  struct aw_record *record)
+{
+	switch (record->type) {
+	case AW_RECORD_TYPE_STATS: {
+		lane->counts = record->counts;
+		struct aw_read_counts sum = {0};
+		for (size_t i = 0; i < ingest->n_lanes; i++) {
+			const struct aw_read_counts *c =
+			    &ingest->lanes[i].counts;
+			sum.streams += c->streams;
+			sum.packets += c->packets;
+			sum.discarded_events += c->discarded_events;
+			sum.discarded_events_messages +=
+			    c->discarded_events_messages;
+			sum.discarded_packets += c->discarded_packets;
+			sum.events += c->events;
+			sum.foreign_events += c->foreign_events;
+			sum.unknown_accwatch_events +=
+			    c->unknown_accwatch_events;
+		}
+		aw_read_counts_apply(&sum, &ingest->model->stats);
+		break;
+	}
+	case AW_RECORD_TYPE_PROGRESS:
+		lane->packets = record->packets;
+		ingest->decoded_packets = 0;
+		for (size_t i = 0; i < ingest->n_lanes; i++)
+			ingest->decoded_packets += ingest->lanes[i].packets;
+		break;
+	case AW_RECORD_TYPE_END: {
+		/* The first lane that did not end well speaks for all; the
+		 * reading has ended once every lane has. */
+		lane->ended = true;
+		if (!ingest->lane_failed &&
+		    (record->end != AW_READ_END_OK || !ingest->ended))
+			aw_ingest_end(ingest, record);
+		ingest->lane_failed |= record->end != AW_READ_END_OK;
+		bool all = true;
+		for (size_t i = 0; i < ingest->n_lanes; i++)
+			all &= ingest->lanes[i].ended;
+		ingest->ended = all;
+		break;
+	}
+	case AW_RECORD_TYPE_HOST:
+		aw_ingest_lane_host(ingest, lane, record);
+		break;
+	case AW_RECORD_TYPE_EVENT: /* no clock before it: taken as it comes */
+		aw_ingest_unpack(ingest, &record->event);
+		record->event.source =
+		    aw_ingest_source(ingest, lane, record->event.source);
+		aw_model_add_event(ingest->model, &record->event);
+		break;
+	default:
+		aw_ingest_apply(ingest, record);
+		break;
+	}
+}
+
+enum aw_ingest_status aw_ingest_lane_feed(struct aw_ingest *ingest,
+					  size_t index,
+					  const unsigned char *data,
+					  size_t size, size_t *used)
+{
+	struct aw_ingest_lane *lane = &ingest->lanes[index];
+	size_t done = 0;
+	enum aw_ingest_status status = AW_INGEST_OK;
+	while (!lane->has_unit && done < size) {
+		struct aw_record record;
+		size_t length = 0, event_length = 0;
+		enum aw_decode_status decoded = aw_decode_record(
+		    &lane->decoder, data + done, size - done, &length, &record);
+		if (decoded == AW_DECODE_OK &&
+		    record.type == AW_RECORD_TYPE_CLOCK) {
+			/* A clock opens a unit with the event after it. */
+			int64_t ns = record.clock_ns;
+			decoded = aw_decode_record(
+			    &lane->decoder, data + done + length,
+			    size - done - length, &event_length, &record);
+			if (decoded == AW_DECODE_OK &&
+			    record.type == AW_RECORD_TYPE_EVENT) {
+				lane->has_unit = true;
+				lane->unit_ns = ns;
+				lane->unit = record.event;
+				done += length + event_length;
+				break;
+			}
+			if (decoded == AW_DECODE_OK)
+				decoded = aw_decode_record(
+				    &lane->decoder, data + done, size - done,
+				    &length, &record);
+		}
+		if (decoded == AW_DECODE_SHORT)
+			break;
+		if (decoded == AW_DECODE_MALFORMED) {
+			status = AW_INGEST_MALFORMED;
+			break;
+		}
+		done += length;
+		aw_ingest_lane_record(ingest, lane, &record);
+	}
+	*used = done;
+	return status;
+}
+
+void aw_ingest_lane_take(struct aw_ingest *ingest, size_t index)
+{
+	struct aw_ingest_lane *lane = &ingest->lanes[index];
+	if (!lane->has_unit)
+		return;
+	lane->has_unit = false;
+	/* The clock as one reader sends it: when it moved by the
+	 * resolution. */
+	if (!ingest->clock_taken ||
+	    lane->unit_ns - ingest->clock_ns >= AW_INGEST_CLOCK_NS) {
+		aw_model_set_clock(ingest->model, lane->unit_ns);
+		ingest->clock_taken = true;
+		ingest->clock_ns = lane->unit_ns;
+	}
+	struct aw_event *event = &lane->unit;
+	aw_ingest_unpack(ingest, event);
+	event->source = aw_ingest_source(ingest, lane, event->source);
+	aw_model_add_event(ingest->model, event);
 }

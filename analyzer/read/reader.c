@@ -40,6 +40,9 @@
 #endif
 
 #define AW_READ_CHUNK (256u * 1024u)
+/* Readers at most, and by default at most one a processor up to this. */
+#define AW_READERS_MAX 16
+#define AW_READERS_AUTO 4
 #define AW_PIPE_BYTES (1 << 20)
 /* A record this long is no record the child writes. */
 #define AW_RECORD_BYTES_MAX (1ull << 30)
@@ -60,9 +63,10 @@ long long aw_reader_timeout(void)
 	return aw_env_number(AW_ENV_READ_TIMEOUT, AW_READ_TIMEOUT_S);
 }
 
-/* name's value, when set, must be 0 or in [min, max]. */
+/* name's value, when set, must be 0 (what zero says) or in [min, max]. */
 static bool aw_check_setting(const char *name, int64_t min, int64_t max,
-			     const char *unit, char *error, size_t error_size)
+			     const char *unit, const char *zero, char *error,
+			     size_t error_size)
 {
 	const char *value = getenv(name);
 	int64_t number;
@@ -74,17 +78,21 @@ static bool aw_check_setting(const char *name, int64_t min, int64_t max,
 		return true;
 	snprintf(error, error_size,
 		 "%s=%.40s: not a number of %s from %" PRId64 " to %" PRId64
-		 " (0: no limit); unset it for the default",
-		 name, value, unit, min, max);
+		 " (0: %s); unset it for the default",
+		 name, value, unit, min, max, zero);
 	return false;
 }
 
 static bool aw_check_settings(char *error, size_t error_size)
 {
 	return aw_check_setting(AW_ENV_READ_TIMEOUT, 1, AW_READ_TIMEOUT_S_MAX,
-				"seconds", error, error_size) &&
+				"seconds", "no limit", error, error_size) &&
 	       aw_check_setting(AW_ENV_READ_MEMORY, AW_READ_MEMORY_MIB_MIN,
-				INT64_MAX >> 20, "MiB", error, error_size);
+				INT64_MAX >> 20, "MiB", "no limit", error,
+				error_size) &&
+	       aw_check_setting(AW_ENV_READ_READERS, 1, AW_READERS_MAX,
+				"babeltrace2 processes", "one a processor",
+				error, error_size);
 }
 
 /* In the child: babeltrace2's and GLib's own messages would break the
@@ -127,10 +135,10 @@ static double aw_now(void)
 
 /* How the child's part ended, besides its end record. */
 struct aw_child_outcome {
-	bool stalled;   /* silent past the timeout: killed */
-	bool malformed; /* wrote something that is no record: killed */
-	bool stopped;   /* the tick asked to stop: killed */
-	int wait_status;
+	bool stalled;    /* silent past the timeout: killed */
+	bool malformed;  /* wrote something that is no record: killed */
+	bool stopped;    /* the tick asked to stop: killed */
+	int wait_status; /* of the reader that ended worst */
 	long long timeout;
 	/* Live reading: told after each batch of records and every second
 	 * (NULL: none). */
@@ -328,17 +336,170 @@ aw_read_outcome(struct aw_ingest *ingest, const struct aw_trace_dirs *dirs,
 	return AW_READER_ERROR;
 }
 
-static enum aw_reader_status aw_read_in_child(const struct aw_trace_dirs *dirs,
-					      struct aw_model *model,
-					      struct aw_child_outcome *outcome,
-					      char *error, size_t error_size)
+/* One reader's pipe and the bytes read from it that no record took yet. */
+struct aw_lane_io {
+	int fd;
+	pid_t child;
+	unsigned char *buffer;
+	size_t cap, head, len;
+	bool open;
+};
+
+/* Reads more of a lane; false at its end (or when the reader is gone). */
+static bool aw_lane_read(struct aw_lane_io *io)
+{
+	if (io->head > 0 && io->head == io->len) {
+		io->head = io->len = 0;
+	} else if (io->head > io->cap / 2) {
+		memmove(io->buffer, io->buffer + io->head, io->len - io->head);
+		io->len -= io->head;
+		io->head = 0;
+	}
+	AW_GROW(io->buffer, io->cap, io->len + AW_READ_CHUNK);
+	ssize_t n;
+	do
+		n = read(io->fd, io->buffer + io->len, io->cap - io->len);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return false;
+	io->len += (size_t)n;
+	return true;
+}
+
+/* Takes the units of the lanes in time order while every lane that can
+ * still send one has one waiting (the earliest first; ties to the lowest
+ * lane, as the records came); a lane takes its next records after each. */
+static bool aw_lanes_take(struct aw_ingest *ingest, struct aw_lane_io *io,
+			  size_t n)
+{
+	for (;;) {
+		size_t best = n;
+		for (size_t i = 0; i < n; i++) {
+			const struct aw_ingest_lane *lane = &ingest->lanes[i];
+			if (!lane->has_unit) {
+				if (io[i].open)
+					return true; /* wait for this one */
+				continue;
+			}
+			if (best == n ||
+			    lane->unit_ns < ingest->lanes[best].unit_ns)
+				best = i;
+		}
+		if (best == n)
+			return true;
+		aw_ingest_lane_take(ingest, best);
+		size_t used = 0;
+		if (aw_ingest_lane_feed(
+			ingest, best, io[best].buffer + io[best].head,
+			io[best].len - io[best].head, &used) != AW_INGEST_OK)
+			return false;
+		io[best].head += used;
+	}
+}
+
+/* A lane's waiting bytes as far as they go. */
+static bool aw_lane_feed(struct aw_ingest *ingest, struct aw_lane_io *io,
+			 size_t i)
+{
+	size_t used = 0;
+	if (io->len - io->head > AW_RECORD_BYTES_MAX)
+		return false;
+	enum aw_ingest_status status = aw_ingest_lane_feed(
+	    ingest, i, io->buffer + io->head, io->len - io->head, &used);
+	io->head += used;
+	return status == AW_INGEST_OK;
+}
+
+/* Several readers' records, merged in time order, until every pipe is
+ * closed, all fall silent past the timeout or one writes garbage. A lane
+ * with a unit waiting is read on only while little of it is buffered: the
+ * lanes behind it catch up, and memory stays flat. */
+#define AW_LANE_AHEAD_BYTES (4u << 20)
+static void aw_collect_lanes(struct aw_lane_io *io, size_t n,
+			     struct aw_ingest *ingest,
+			     struct aw_child_outcome *outcome,
+			     struct aw_progress *progress)
+{
+	double timeout = (double)outcome->timeout;
+	double last = aw_now();
+	struct pollfd pfd[AW_READERS_MAX];
+	size_t which[AW_READERS_MAX];
+	for (;;) {
+		if (!aw_lanes_take(ingest, io, n)) {
+			outcome->malformed = true;
+			break;
+		}
+		size_t polled = 0;
+		for (size_t i = 0; i < n; i++)
+			if (io[i].open &&
+			    (!ingest->lanes[i].has_unit ||
+			     io[i].len - io[i].head < AW_LANE_AHEAD_BYTES)) {
+				pfd[polled] = (struct pollfd){.fd = io[i].fd,
+							      .events = POLLIN};
+				which[polled++] = i;
+			}
+		if (polled == 0)
+			break; /* every lane closed, its units taken */
+		int wait_ms = -1;
+		if (timeout > 0) {
+			double left = last + timeout - aw_now();
+			if (left <= 0) {
+				outcome->stalled = true;
+				break;
+			}
+			wait_ms =
+			    left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1;
+		}
+		int ready = poll(pfd, (nfds_t)polled, wait_ms);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready < 0)
+			break;
+		for (size_t p = 0; p < polled; p++) {
+			size_t i = which[p];
+			if (!pfd[p].revents)
+				continue;
+			if (!aw_lane_read(&io[i]))
+				io[i].open = false;
+			else
+				last = aw_now();
+			if (!aw_lane_feed(ingest, &io[i], i)) {
+				outcome->malformed = true;
+				return;
+			}
+		}
+		aw_progress_update(progress, ingest->decoded_packets, aw_now());
+	}
+}
+
+/* How many readers decode the traces: ACCWATCH_REPORT_READERS, else one a
+ * processor up to AW_READERS_AUTO; one for a live session (its streams
+ * come and go, and a silent lane would hold the others back). */
+static size_t aw_readers(const struct aw_trace_dirs *dirs)
+{
+	if (dirs->live)
+		return 1;
+	long long n = aw_env_number(AW_ENV_READ_READERS, 0);
+	if (n <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		n = cpus < 1                 ? 1
+		    : cpus > AW_READERS_AUTO ? AW_READERS_AUTO
+					     : cpus;
+	}
+	return n > AW_READERS_MAX ? AW_READERS_MAX : (size_t)n;
+}
+
+/* Starts reader part of count in a child writing to io->fd. */
+static bool aw_start_reader(const struct aw_trace_dirs *dirs,
+			    struct aw_reader_part part, struct aw_lane_io *io,
+			    char *error, size_t error_size)
 {
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) != 0) {
 		snprintf(error, error_size,
 			 "cannot read the traces: no pipe to babeltrace2: %s",
 			 strerror(errno));
-		return AW_READER_ERROR;
+		return false;
 	}
 	/* Fewer, larger writes between the two processes (best effort). */
 	fcntl(fds[1], F_SETPIPE_SZ, AW_PIPE_BYTES);
@@ -351,29 +512,75 @@ static enum aw_reader_status aw_read_in_child(const struct aw_trace_dirs *dirs,
 			 strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
-		return AW_READER_ERROR;
+		return false;
 	}
 	if (child == 0) {
 		close(fds[0]);
 		aw_child_setup();
 		enum aw_reader_bt_status status =
-		    aw_reader_bt_dump(dirs, fds[1]);
+		    aw_reader_bt_dump(dirs, part, fds[1]);
 		_exit(status == AW_READER_BT_OK ? 0 : 3);
 	}
 	close(fds[1]);
+	*io = (struct aw_lane_io){.fd = fds[0], .child = child, .open = true};
+	return true;
+}
+
+/* Waits for the readers; the outcome keeps the status of the first that
+ * did not exit 0. */
+static void aw_wait_readers(struct aw_lane_io *io, size_t n,
+			    struct aw_child_outcome *outcome)
+{
+	bool kill_them =
+	    outcome->stalled || outcome->malformed || outcome->stopped;
+	bool kept = false;
+	for (size_t i = 0; i < n; i++) {
+		int status = 0;
+		close(io[i].fd);
+		if (kill_them)
+			kill(io[i].child, SIGKILL);
+		while (waitpid(io[i].child, &status, 0) < 0 && errno == EINTR)
+			;
+		if (!kept || (outcome->wait_status == 0 && status != 0)) {
+			outcome->wait_status = status;
+			kept = true;
+		}
+		free(io[i].buffer);
+	}
+}
+
+static enum aw_reader_status aw_read_in_child(const struct aw_trace_dirs *dirs,
+					      struct aw_model *model,
+					      struct aw_child_outcome *outcome,
+					      char *error, size_t error_size)
+{
+	struct aw_lane_io io[AW_READERS_MAX];
+	size_t n = aw_readers(dirs), started = 0;
+	for (; started < n; started++)
+		if (!aw_start_reader(
+			dirs,
+			(struct aw_reader_part){(uint32_t)started, (uint32_t)n},
+			&io[started], error, error_size))
+			break;
+	if (started < n) {
+		outcome->stopped = true;
+		aw_wait_readers(io, started, outcome);
+		return AW_READER_ERROR;
+	}
 
 	struct aw_ingest ingest;
 	struct aw_progress progress;
 	aw_ingest_init(&ingest, model, dirs);
 	aw_progress_start(&progress, outcome->tick ? NULL : stderr, dirs,
 			  aw_now());
-	aw_collect(fds[0], &ingest, outcome, &progress);
+	if (n == 1) {
+		aw_collect(io[0].fd, &ingest, outcome, &progress);
+	} else {
+		aw_ingest_set_lanes(&ingest, n);
+		aw_collect_lanes(io, n, &ingest, outcome, &progress);
+	}
 	aw_progress_end(&progress);
-	close(fds[0]);
-	if (outcome->stalled || outcome->malformed || outcome->stopped)
-		kill(child, SIGKILL);
-	while (waitpid(child, &outcome->wait_status, 0) < 0 && errno == EINTR)
-		;
+	aw_wait_readers(io, n, outcome);
 	enum aw_reader_status status =
 	    outcome->stopped
 		? AW_READER_OK
@@ -506,7 +713,8 @@ enum aw_reader_status aw_reader_dump(const char *const *paths, size_t n_paths,
 	enum aw_reader_status status =
 	    aw_find_traces(paths, n_paths, &dirs, error, error_size);
 	if (status == AW_READER_OK &&
-	    aw_reader_bt_dump(&dirs, fd) != AW_READER_BT_OK) {
+	    aw_reader_bt_dump(&dirs, (struct aw_reader_part){0, 1}, fd) !=
+		AW_READER_BT_OK) {
 		snprintf(error, error_size, "cannot write the records: %s",
 			 strerror(errno));
 		status = AW_READER_ERROR;

@@ -24,6 +24,9 @@
 #define AW_READ_MEMORY_MIB_MIN 64
 /* A day: longer is no watchdog. */
 #define AW_READ_TIMEOUT_S_MAX 86400
+/* How many babeltrace2 processes decode the streams, each a part of them
+ * (1: one for all); unset or 0: one a processor, at most 4. */
+#define AW_ENV_READ_READERS "ACCWATCH_REPORT_READERS"
 /* Set to 1 to skip the metadata framing check (aw_metadata_check). */
 #define AW_ENV_NO_METADATA_CHECK "ACCWATCH_REPORT_NO_METADATA_CHECK"
 

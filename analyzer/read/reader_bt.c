@@ -73,6 +73,7 @@ struct aw_bt_reader {
 	/* Packets begun as the last progress record said. */
 	uint64_t packets_sent;
 	const struct aw_trace_dirs *dirs;
+	struct aw_reader_part part;
 	struct aw_index_map class_index; /* event class pointer -> entry */
 	struct aw_class_entry *classes;
 	size_t n_classes, classes_cap;
@@ -310,7 +311,10 @@ static void aw_reader_locate(struct aw_bt_reader *reader, const bt_event *event)
 		const char *host = hostname && bt_value_is_string(hostname)
 				       ? bt_value_string_get(hostname)
 				       : "";
+		size_t known = reader->n_hosts;
 		source = aw_reader_host(reader, host);
+		if (reader->part.count > 1 && reader->n_hosts > known)
+			aw_encode_host(&reader->enc, source, host);
 		aw_index_map_put(&reader->stream_source, key, source);
 		aw_index_map_put(&reader->stream_dir, key,
 				 aw_reader_stream_dir(reader, stream));
@@ -338,25 +342,27 @@ static void aw_reader_note_run(struct aw_bt_reader *reader, uint32_t dir,
 }
 
 /* A clock record when the event's time moved past the last one sent by the
- * resolution: the events that follow happened at about that time. */
-static void aw_reader_clock(struct aw_bt_reader *reader,
+ * resolution (a split reader: always): the events that follow happened at
+ * about that time. Returns whether one was written. */
+static bool aw_reader_clock(struct aw_bt_reader *reader,
 			    const bt_message *message)
 {
 	int64_t ns;
 	if (!bt_message_event_borrow_stream_class_default_clock_class_const(
 		message))
-		return;
+		return false;
 	const bt_clock_snapshot *snapshot =
 	    bt_message_event_borrow_default_clock_snapshot_const(message);
 	if (bt_clock_snapshot_get_ns_from_origin(snapshot, &ns) !=
 	    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
-		return;
-	if (reader->clock_sent &&
+		return false;
+	if (reader->clock_sent && reader->part.count == 1 &&
 	    ns - reader->clock_ns < AW_CLOCK_RESOLUTION_NS)
-		return;
+		return false;
 	aw_encode_clock(&reader->enc, ns);
 	reader->clock_sent = true;
 	reader->clock_ns = ns;
+	return true;
 }
 
 /* The accwatch events a stream's class declares, sent once per class: the
@@ -435,8 +441,12 @@ static void aw_reader_on_event(struct aw_bt_reader *reader,
 	}
 	if (entry->has_array)
 		aw_reader_read_array(reader, entry, payload, &event);
-	aw_reader_clock(reader, message);
 	aw_reader_note_run(reader, reader->last_dir, event.run);
+	/* Split readers: every event right after its own time (the last
+	 * one's when it has none), the two the unit the analyzer merges. */
+	if (!aw_reader_clock(reader, message) && reader->part.count > 1)
+		aw_encode_clock(&reader->enc,
+				reader->clock_sent ? reader->clock_ns : -1);
 	aw_encode_event(&reader->enc, &event);
 }
 
@@ -625,6 +635,7 @@ static enum aw_read_end aw_add_sources(struct aw_bt_reader *reader,
 				       uint32_t *failed_dir)
 {
 	const struct aw_trace_dirs *dirs = reader->dirs;
+	uint64_t numbered = 0; /* output ports, over every source */
 	const char *kind = dirs->live ? "lttng-live" : "fs";
 	const bt_component_class_source *fs =
 	    bt_plugin_borrow_source_component_class_by_name_const(ctf, kind);
@@ -675,7 +686,11 @@ static enum aw_read_end aw_add_sources(struct aw_bt_reader *reader,
 		}
 		uint64_t ports =
 		    bt_component_source_get_output_port_count(source);
-		for (uint64_t p = 0; p < ports; p++) {
+		for (uint64_t p = 0; p < ports; p++, numbered++) {
+			/* Another reader's stream: left unconnected, so never
+			 * decoded here. */
+			if (numbered % reader->part.count != reader->part.index)
+				continue;
 			const bt_port_output *out =
 			    bt_component_source_borrow_output_port_by_index_const(
 				source, p);
@@ -795,9 +810,11 @@ end:
 }
 
 enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
-					   int fd)
+					   struct aw_reader_part part, int fd)
 {
-	struct aw_bt_reader reader = {.fd = fd, .dirs = dirs};
+	struct aw_bt_reader reader = {.fd = fd, .dirs = dirs, .part = part};
+	if (reader.part.count == 0 || reader.part.index >= reader.part.count)
+		reader.part = (struct aw_reader_part){0, 1};
 	char error[1024] = "";
 	uint32_t dir;
 	aw_encoder_init(&reader.enc);

@@ -6,6 +6,8 @@
 #ifndef AW_READER_BT_H
 #define AW_READER_BT_H
 
+#include <stdint.h>
+
 #include "trace_dirs.h"
 
 enum aw_reader_bt_status {
@@ -13,11 +15,22 @@ enum aw_reader_bt_status {
 	AW_READER_BT_WRITE_ERROR, /* fd stopped taking bytes */
 };
 
-/* Reads every trace of dirs and writes, to fd: a phase record before each
- * trace is opened and before the events, the accwatch events, the counts
- * (now and then, and at the end) and an end record saying how it ended. */
+/* Which streams one reader decodes: the output ports of the sources, in
+ * order over every trace, numbered from 0, whose number is `index` modulo
+ * `count`. With count > 1 the reader also writes the exact time of each
+ * event (a clock record before it) and the host of each source it numbers
+ * (a host record): the analyzer merges several readers' records in time
+ * order (reader.c). */
+struct aw_reader_part {
+	uint32_t index, count;
+};
+
+/* Reads every trace of dirs (the streams of part) and writes, to fd: a
+ * phase record before each trace is opened and before the events, the
+ * accwatch events, the counts (now and then, and at the end) and an end
+ * record saying how it ended. */
 enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
-					   int fd);
+					   struct aw_reader_part part, int fd);
 
 /* The URLs of the accwatch-run sessions (named accwatch-...) a relay
  * daemon has (url: net://HOST[:PORT]), added to dirs; false with error
