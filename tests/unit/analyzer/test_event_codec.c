@@ -3,7 +3,8 @@
  * analyzer: every member of every kind survives the trip, a record cut
  * anywhere asks for more bytes, nonsense is refused, strings come out as
  * clean UTF-8, and the intake applies counts, discards, the clock, the
- * declared kinds, the runs of each trace and the end. */
+ * declared kinds, the runs of each trace and the end, and merges the records
+ * of several readers in time order. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -334,5 +335,89 @@ Test(ingest, counts_discards_and_a_stop)
 	cr_expect_eq(aw_ingest_feed(&in, junk, 1, &used), AW_INGEST_MALFORMED);
 	aw_ingest_fini(&in);
 	aw_encoder_fini(&enc);
+	aw_model_destroy(m);
+}
+
+/* One lane's units: a clock and a batch event of pid at each time. */
+static void lane_units(struct aw_encoder *enc, uint32_t source,
+		       const int32_t *pids, const int64_t *times, size_t n)
+{
+	static uint32_t indices[] = {1, 2, 3};
+	for (size_t i = 0; i < n; i++) {
+		struct aw_event e;
+		aw_event_init_absent(&e, AW_EVENT_BATCH);
+		e.source = source;
+		e.pid = pids[i];
+		e.u.chunk.loader = e.u.chunk.iteration = e.u.chunk.batch = 0;
+		e.u.chunk.total = 3;
+		e.values.u32 = indices;
+		e.count = 3;
+		aw_encode_clock(enc, times[i]);
+		aw_encode_event(enc, &e);
+	}
+}
+
+Test(ingest, lanes_merge_in_time_order_and_sum_their_counts)
+{
+	struct aw_model *m = aw_model_create();
+	struct aw_ingest in;
+	struct aw_encoder enc[2];
+	struct aw_read_counts counts[2] = {{.streams = 1, .events = 1},
+					   {.streams = 2, .events = 2}};
+	const int32_t pids[2][2] = {{30, 0}, {10, 20}};
+	const int64_t times[2][2] = {{30000000, 0}, {10000000, 20000000}};
+	/* Each lane numbers its host 0: the analyzer numbers them in the
+	 * order of their first events. */
+	for (int l = 0; l < 2; l++) {
+		aw_encoder_init(&enc[l]);
+		aw_encode_host(&enc[l], 0, l == 0 ? "late" : "early");
+		lane_units(&enc[l], 0, pids[l], times[l], l == 0 ? 1 : 2);
+		aw_encode_counts(&enc[l], &counts[l]);
+		aw_encode_progress(&enc[l], 4);
+		aw_encode_end(&enc[l], AW_READ_END_OK, AW_RECORD_NO_DIR, "");
+	}
+	aw_ingest_init(&in, m, NULL);
+	aw_ingest_set_lanes(&in, 2);
+	size_t at[2] = {0, 0}, used;
+	for (int l = 0; l < 2; l++) {
+		cr_assert_eq(aw_ingest_lane_feed(&in, (size_t)l, enc[l].data,
+						 enc[l].len, &used),
+			     AW_INGEST_OK);
+		at[l] = used;
+		cr_assert(in.lanes[l].has_unit, "a unit waits in lane %d", l);
+	}
+	/* Taken earliest first, each lane fed on after its unit. */
+	for (;;) {
+		int best = -1;
+		for (int l = 0; l < 2; l++)
+			if (in.lanes[l].has_unit &&
+			    (best < 0 ||
+			     in.lanes[l].unit_ns < in.lanes[best].unit_ns))
+				best = l;
+		if (best < 0)
+			break;
+		aw_ingest_lane_take(&in, (size_t)best);
+		cr_assert_eq(aw_ingest_lane_feed(
+				 &in, (size_t)best, enc[best].data + at[best],
+				 enc[best].len - at[best], &used),
+			     AW_INGEST_OK);
+		at[best] += used;
+	}
+	cr_expect_eq(at[0], enc[0].len);
+	cr_expect_eq(at[1], enc[1].len);
+	cr_assert_eq(m->n_processes, 3);
+	cr_expect_eq(m->processes[0].pid, 10);
+	cr_expect_eq(m->processes[1].pid, 20);
+	cr_expect_eq(m->processes[2].pid, 30);
+	cr_expect_eq(m->processes[0].source, 0, "host early numbered first");
+	cr_expect_eq(m->processes[2].source, 1);
+	cr_expect_eq(m->processes[2].first_ns, 30000000);
+	cr_expect_eq(m->stats.streams, 3, "counts summed over the lanes");
+	cr_expect_eq(m->stats.events, 3);
+	cr_expect_eq(in.decoded_packets, 8);
+	cr_expect(in.ended && in.end == AW_READ_END_OK);
+	aw_ingest_fini(&in);
+	for (int l = 0; l < 2; l++)
+		aw_encoder_fini(&enc[l]);
 	aw_model_destroy(m);
 }
