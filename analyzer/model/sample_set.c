@@ -43,37 +43,154 @@ void aw_sample_set_fini(struct aw_sample_set *set)
 	set->n_staged = set->staged_capacity = 0;
 }
 
-/* An LSD radix sort of 11-bit digits, from values to tmp and back as many
- * times as the largest value has digits (a shuffle below 2^22: two); the
- * counts fit on the stack and in the first-level cache. Returns where the
- * sorted values are: values or tmp. */
-#define AW_RADIX_BITS 11u
-#define AW_RADIX_BUCKETS (1u << AW_RADIX_BITS)
-static uint32_t *aw_sample_set_sort(uint32_t *values, uint32_t *tmp, uint32_t n)
+/* Staged values as a bitmap, written in CRoaring's portable format
+ * (RoaringFormatSpec, no run containers: a cookie, the count, a key and
+ * cardinality - 1 per container, their offsets, then each container: up to
+ * 4096 sorted 16-bit values, else a bitset of 65536 bits; little-endian)
+ * and read back, which takes a few instructions a value where adding them
+ * one by one takes some sixty. The values are grouped by container in a
+ * counting sort of their keys; a group is sorted and rid of repeats in a
+ * bitset of its container (an insertion sort when small). NULL when out
+ * of memory. */
+#define AW_ROARING_COOKIE 12346u
+#define AW_ROARING_ARRAY_MAX 4096u
+#define AW_ROARING_BITSET_WORDS 1024u
+#define AW_FOLD_SMALL_GROUP 64u
+
+struct aw_fold {
+	uint32_t kmin, span;
+	uint32_t *end;     /* end[k]: where group k ends in grouped */
+	uint32_t *grouped; /* the values, by key */
+	uint64_t *bits;    /* one container's bits */
+	unsigned char *buffer;
+	size_t size;
+};
+
+static void aw_put_le(unsigned char *at, uint32_t value, unsigned bytes)
 {
-	uint32_t *from = values, *to = tmp;
-	uint32_t max = 0;
+	for (unsigned i = 0; i < bytes; i++)
+		at[i] = (unsigned char)(value >> (8 * i));
+}
+
+/* Groups v by key into fold->grouped; returns the number of groups. */
+static uint32_t aw_fold_group(struct aw_fold *fold, const uint32_t *v,
+			      uint32_t n)
+{
+	uint32_t *end = fold->end, groups = 0;
 	for (uint32_t i = 0; i < n; i++)
-		max |= values[i];
-	for (unsigned shift = 0; shift < 32 && (shift == 0 || max >> shift);
-	     shift += AW_RADIX_BITS) {
-		uint32_t count[AW_RADIX_BUCKETS] = {0};
-		for (uint32_t i = 0; i < n; i++)
-			count[(from[i] >> shift) & (AW_RADIX_BUCKETS - 1)]++;
-		uint32_t at = 0;
-		for (uint32_t b = 0; b < AW_RADIX_BUCKETS; b++) {
-			uint32_t c = count[b];
-			count[b] = at;
-			at += c;
-		}
-		for (uint32_t i = 0; i < n; i++)
-			to[count[(from[i] >> shift) &
-				 (AW_RADIX_BUCKETS - 1)]++] = from[i];
-		uint32_t *swap = from;
-		from = to;
-		to = swap;
+		end[(v[i] >> 16) - fold->kmin]++;
+	for (uint32_t k = 0, at = 0; k < fold->span; k++) {
+		uint32_t count = end[k];
+		groups += count != 0;
+		end[k] = at;
+		at += count;
 	}
-	return from;
+	for (uint32_t i = 0; i < n; i++)
+		fold->grouped[end[(v[i] >> 16) - fold->kmin]++] = v[i];
+	return groups;
+}
+
+/* A small group sorted in place, its repeats dropped; its new length. */
+static uint32_t aw_fold_sort_small(uint32_t *g, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t value = g[i], j = i;
+		for (; j > 0 && g[j - 1] > value; j--)
+			g[j] = g[j - 1];
+		g[j] = value;
+	}
+	uint32_t kept = n ? 1 : 0;
+	for (uint32_t i = 1; i < n; i++)
+		if (g[i] != g[kept - 1])
+			g[kept++] = g[i];
+	return kept;
+}
+
+/* One container's values g[0..n) written at data; returns its bytes and
+ * its cardinality in *card. */
+static size_t aw_fold_container(struct aw_fold *fold, uint32_t *g, uint32_t n,
+				unsigned char *data, uint32_t *card)
+{
+	if (n <= AW_FOLD_SMALL_GROUP) {
+		*card = aw_fold_sort_small(g, n);
+		for (uint32_t i = 0; i < *card; i++)
+			aw_put_le(data + 2 * i, g[i] & 0xffff, 2);
+		return (size_t)*card * 2;
+	}
+	uint64_t *bits = fold->bits;
+	uint32_t c = 0;
+	memset(bits, 0, AW_ROARING_BITSET_WORDS * sizeof(*bits));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t low = g[i] & 0xffff;
+		uint64_t bit = UINT64_C(1) << (low & 63);
+		c += (bits[low >> 6] & bit) == 0;
+		bits[low >> 6] |= bit;
+	}
+	*card = c;
+	if (c > AW_ROARING_ARRAY_MAX) {
+		for (uint32_t w = 0; w < AW_ROARING_BITSET_WORDS; w++)
+			for (unsigned b = 0; b < 8; b++)
+				data[8 * w + b] =
+				    (unsigned char)(bits[w] >> (8 * b));
+		return AW_ROARING_BITSET_WORDS * 8;
+	}
+	unsigned char *at = data;
+	for (uint32_t w = 0; w < AW_ROARING_BITSET_WORDS; w++)
+		for (uint64_t x = bits[w]; x; x &= x - 1) {
+			aw_put_le(at, w * 64 + (uint32_t)__builtin_ctzll(x), 2);
+			at += 2;
+		}
+	return (size_t)(at - data);
+}
+
+static roaring_bitmap_t *aw_sample_set_build(const uint32_t *v, uint32_t n)
+{
+	roaring_bitmap_t *bitmap = NULL;
+	struct aw_fold fold = {.kmin = UINT32_MAX};
+	uint32_t kmax = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		fold.kmin = AW_MIN(fold.kmin, v[i] >> 16);
+		kmax = AW_MAX(kmax, v[i] >> 16);
+	}
+	fold.span = kmax - fold.kmin + 1;
+	fold.end = calloc(fold.span, sizeof(*fold.end));
+	fold.grouped = malloc((size_t)n * sizeof(*fold.grouped));
+	fold.bits = malloc(AW_ROARING_BITSET_WORDS * sizeof(*fold.bits));
+	if (!fold.end || !fold.grouped || !fold.bits)
+		goto end;
+	uint32_t groups = aw_fold_group(&fold, v, n);
+	/* 8 header bytes a container, and at most 2 bytes a value: a
+	 * bitset (8192 bytes) holds more than 4096 of them. */
+	size_t size = 8 + (size_t)groups * 8 + (size_t)n * 2;
+	fold.buffer = malloc(size);
+	if (!fold.buffer)
+		goto end;
+	aw_put_le(fold.buffer, AW_ROARING_COOKIE, 4);
+	aw_put_le(fold.buffer + 4, groups, 4);
+	size_t offset = 8 + (size_t)groups * 8;
+	for (uint32_t k = 0, c = 0, begin = 0; k < fold.span; k++) {
+		uint32_t stop = fold.end[k], card;
+		if (stop == begin)
+			continue;
+		unsigned char *head = fold.buffer + 8 + (size_t)c * 4;
+		aw_put_le(fold.buffer + 8 + (size_t)groups * 4 + (size_t)c * 4,
+			  (uint32_t)offset, 4);
+		offset +=
+		    aw_fold_container(&fold, fold.grouped + begin, stop - begin,
+				      fold.buffer + offset, &card);
+		aw_put_le(head, fold.kmin + k, 2);
+		aw_put_le(head + 2, card - 1, 2);
+		begin = stop;
+		c++;
+	}
+	bitmap = roaring_bitmap_portable_deserialize_safe(
+	    (const char *)fold.buffer, offset);
+end:
+	free(fold.end);
+	free(fold.grouped);
+	free(fold.bits);
+	free(fold.buffer);
+	return bitmap;
 }
 
 /* Folds the staged indices into the bitmap: sorted, they go in as appends
@@ -84,14 +201,9 @@ static void aw_sample_set_fold(struct aw_sample_set *set)
 		return;
 	uint32_t n = set->n_staged;
 	if (n >= 1024) {
-		uint32_t *tmp = malloc((size_t)n * sizeof(uint32_t));
-		if (!tmp)
-			aw_out_of_memory((size_t)n * sizeof(uint32_t));
-		roaring_bitmap_t *sorted = roaring_bitmap_of_ptr(
-		    n, aw_sample_set_sort(set->staged, tmp, n));
-		free(tmp);
+		roaring_bitmap_t *sorted = aw_sample_set_build(set->staged, n);
 		if (!sorted)
-			aw_out_of_memory(sizeof(roaring_bitmap_t));
+			aw_out_of_memory((size_t)n * 2 * sizeof(uint32_t));
 		roaring_bitmap_or_inplace(set->bitmap, sorted);
 		roaring_bitmap_free(sorted);
 	} else {

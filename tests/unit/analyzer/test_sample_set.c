@@ -239,3 +239,39 @@ Test(sample_set, lacks_across_2_32)
 	aw_sample_set_fini(&set);
 	aw_sample_set_fini(&within);
 }
+
+/* Many indices at once, folded in bulk: sparse containers (a few values
+ * each), middling ones (arrays) and dense ones (bitsets), with repeats;
+ * the set holds exactly what a bitmap filled one value at a time holds. */
+Test(sample_set, bulk_folds_match_one_by_one)
+{
+	struct aw_sample_set set;
+	roaring_bitmap_t *expected = roaring_bitmap_create();
+	aw_sample_set_init(&set);
+	static uint32_t batch[70000];
+	uint64_t state = 12345, added = 0;
+	for (int round = 0; round < 12; round++) {
+		uint32_t n = round % 3 == 0 ? 1500 : 70000;
+		for (uint32_t i = 0; i < n; i++) {
+			state = state * 6364136223846793005ull +
+				1442695040888963407ull;
+			uint32_t r = (uint32_t)(state >> 33);
+			/* sparse over 2^32, dense below 2^18, arrays
+			 * between */
+			batch[i] = round % 4 == 0   ? r * 2654435761u
+				   : round % 4 == 1 ? r % (1u << 18)
+				   : round % 4 == 2 ? (1u << 20) + r % 300000
+						    : r % 5000;
+			roaring_bitmap_add(expected, batch[i]);
+		}
+		aw_sample_set_add(&set, batch, n);
+		added += n;
+	}
+	cr_expect(roaring_bitmap_equals(aw_sample_set_bitmap(&set), expected));
+	cr_expect_eq(aw_sample_set_unique(&set),
+		     roaring_bitmap_get_cardinality(expected));
+	cr_expect_eq(aw_sample_set_duplicates(&set),
+		     added - roaring_bitmap_get_cardinality(expected));
+	roaring_bitmap_free(expected);
+	aw_sample_set_fini(&set);
+}
