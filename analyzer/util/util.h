@@ -36,7 +36,12 @@ void aw_text_fini(struct aw_text *t);
  * is never NULL afterwards. */
 void aw_grow(void **ptr, size_t *cap, size_t need, size_t elem_size);
 #define AW_GROW(ptr, cap, need)                                                \
-	aw_grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
+	do {                                                                   \
+		/* The common case, room already, without a call. */           \
+		if ((need) > (cap) || !(ptr))                                  \
+			aw_grow((void **)&(ptr), &(cap), (need),               \
+				sizeof(*(ptr)));                               \
+	} while (0)
 
 /* qsort, which must not be given NULL even with n == 0. */
 void aw_sort(void *base, size_t n, size_t size,
