@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Staging grows from a few indices to this many (256 KiB) per set, so that
- * thousands of small sets stay small. */
+/* Staging grows from a few indices to this many (4 MiB) per set, so that
+ * thousands of small sets stay small; a large stage makes a fold cheap
+ * where indices are sparse (each container gets many at once: merging a
+ * few into thousands per fold grows with the square), and a set that is
+ * asked about (at the end, at a snapshot) gives its stage back. */
 #define AW_SAMPLE_SET_STAGE_MIN 256u
-#define AW_SAMPLE_SET_STAGE_MAX 65536u
+#define AW_SAMPLE_SET_STAGE_MAX (1u << 20)
 
 void aw_sample_set_init(struct aw_sample_set *set)
 {
@@ -215,7 +218,11 @@ static void aw_sample_set_fold(struct aw_sample_set *set)
 const roaring_bitmap_t *aw_sample_set_bitmap(const struct aw_sample_set *set)
 {
 	/* Folding changes no element of the set, only where it is kept. */
-	aw_sample_set_fold((struct aw_sample_set *)set);
+	struct aw_sample_set *folded = (struct aw_sample_set *)set;
+	aw_sample_set_fold(folded);
+	free(folded->staged);
+	folded->staged = NULL;
+	folded->staged_capacity = 0;
 	return set->bitmap;
 }
 
