@@ -146,8 +146,36 @@ static size_t aw_fold_container(struct aw_fold *fold, uint32_t *g, uint32_t n,
 	return (size_t)(at - data);
 }
 
-static roaring_bitmap_t *aw_sample_set_build(const uint32_t *v, uint32_t n)
+/* Groups whose container in `into` is a bitset already (more than 4096
+ * values) go straight in: setting a bit each is cheaper than any merge.
+ * Marks them in dense; returns how many groups are left. */
+static uint32_t aw_fold_dense(struct aw_fold *fold, roaring_bitmap_t *into,
+			      uint8_t *dense)
 {
+	uint32_t left = 0;
+	for (uint32_t k = 0, begin = 0; k < fold->span; k++) {
+		uint32_t stop = fold->end[k];
+		if (stop == begin)
+			continue;
+		uint64_t low = (uint64_t)(fold->kmin + k) << 16;
+		if (roaring_bitmap_range_cardinality(into, low, low + 65536) >
+		    AW_ROARING_ARRAY_MAX) {
+			roaring_bitmap_add_many(into, stop - begin,
+						fold->grouped + begin);
+			dense[k] = 1;
+		} else {
+			left++;
+		}
+		begin = stop;
+	}
+	return left;
+}
+
+/* Adds v[0..n) to into; false when out of memory. */
+static bool aw_sample_set_build(roaring_bitmap_t *into, const uint32_t *v,
+				uint32_t n)
+{
+	bool done = false;
 	roaring_bitmap_t *bitmap = NULL;
 	struct aw_fold fold = {.kmin = UINT32_MAX};
 	uint32_t kmax = 0;
@@ -159,9 +187,11 @@ static roaring_bitmap_t *aw_sample_set_build(const uint32_t *v, uint32_t n)
 	fold.end = calloc(fold.span, sizeof(*fold.end));
 	fold.grouped = malloc((size_t)n * sizeof(*fold.grouped));
 	fold.bits = malloc(AW_ROARING_BITSET_WORDS * sizeof(*fold.bits));
-	if (!fold.end || !fold.grouped || !fold.bits)
+	uint8_t *dense = calloc(fold.span, 1);
+	if (!fold.end || !fold.grouped || !fold.bits || !dense)
 		goto end;
-	uint32_t groups = aw_fold_group(&fold, v, n);
+	aw_fold_group(&fold, v, n);
+	uint32_t groups = aw_fold_dense(&fold, into, dense);
 	/* 8 header bytes a container, and at most 2 bytes a value: a
 	 * bitset (8192 bytes) holds more than 4096 of them. */
 	size_t size = 8 + (size_t)groups * 8 + (size_t)n * 2;
@@ -173,8 +203,10 @@ static roaring_bitmap_t *aw_sample_set_build(const uint32_t *v, uint32_t n)
 	size_t offset = 8 + (size_t)groups * 8;
 	for (uint32_t k = 0, c = 0, begin = 0; k < fold.span; k++) {
 		uint32_t stop = fold.end[k], card;
-		if (stop == begin)
+		if (stop == begin || dense[k]) {
+			begin = stop;
 			continue;
+		}
 		unsigned char *head = fold.buffer + 8 + (size_t)c * 4;
 		aw_put_le(fold.buffer + 8 + (size_t)groups * 4 + (size_t)c * 4,
 			  (uint32_t)offset, 4);
@@ -186,29 +218,35 @@ static roaring_bitmap_t *aw_sample_set_build(const uint32_t *v, uint32_t n)
 		begin = stop;
 		c++;
 	}
-	bitmap = roaring_bitmap_portable_deserialize_safe(
-	    (const char *)fold.buffer, offset);
+	if (groups) {
+		bitmap = roaring_bitmap_portable_deserialize_safe(
+		    (const char *)fold.buffer, offset);
+		if (!bitmap)
+			goto end;
+		roaring_bitmap_or_inplace(into, bitmap);
+		roaring_bitmap_free(bitmap);
+	}
+	done = true;
 end:
 	free(fold.end);
 	free(fold.grouped);
 	free(fold.bits);
 	free(fold.buffer);
-	return bitmap;
+	free(dense);
+	return done;
 }
 
-/* Folds the staged indices into the bitmap: sorted, they go in as appends
- * to a fresh bitmap that is then or-ed in, container by container. */
+/* Folds the staged indices into the bitmap: by container, straight into
+ * the dense ones, through a bitmap built whole (aw_sample_set_build) or-ed
+ * in for the rest. */
 static void aw_sample_set_fold(struct aw_sample_set *set)
 {
 	if (set->n_staged == 0)
 		return;
 	uint32_t n = set->n_staged;
 	if (n >= 1024) {
-		roaring_bitmap_t *sorted = aw_sample_set_build(set->staged, n);
-		if (!sorted)
+		if (!aw_sample_set_build(set->bitmap, set->staged, n))
 			aw_out_of_memory((size_t)n * 2 * sizeof(uint32_t));
-		roaring_bitmap_or_inplace(set->bitmap, sorted);
-		roaring_bitmap_free(sorted);
 	} else {
 		roaring_bitmap_add_many(set->bitmap, n, set->staged);
 	}
