@@ -26,6 +26,7 @@ void aw_sample_set_init(struct aw_sample_set *set)
 	set->staged = NULL;
 	set->n_staged = 0;
 	set->staged_capacity = 0;
+	set->dense_keys = NULL;
 	set->samples = 0;
 	set->unrepresentable = 0;
 	set->n_examples = 0;
@@ -44,6 +45,9 @@ void aw_sample_set_fini(struct aw_sample_set *set)
 	free(set->staged);
 	set->staged = NULL;
 	set->n_staged = set->staged_capacity = 0;
+	if (set->dense_keys)
+		roaring_bitmap_free(set->dense_keys);
+	set->dense_keys = NULL;
 }
 
 /* Staged values as a bitmap, written in CRoaring's portable format
@@ -146,21 +150,32 @@ static size_t aw_fold_container(struct aw_fold *fold, uint32_t *g, uint32_t n,
 	return (size_t)(at - data);
 }
 
-/* Groups whose container in `into` is a bitset already (more than 4096
- * values) go straight in: setting a bit each is cheaper than any merge.
- * Marks them in dense; returns how many groups are left. */
-static uint32_t aw_fold_dense(struct aw_fold *fold, roaring_bitmap_t *into,
+/* Groups whose container in the set's bitmap is a bitset already (more
+ * than 4096 values) go straight in: setting a bit each is cheaper than any
+ * merge. A container once found so stays so (a set only grows): it is
+ * remembered in dense_keys, and its cardinality (a count over its 8 KiB) is
+ * asked only until then. Marks them in dense; returns how many groups are
+ * left. */
+static uint32_t aw_fold_dense(struct aw_fold *fold, struct aw_sample_set *set,
 			      uint8_t *dense)
 {
 	uint32_t left = 0;
+	if (!set->dense_keys)
+		set->dense_keys = roaring_bitmap_create();
+	if (!set->dense_keys)
+		aw_out_of_memory(sizeof(roaring_bitmap_t));
 	for (uint32_t k = 0, begin = 0; k < fold->span; k++) {
-		uint32_t stop = fold->end[k];
+		uint32_t stop = fold->end[k], key = fold->kmin + k;
 		if (stop == begin)
 			continue;
-		uint64_t low = (uint64_t)(fold->kmin + k) << 16;
-		if (roaring_bitmap_range_cardinality(into, low, low + 65536) >
-		    AW_ROARING_ARRAY_MAX) {
-			roaring_bitmap_add_many(into, stop - begin,
+		uint64_t low = (uint64_t)key << 16;
+		bool known = roaring_bitmap_contains(set->dense_keys, key);
+		if (known || roaring_bitmap_range_cardinality(set->bitmap, low,
+							      low + 65536) >
+				 AW_ROARING_ARRAY_MAX) {
+			if (!known)
+				roaring_bitmap_add(set->dense_keys, key);
+			roaring_bitmap_add_many(set->bitmap, stop - begin,
 						fold->grouped + begin);
 			dense[k] = 1;
 		} else {
@@ -171,10 +186,11 @@ static uint32_t aw_fold_dense(struct aw_fold *fold, roaring_bitmap_t *into,
 	return left;
 }
 
-/* Adds v[0..n) to into; false when out of memory. */
-static bool aw_sample_set_build(roaring_bitmap_t *into, const uint32_t *v,
+/* Adds v[0..n) to the set's bitmap; false when out of memory. */
+static bool aw_sample_set_build(struct aw_sample_set *set, const uint32_t *v,
 				uint32_t n)
 {
+	roaring_bitmap_t *into = set->bitmap;
 	bool done = false;
 	roaring_bitmap_t *bitmap = NULL;
 	struct aw_fold fold = {.kmin = UINT32_MAX};
@@ -191,7 +207,7 @@ static bool aw_sample_set_build(roaring_bitmap_t *into, const uint32_t *v,
 	if (!fold.end || !fold.grouped || !fold.bits || !dense)
 		goto end;
 	aw_fold_group(&fold, v, n);
-	uint32_t groups = aw_fold_dense(&fold, into, dense);
+	uint32_t groups = aw_fold_dense(&fold, set, dense);
 	/* 8 header bytes a container, and at most 2 bytes a value: a
 	 * bitset (8192 bytes) holds more than 4096 of them. */
 	size_t size = 8 + (size_t)groups * 8 + (size_t)n * 2;
@@ -245,7 +261,7 @@ static void aw_sample_set_fold(struct aw_sample_set *set)
 		return;
 	uint32_t n = set->n_staged;
 	if (n >= 1024) {
-		if (!aw_sample_set_build(set->bitmap, set->staged, n))
+		if (!aw_sample_set_build(set, set->staged, n))
 			aw_out_of_memory((size_t)n * 2 * sizeof(uint32_t));
 	} else {
 		roaring_bitmap_add_many(set->bitmap, n, set->staged);

@@ -32,6 +32,9 @@ struct aw_sample_set {
 	 */
 	uint32_t *staged;
 	uint32_t n_staged, staged_capacity;
+	/* The containers (high 16 bits) of the bitmap known to hold more than
+	 * 4096 indices, where staged indices go straight in (NULL: none). */
+	roaring_bitmap_t *dense_keys;
 	/* Indices added and stored, duplicates included. */
 	uint64_t samples;
 	/* Indices < 0: counted, not stored. */
