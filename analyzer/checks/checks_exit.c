@@ -475,7 +475,7 @@ static int64_t aw_last_draw_ns(const struct aw_model *model,
 			       const struct aw_cell *cell)
 {
 	const struct aw_iteration *it = &model->iterations[cell->iteration];
-	return it->n_batch_ns ? it->batch_ns[it->n_batch_ns - 1] : -1;
+	return it->n_batch_ns ? it->last_batch_ns : -1;
 }
 
 /* A peer that went further drew a batch of the epoch after p ended: p was

@@ -385,6 +385,26 @@ static void aw_first_batch_add(struct aw_first_batch *first, uint32_t ordinal,
 	}
 }
 
+void aw_iteration_note_batch_time(struct aw_iteration *it, int64_t ns)
+{
+	uint32_t stride = it->batch_ns_stride ? it->batch_ns_stride : 1;
+	uint64_t batch = it->batch_ns_seen++;
+	it->last_batch_ns = ns;
+	if (batch % stride)
+		return;
+	if (it->n_batch_ns == AW_BATCH_NS_MAX) {
+		for (size_t i = 0; i < AW_BATCH_NS_MAX / 2; i++)
+			it->batch_ns[i] = it->batch_ns[2 * i];
+		it->n_batch_ns = AW_BATCH_NS_MAX / 2;
+		stride *= 2;
+		it->batch_ns_stride = stride;
+		if (batch % stride)
+			return;
+	}
+	AW_GROW(it->batch_ns, it->batch_ns_cap, it->n_batch_ns + 1);
+	it->batch_ns[it->n_batch_ns++] = ns;
+}
+
 void aw_iteration_add_chunk(struct aw_iteration *it,
 			    const struct aw_event_chunk *chunk,
 			    const uint32_t *u32, const int64_t *i64,

@@ -84,9 +84,14 @@ struct aw_iteration {
 	struct aw_first_batch first;
 
 	/* Trace clock (ns from origin) when each batch was first drawn, in
-	 * the order drawn: the HTML report's timeline. */
+	 * the order drawn: the HTML report's timeline. Past
+	 * AW_BATCH_NS_MAX times every other one is dropped: each kept time
+	 * stands for batch_ns_stride batches (0 or 1: one). */
 	int64_t *batch_ns;
 	size_t n_batch_ns, batch_ns_cap;
+	uint32_t batch_ns_stride;
+	uint64_t batch_ns_seen;
+	int64_t last_batch_ns; /* the last batch's, kept or not */
 
 	/* xxh64 of the consumed indices in the order consumed. */
 	XXH64_state_t order;
@@ -130,6 +135,13 @@ void aw_iteration_init(struct aw_iteration *it, uint32_t loader,
 void aw_iteration_fini(struct aw_iteration *it);
 
 /* One batch (or batch_wide) event: exactly one of u32 and i64 is non-NULL. */
+/* At most this many batch times a pass (a pass of more batches keeps one
+ * in 2, 4, ...: flat memory for a billion indices). */
+#define AW_BATCH_NS_MAX 65536u
+
+/* A new batch was first drawn at ns. */
+void aw_iteration_note_batch_time(struct aw_iteration *it, int64_t ns);
+
 void aw_iteration_add_chunk(struct aw_iteration *it,
 			    const struct aw_event_chunk *chunk,
 			    const uint32_t *u32, const int64_t *i64,

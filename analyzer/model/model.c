@@ -620,10 +620,8 @@ static void aw_model_on_chunk(struct aw_model *model, uint32_t process,
 	else
 		aw_iteration_add_chunk(it, c, NULL, event->values.i64,
 				       event->count);
-	if (it->batches_seen > seen && model->clock_ns >= 0) {
-		AW_GROW(it->batch_ns, it->batch_ns_cap, it->n_batch_ns + 1);
-		it->batch_ns[it->n_batch_ns++] = model->clock_ns;
-	}
+	if (it->batches_seen > seen && model->clock_ns >= 0)
+		aw_iteration_note_batch_time(it, model->clock_ns);
 }
 
 /* Whether a fetch chunk starts a new fetch rather than continuing the one

@@ -246,7 +246,9 @@ static json_t *aw_html_timeline(const struct aw_model *model,
 			const struct aw_iteration *it =
 			    aw_html_drawn(model, &e->cells[i]);
 			for (size_t k = 0; it && k < it->n_batch_ns; k++)
-				bins[(it->batch_ns[k] - t0) / bin_ns]++;
+				bins[(it->batch_ns[k] - t0) / bin_ns] +=
+				    it->batch_ns_stride ? it->batch_ns_stride
+							: 1;
 		}
 		for (size_t t = 0; t < AW_HTML_TIME_BINS; t++)
 			if (bins[t])
