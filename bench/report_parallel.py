@@ -40,7 +40,7 @@ def record(gen, trace, indices, run):
         env = dict(os.environ, LTTNG_UST_ALLOW_BLOCKING="1")
         gen_process = subprocess.Popen([gen, str(run), "bench", str(indices), "packed"], env=env)
         # One process writes the trace: moved from processor to processor
-        # every 20 ms, it fills each processor's stream (per-CPU buffers)
+        # every 5 ms, it fills each processor's stream (per-CPU buffers)
         # as a job's ranks spread over the machine would.
         cpus = sorted(os.sched_getaffinity(0))
         turn = 0
@@ -50,7 +50,7 @@ def record(gen, trace, indices, run):
             except ProcessLookupError:
                 break
             turn += 1
-            time.sleep(0.02)
+            time.sleep(0.005)
         if gen_process.wait():
             raise SystemExit(f"bench: {gen} exited {gen_process.returncode}")
         lttng("stop", session)
