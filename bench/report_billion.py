@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: MIT
 """How the report grows with the number of indices: shuffled indices (4
 ranks, batches of 64, packed events) made by accwatch_trace_gen's `bench`
-scenario and recorded through an LTTng session, at 1e7, 1e8 and 1e9 by
-default, one size at a time (a 1e9 trace takes about 4 GB: the free disk is
-checked first, and each trace is deleted after its row); with --real, one
-more row from a real recording: one torch rank drawing --real-epochs epochs
-of a shuffled 2^24 - 1 samples (bench/loop.py --raw) under accwatch-run.
-Prints, per size, the trace's bytes per index, the seconds to record it,
-then the wall and CPU seconds and peak MiB of accwatch-report and the wall
-seconds of `babeltrace2 ... -c sink.utils.dummy` on it (one run each)."""
+scenario and recorded through an LTTng session (with --spread, the
+generator moved between the processors so that each one's stream holds
+part of the events), at 1e7, 1e8 and 1e9 by default, one size at a time
+(a 1e9 trace takes about 4.5 GB: the free disk is checked first, and each
+trace is deleted after its row); with --real, one more row from a real
+recording: one torch rank drawing --real-epochs epochs of a shuffled
+2^24 - 1 samples (bench/loop.py --raw) under accwatch-run. Prints, per
+size, the trace's bytes per index, the seconds to record it, then the wall
+and CPU seconds and peak MiB of accwatch-report and the wall seconds of
+`babeltrace2 ... -c sink.utils.dummy` on it (one run each)."""
 import argparse
 import os
 import shutil
@@ -27,7 +29,7 @@ def lttng(*args):
     subprocess.run(["lttng", *args], check=True, stdout=subprocess.DEVNULL)
 
 
-def record(gen, trace, indices, run):
+def record(gen, trace, indices, run, spread):
     session = f"accwatch_billion_{os.getpid()}_{run}"
     lttng("create", session, f"--output={trace}")
     try:
@@ -36,7 +38,22 @@ def record(gen, trace, indices, run):
         lttng("enable-event", "-u", "accwatch:*", "-s", session, "-c", "bench", "--filter", f"run == {run}")
         lttng("start", session)
         env = dict(os.environ, LTTNG_UST_ALLOW_BLOCKING="1")
-        subprocess.run([gen, str(run), "bench", str(indices), "packed"], check=True, env=env)
+        gen_process = subprocess.Popen([gen, str(run), "bench", str(indices), "packed"], env=env)
+        if spread:
+            # Moved from processor to processor every 5 ms, the one
+            # process fills each processor's stream as a job's ranks
+            # spread over the machine would (report_parallel.py).
+            cpus = sorted(os.sched_getaffinity(0))
+            turn = 0
+            while gen_process.poll() is None:
+                try:
+                    os.sched_setaffinity(gen_process.pid, {cpus[turn % len(cpus)]})
+                except ProcessLookupError:
+                    break
+                turn += 1
+                time.sleep(0.005)
+        if gen_process.wait():
+            raise SystemExit(f"bench: {gen} exited {gen_process.returncode}")
         lttng("stop", session)
     finally:
         subprocess.run(["lttng", "destroy", session], stdout=subprocess.DEVNULL)
@@ -82,6 +99,8 @@ def main():
     parser.add_argument("--sizes", default="10000000,100000000,1000000000")
     parser.add_argument("--work", help="where the traces go (default: a new directory under $TMPDIR)")
     parser.add_argument("--real", action="store_true", help="add a real recording's row")
+    parser.add_argument("--spread", action="store_true",
+                        help="move the generator between the processors (streams of even size)")
     parser.add_argument("--real-epochs", type=int, default=6, help="epochs of 2^24 - 1 (default %(default)s)")
     parser.add_argument("--python", default=PYTHON, help="the Python of --real (default %(default)s)")
     opts = parser.parse_args()
@@ -101,7 +120,7 @@ def main():
                 continue
             trace = os.path.join(work, f"gen-{indices}")
             start = time.perf_counter()
-            record(gen, trace, indices, 4500 + run)
+            record(gen, trace, indices, 4500 + run, opts.spread)
             row("generated", indices, time.perf_counter() - start, trace, report, env)
             shutil.rmtree(trace)
         if opts.real:
