@@ -15,6 +15,8 @@
  * asked about (at the end, at a snapshot) gives its stage back. */
 #define AW_SAMPLE_SET_STAGE_MIN 256u
 #define AW_SAMPLE_SET_STAGE_MAX (1u << 20)
+#define AW_SAMPLE_SET_STAGE_SPARSE (1u << 22)
+#define AW_SAMPLE_SET_GROUP_MIN 256u
 
 void aw_sample_set_init(struct aw_sample_set *set)
 {
@@ -280,6 +282,26 @@ const roaring_bitmap_t *aw_sample_set_bitmap(const struct aw_sample_set *set)
 	return set->bitmap;
 }
 
+/* Whether a full stage grows rather than folds: up to
+ * AW_SAMPLE_SET_STAGE_MAX, and up to AW_SAMPLE_SET_STAGE_SPARSE when its
+ * indices span so many containers that each would get fewer than
+ * AW_SAMPLE_SET_GROUP_MIN of them (merging a few into thousands, fold
+ * after fold, grows with the square). */
+static bool aw_sample_set_stage_grows(const struct aw_sample_set *set)
+{
+	uint32_t n = set->n_staged;
+	if (n < AW_SAMPLE_SET_STAGE_MAX)
+		return true;
+	if (n >= AW_SAMPLE_SET_STAGE_SPARSE)
+		return false;
+	uint32_t kmin = UINT32_MAX, kmax = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		kmin = AW_MIN(kmin, set->staged[i] >> 16);
+		kmax = AW_MAX(kmax, set->staged[i] >> 16);
+	}
+	return (uint64_t)(kmax - kmin + 1) * AW_SAMPLE_SET_GROUP_MIN > n;
+}
+
 void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
 		       size_t count)
 {
@@ -288,7 +310,7 @@ void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
 	set->samples += count;
 	while (count > 0) {
 		if (set->n_staged == set->staged_capacity) {
-			if (set->staged_capacity == AW_SAMPLE_SET_STAGE_MAX) {
+			if (!aw_sample_set_stage_grows(set)) {
 				aw_sample_set_fold(set);
 			} else {
 				uint32_t capacity =
