@@ -18,45 +18,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from benchkit import PYTHON, du, record_gen, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
-PYTHON = "/usr/bin/python3"
 BYTES_PER_INDEX = 4.5  # a bound on the trace's size, for the disk check
 
 
-def lttng(*args):
-    subprocess.run(["lttng", *args], check=True, stdout=subprocess.DEVNULL)
 
 
-def record(gen, trace, indices, run, spread):
-    session = f"accwatch_billion_{os.getpid()}_{run}"
-    lttng("create", session, f"--output={trace}")
-    try:
-        lttng("enable-channel", "-u", "-s", session, "--subbuf-size=4M", "--num-subbuf=8",
-              "--blocking-timeout=inf", "bench")
-        lttng("enable-event", "-u", "accwatch:*", "-s", session, "-c", "bench", "--filter", f"run == {run}")
-        lttng("start", session)
-        env = dict(os.environ, LTTNG_UST_ALLOW_BLOCKING="1")
-        gen_process = subprocess.Popen([gen, str(run), "bench", str(indices), "packed"], env=env)
-        if spread:
-            # Moved from processor to processor every 5 ms, the one
-            # process fills each processor's stream as a job's ranks
-            # spread over the machine would (report_parallel.py).
-            cpus = sorted(os.sched_getaffinity(0))
-            turn = 0
-            while gen_process.poll() is None:
-                try:
-                    os.sched_setaffinity(gen_process.pid, {cpus[turn % len(cpus)]})
-                except ProcessLookupError:
-                    break
-                turn += 1
-                time.sleep(0.005)
-        if gen_process.wait():
-            raise SystemExit(f"bench: {gen} exited {gen_process.returncode}")
-        lttng("stop", session)
-    finally:
-        subprocess.run(["lttng", "destroy", session], stdout=subprocess.DEVNULL)
 
 
 def record_real(opts, trace):
@@ -66,23 +36,8 @@ def record_real(opts, trace):
     return (2**24 - 1) * opts.real_epochs
 
 
-def timed(cmd, env):
-    """Wall seconds, CPU seconds and peak RSS (MiB) of one run, in a fresh child."""
-    probe = [PYTHON, "-c",
-             "import resource,subprocess,sys,time;t=time.perf_counter();"
-             "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);"
-             "u=resource.getrusage(resource.RUSAGE_CHILDREN);"
-             "print(time.perf_counter()-t, u.ru_utime+u.ru_stime, u.ru_maxrss, r.returncode)",
-             *cmd]
-    wall, cpu, rss_kib, status = subprocess.run(probe, capture_output=True, text=True, check=True,
-                                                env=env).stdout.split()
-    if int(status) not in (0, 1):
-        raise SystemExit(f"bench: {' '.join(cmd)} exited {status}")
-    return float(wall), float(cpu), int(rss_kib) / 1024
 
 
-def du(path):
-    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
 
 
 def row(name, indices, recorded, trace, report, env):
@@ -120,7 +75,7 @@ def main():
                 continue
             trace = os.path.join(work, f"gen-{indices}")
             start = time.perf_counter()
-            record(gen, trace, indices, 4500 + run, opts.spread)
+            record_gen(gen, trace, ["bench", str(indices), "packed"], 4500 + run, "billion", opts.spread)
             row("generated", indices, time.perf_counter() - start, trace, report, env)
             shutil.rmtree(trace)
         if opts.real:

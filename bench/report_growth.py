@@ -16,31 +16,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from benchkit import PYTHON, record_gen, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
-PYTHON = "/usr/bin/python3"
 
 
-def lttng(*args):
-    subprocess.run(["lttng", *args], check=True, stdout=subprocess.DEVNULL)
 
 
-def record(gen, trace, shape, n, run):
-    """Records one growth trace. The channel blocks the generator instead of
-    discarding events when the consumer falls behind (LTTNG_UST_ALLOW_BLOCKING)."""
-    session = f"accwatch_growth_{os.getpid()}_{run}"
-    lttng("create", session, f"--output={trace}")
-    try:
-        lttng("enable-channel", "-u", "-s", session, "--subbuf-size=4M", "--num-subbuf=8",
-              "--blocking-timeout=inf", "growth")
-        lttng("enable-event", "-u", "accwatch:*", "-s", session, "-c", "growth", "--filter", f"run == {run}")
-        lttng("start", session)
-        env = dict(os.environ, LTTNG_UST_ALLOW_BLOCKING="1")
-        subprocess.run([gen, str(run), "growth", shape, str(n)], check=True, env=env)
-        lttng("stop", session)
-    finally:
-        subprocess.run(["lttng", "destroy", session], stdout=subprocess.DEVNULL)
 
 
 def record_real(opts, trace, n):
@@ -51,18 +34,6 @@ def record_real(opts, trace, n):
                    check=True, stdout=subprocess.DEVNULL)
 
 
-def timed(cmd, env):
-    """Wall seconds and peak RSS (MiB) of one run, in a fresh child."""
-    probe = [PYTHON, "-c",
-             "import resource,subprocess,sys,time;t=time.perf_counter();"
-             "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);"
-             "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)",
-             *cmd]
-    seconds, rss_kib, status = subprocess.run(probe, capture_output=True, text=True, check=True,
-                                              env=env).stdout.split()
-    if int(status) not in (0, 1):
-        raise SystemExit(f"bench: {' '.join(cmd)} exited {status}")
-    return float(seconds), int(rss_kib) / 1024
 
 
 def main():
@@ -99,10 +70,10 @@ def main():
                 if opts.real and shape == "loaders":
                     record_real(opts, trace, n)
                 else:
-                    record(gen, trace, shape, n, run)
+                    record_gen(gen, trace, ["growth", shape, str(n)], run, "growth")
                 recorded = time.perf_counter() - start
                 size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(trace) for f in fs)
-                seconds, mib = timed([report, trace], env)
+                seconds, _, mib = timed([report, trace], env)
                 ratios = ("", "") if not before else (f"{seconds / before[0]:.1f}", f"{mib / before[1]:.1f}")
                 print(f"{shape:<10} {n:>7} {recorded:>9.1f} {size / 2**20:>10.1f} {seconds:>9.2f} {ratios[0]:>7}"
                       f" {mib:>9.1f} {ratios[1]:>7}", flush=True)

@@ -11,51 +11,20 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import tempfile
+from benchkit import du, record_gen, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
-PYTHON = "/usr/bin/python3"
 FORMS = ("plain", "packed")
 
 
-def lttng(*args):
-    subprocess.run(["lttng", *args], check=True, stdout=subprocess.DEVNULL)
 
 
-def record(gen, trace, indices, form, run):
-    session = f"accwatch_packed_{os.getpid()}_{run}"
-    lttng("create", session, f"--output={trace}")
-    try:
-        lttng("enable-channel", "-u", "-s", session, "--subbuf-size=4M", "--num-subbuf=8",
-              "--blocking-timeout=inf", "bench")
-        lttng("enable-event", "-u", "accwatch:*", "-s", session, "-c", "bench", "--filter", f"run == {run}")
-        lttng("start", session)
-        env = dict(os.environ, LTTNG_UST_ALLOW_BLOCKING="1")
-        subprocess.run([gen, str(run), "bench", str(indices), form], check=True, env=env)
-        lttng("stop", session)
-    finally:
-        subprocess.run(["lttng", "destroy", session], stdout=subprocess.DEVNULL)
 
 
-def timed(cmd):
-    """Wall seconds, CPU seconds and peak RSS (MiB) of one run, in a fresh child."""
-    probe = [PYTHON, "-c",
-             "import resource,subprocess,sys,time;t=time.perf_counter();"
-             "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);"
-             "u=resource.getrusage(resource.RUSAGE_CHILDREN);"
-             "print(time.perf_counter()-t, u.ru_utime+u.ru_stime, u.ru_maxrss, r.returncode)",
-             *cmd]
-    wall, cpu, rss_kib, status = subprocess.run(probe, capture_output=True, text=True,
-                                                check=True).stdout.split()
-    if int(status) not in (0, 1):
-        raise SystemExit(f"bench: {' '.join(cmd)} exited {status}")
-    return float(wall), float(cpu), int(rss_kib) / 1024
 
 
-def du(path):
-    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
 
 
 def main():
@@ -71,7 +40,7 @@ def main():
         traces = {}
         for number, form in enumerate(FORMS):
             traces[form] = os.path.join(work, form)
-            record(gen, traces[form], opts.indices, form, 4200 + number)
+            record_gen(gen, traces[form], ["bench", str(opts.indices), form], 4200 + number, "packed")
         tools = {"babeltrace2 dummy": lambda t: ["babeltrace2", t, "-c", "sink.utils.dummy"],
                  "accwatch-report": lambda t: [report, t]}
         results = {(form, tool): [] for form in FORMS for tool in tools}

@@ -18,59 +18,16 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-import time
+from benchkit import record_gen, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
-PYTHON = "/usr/bin/python3"
 
 
-def lttng(*args):
-    subprocess.run(["lttng", *args], check=True, stdout=subprocess.DEVNULL)
 
 
-def record(gen, trace, indices, run):
-    session = f"accwatch_parallel_{os.getpid()}_{run}"
-    lttng("create", session, f"--output={trace}")
-    try:
-        lttng("enable-channel", "-u", "-s", session, "--subbuf-size=4M", "--num-subbuf=8",
-              "--blocking-timeout=inf", "bench")
-        lttng("enable-event", "-u", "accwatch:*", "-s", session, "-c", "bench", "--filter", f"run == {run}")
-        lttng("start", session)
-        env = dict(os.environ, LTTNG_UST_ALLOW_BLOCKING="1")
-        gen_process = subprocess.Popen([gen, str(run), "bench", str(indices), "packed"], env=env)
-        # One process writes the trace: moved from processor to processor
-        # every 5 ms, it fills each processor's stream (per-CPU buffers)
-        # as a job's ranks spread over the machine would.
-        cpus = sorted(os.sched_getaffinity(0))
-        turn = 0
-        while gen_process.poll() is None:
-            try:
-                os.sched_setaffinity(gen_process.pid, {cpus[turn % len(cpus)]})
-            except ProcessLookupError:
-                break
-            turn += 1
-            time.sleep(0.005)
-        if gen_process.wait():
-            raise SystemExit(f"bench: {gen} exited {gen_process.returncode}")
-        lttng("stop", session)
-    finally:
-        subprocess.run(["lttng", "destroy", session], stdout=subprocess.DEVNULL)
 
 
-def timed(cmd, env):
-    """Wall seconds, CPU seconds and peak RSS (MiB) of one run, in a fresh child."""
-    probe = [PYTHON, "-c",
-             "import resource,subprocess,sys,time;t=time.perf_counter();"
-             "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);"
-             "u=resource.getrusage(resource.RUSAGE_CHILDREN);"
-             "print(time.perf_counter()-t, u.ru_utime+u.ru_stime, u.ru_maxrss, r.returncode)",
-             *cmd]
-    wall, cpu, rss_kib, status = subprocess.run(probe, capture_output=True, text=True, check=True,
-                                                env=env).stdout.split()
-    if int(status) not in (0, 1):
-        raise SystemExit(f"bench: {' '.join(cmd)} exited {status}")
-    return float(wall), float(cpu), int(rss_kib) / 1024
 
 
 def streams(trace):
@@ -114,7 +71,7 @@ def main():
     work = tempfile.mkdtemp(prefix="accwatch-bench-parallel-")
     try:
         trace = os.path.join(work, "trace")
-        record(gen, trace, opts.indices, 4400)
+        record_gen(gen, trace, ["bench", str(opts.indices), "packed"], 4400, "parallel", spread=True)
         tools = {"babeltrace2 dummy": (["babeltrace2", trace, "-c", "sink.utils.dummy"], {})}
         for n in opts.readers.split(","):
             tools[f"accwatch-report, {n} reader{'s' if n != '1' else ''}"] = (
@@ -136,7 +93,7 @@ def main():
                   f"{cpu / floor[1]:>12.2f}")
         if opts.callgrind:
             shutil.rmtree(trace)
-            record(gen, trace, opts.callgrind, 4401)
+            record_gen(gen, trace, ["bench", str(opts.callgrind), "packed"], 4401, "parallel", spread=True)
             print(f"\n# instructions (millions) on {opts.callgrind:,} indices, one run under callgrind")
             print(f"{'tool':<28} {'analyzer':>9} {'readers':>17} {'all':>8} {'all vs dummy':>12}")
             dummy = None

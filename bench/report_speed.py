@@ -11,27 +11,14 @@ import statistics
 import subprocess
 import tempfile
 import time
+from benchkit import PYTHON, du, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
-PYTHON = "/usr/bin/python3"
 
 
-def timed(cmd):
-    """Wall seconds and peak RSS (MiB) of one run, in a fresh child."""
-    probe = [PYTHON, "-c",
-             "import resource,subprocess,sys,time;t=time.perf_counter();"
-             "r=subprocess.run(sys.argv[1:],stdout=subprocess.DEVNULL);"
-             "print(time.perf_counter()-t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)",
-             *cmd]
-    seconds, rss_kib, status = subprocess.run(probe, capture_output=True, text=True, check=True).stdout.split()
-    if int(status) not in (0, 1):
-        raise SystemExit(f"bench: {' '.join(cmd)} exited {status}")
-    return float(seconds), int(rss_kib) / 1024
 
 
-def du(path):
-    return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
 
 
 def main():
@@ -69,13 +56,13 @@ def main():
         for _ in range(opts.rounds):
             for name, cmd in tools.items():
                 results[name].append(timed(cmd))
-        floor = [s for s, _ in results["babeltrace2 dummy"]]
+        floor = [s for s, _, _ in results["babeltrace2 dummy"]]
         print(f"{'tool':<22} {'seconds':>8} {'min-max':>13} {'peak MiB':>9} {'x dummy':>8}")
         for name, rows in results.items():
-            seconds = [s for s, _ in rows]
+            seconds = [s for s, _, _ in rows]
             ratio = statistics.median([s / f for s, f in zip(seconds, floor)])
             print(f"{name:<22} {statistics.median(seconds):>8.2f} {min(seconds):>6.2f}-{max(seconds):<6.2f}"
-                  f" {max(m for _, m in rows):>9.1f} {ratio:>8.2f}")
+                  f" {max(m for _, _, m in rows):>9.1f} {ratio:>8.2f}")
         print(f"# HTML report: {os.path.getsize(os.path.join(work, 'report.html')) / 2**10:.0f} KiB")
     finally:
         shutil.rmtree(work, ignore_errors=True)
