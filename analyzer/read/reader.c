@@ -133,6 +133,21 @@ static double aw_now(void)
 	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
+/* How long a poll may wait (ms, -1: forever) before the decoder has been
+ * silent for timeout seconds since last (0: no limit); false when it
+ * already has. */
+static bool aw_silence_left(double last, double timeout, int *wait_ms)
+{
+	*wait_ms = -1;
+	if (timeout <= 0)
+		return true;
+	double left = last + timeout - aw_now();
+	if (left <= 0)
+		return false;
+	*wait_ms = left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1;
+	return true;
+}
+
 /* How the child's part ended, besides its end record. */
 struct aw_child_outcome {
 	bool stalled;    /* silent past the timeout: killed */
@@ -168,15 +183,10 @@ static void aw_collect(int fd, struct aw_ingest *ingest,
 	double timeout = (double)outcome->timeout;
 	double last = aw_now();
 	for (;;) {
-		int wait_ms = -1;
-		if (timeout > 0) {
-			double left = last + timeout - aw_now();
-			if (left <= 0) {
-				outcome->stalled = true;
-				break;
-			}
-			wait_ms =
-			    left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1;
+		int wait_ms;
+		if (!aw_silence_left(last, timeout, &wait_ms)) {
+			outcome->stalled = true;
+			break;
 		}
 		if (outcome->tick && (wait_ms < 0 || wait_ms > 1000))
 			wait_ms = 1000;
@@ -440,15 +450,10 @@ static void aw_collect_lanes(struct aw_lane_io *io, size_t n,
 			}
 		if (polled == 0)
 			break; /* every lane closed, its units taken */
-		int wait_ms = -1;
-		if (timeout > 0) {
-			double left = last + timeout - aw_now();
-			if (left <= 0) {
-				outcome->stalled = true;
-				break;
-			}
-			wait_ms =
-			    left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1;
+		int wait_ms;
+		if (!aw_silence_left(last, timeout, &wait_ms)) {
+			outcome->stalled = true;
+			break;
 		}
 		int ready = poll(pfd, (nfds_t)polled, wait_ms);
 		if (ready < 0 && errno == EINTR)
