@@ -1021,13 +1021,13 @@ static const struct aw_sampler_link *aw_stated_share(const struct aw_loader *l,
 /* A chain uneven by design: each rank's sharding link states a share of
  * its own, the shares differ, and together they are the length it shards,
  * once, without padding (Lightning's UnrepeatedDistributedSampler, for
- * prediction); every rank read exactly its share. The stated shares go to
- * `shares`. */
-static bool aw_uneven_by_design(const struct aw_check_input *in,
-				struct aw_text *shares, const char **class_name)
+ * prediction). read_whole: and every rank read exactly its share (one pass,
+ * not rebuilt, exhausted). The stated shares go to `shares` and the class
+ * to class_name when they are given. */
+static bool aw_shares_uneven(const struct aw_model *model,
+			     const struct aw_epoch *e, bool read_whole,
+			     struct aw_text *shares, const char **class_name)
 {
-	const struct aw_model *model = in->model;
-	const struct aw_epoch *e = in->epoch;
 	if (e->n_cells < 2)
 		return false;
 	bool *seen = aw_xcalloc(e->n_cells, sizeof(*seen));
@@ -1040,13 +1040,14 @@ static bool aw_uneven_by_design(const struct aw_check_input *in,
 		int64_t below = -1;
 		const struct aw_sampler_link *s =
 		    aw_stated_share(&model->loaders[it->loader], &below);
-		ok = s && cell->n_iterations == 1 && !cell->rebuilt &&
-		     cell->exhausted &&
-		     (uint64_t)s->num_replicas == e->n_cells &&
+		ok = s && (uint64_t)s->num_replicas == e->n_cells &&
 		     (uint64_t)s->rank < e->n_cells && !seen[s->rank] &&
 		     (total < 0 || s->total_size == total) &&
 		     (below < 0 || s->total_size == below) &&
-		     cell->samples == (uint64_t)s->num_samples;
+		     (!read_whole ||
+		      (cell->n_iterations == 1 && !cell->rebuilt &&
+		       cell->exhausted &&
+		       cell->samples == (uint64_t)s->num_samples));
 		if (!ok)
 			break;
 		seen[s->rank] = true;
@@ -1054,13 +1055,14 @@ static bool aw_uneven_by_design(const struct aw_check_input *in,
 		sum += s->num_samples;
 		differ |= first >= 0 && s->num_samples != first;
 		first = s->num_samples;
-		*class_name = s->class_name;
-		if (c < AW_EVIDENCE_RANKS)
+		if (class_name)
+			*class_name = s->class_name;
+		if (shares && c < AW_EVIDENCE_RANKS)
 			aw_text_add(shares, "%s%" PRId64, c ? ", " : "",
 				    s->num_samples);
 	}
 	free(seen);
-	if (ok && e->n_cells > AW_EVIDENCE_RANKS)
+	if (shares && ok && e->n_cells > AW_EVIDENCE_RANKS)
 		aw_text_add(shares, ", ...");
 	return ok && differ && sum == total;
 }
@@ -1068,31 +1070,7 @@ static bool aw_uneven_by_design(const struct aw_check_input *in,
 bool aw_epoch_stated_uneven(const struct aw_model *model,
 			    const struct aw_epoch *e)
 {
-	if (e->n_cells < 2)
-		return false;
-	bool *seen = aw_xcalloc(e->n_cells, sizeof(*seen));
-	int64_t total = -1, sum = 0, first = -1;
-	bool differ = false, ok = true;
-	for (size_t c = 0; c < e->n_cells && ok; c++) {
-		const struct aw_iteration *it =
-		    &model->iterations[e->cells[c].iteration];
-		int64_t below = -1;
-		const struct aw_sampler_link *s =
-		    aw_stated_share(&model->loaders[it->loader], &below);
-		ok = s && (uint64_t)s->num_replicas == e->n_cells &&
-		     (uint64_t)s->rank < e->n_cells && !seen[s->rank] &&
-		     (total < 0 || s->total_size == total) &&
-		     (below < 0 || s->total_size == below);
-		if (!ok)
-			break;
-		seen[s->rank] = true;
-		total = s->total_size;
-		sum += s->num_samples;
-		differ |= first >= 0 && s->num_samples != first;
-		first = s->num_samples;
-	}
-	free(seen);
-	return ok && differ && sum == total;
+	return aw_shares_uneven(model, e, false, NULL, NULL);
 }
 
 void aw_check_uneven_batches(const struct aw_check_input *in,
@@ -1136,8 +1114,9 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 		return;
 	}
 	bool joined = join == AW_JOIN_SETTLED;
-	bool designed = join == AW_JOIN_NONE &&
-			aw_uneven_by_design(in, &shares, &by_design);
+	bool designed =
+	    join == AW_JOIN_NONE &&
+	    aw_shares_uneven(in->model, in->epoch, true, &shares, &by_design);
 	for (size_t c = 0; designed && c < e->n_cells; c++)
 		designed = !aw_rank_failed(in->model, &e->cells[c], true, &why);
 	bool settled = joined || designed;
