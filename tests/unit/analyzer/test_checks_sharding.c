@@ -229,6 +229,16 @@ Test(checks_sharding, missing_skipped_when_a_loop_left_early)
 	s_done(&r);
 }
 
+/* Rank `rank` of 2 (pid 100 + rank) reads its half of 100 samples in
+ * batches of 10 from `from` on, `short_by` short of its end. */
+static void half_read_from(struct aw_model *m, int rank, uint32_t from,
+			   uint32_t short_by)
+{
+	uint32_t half = 50 * (uint32_t)rank;
+	s_reads(m, 100 + rank, 0, 0, half + from, half + 50 - short_by, 10,
+		true);
+}
+
 Test(checks_sharding, a_resumed_pass_skips_the_batches_its_state_had_read)
 {
 	/* Each of 2 ranks resumes a pass from a state_dict whose sampler had
@@ -237,14 +247,10 @@ Test(checks_sharding, a_resumed_pass_skips_the_batches_its_state_had_read)
 	for (uint32_t short_by = 0; short_by < 2; short_by++) {
 		struct s_run r = s_run_of(2, &base);
 		for (int rank = 0; rank < 2; rank++) {
-			int32_t pid = 100 + rank;
-			uint32_t from = 50 * (uint32_t)rank + 20,
-				 to = 50 * (uint32_t)rank + 50 -
-				      (rank ? short_by : 0);
-			s_reads(r.model, pid, 0, 0, from, to, 10, true);
+			half_read_from(r.model, rank, 20, rank ? short_by : 0);
 			/* What the pass began with (after its batches: the
 			 * helper above sends a begin of its own). */
-			s_iter_begin_resumed(r.model, pid, 0, 0, 2);
+			s_iter_begin_resumed(r.model, 100 + rank, 0, 0, 2);
 		}
 		s_finish(&r);
 		s_expect_exactly(&r.findings, short_by ? "missing" : NULL);
@@ -258,10 +264,8 @@ Test(checks_sharding, a_resume_at_the_epochs_last_batch)
 	 * reads the last one only, the rest left out on purpose. */
 	struct s_run r = s_run_of(2, &base);
 	for (int rank = 0; rank < 2; rank++) {
-		int32_t pid = 100 + rank;
-		s_reads(r.model, pid, 0, 0, 50 * (uint32_t)rank + 40,
-			50 * (uint32_t)rank + 50, 10, true);
-		s_iter_begin_resumed(r.model, pid, 0, 0, 4);
+		half_read_from(r.model, rank, 40, 0);
+		s_iter_begin_resumed(r.model, 100 + rank, 0, 0, 4);
 	}
 	s_finish(&r);
 	s_expect_exactly(&r.findings, NULL);
@@ -285,10 +289,7 @@ Test(checks_sharding, each_rank_skips_its_own_batches_below_an_unknown_sampler)
 			links[0].skip = 2;
 			links[1].batch_size = 10;
 			s_chain(r.model, pid, 0, links, 3);
-			s_reads(r.model, pid, 0, 0, 50 * (uint32_t)rank + 20,
-				50 * (uint32_t)rank + 50 -
-				    (rank ? short_by : 0),
-				10, true);
+			half_read_from(r.model, rank, 20, rank ? short_by : 0);
 		}
 		s_finish(&r);
 		s_expect_exactly(&r.findings, short_by ? "missing" : NULL);
