@@ -64,3 +64,15 @@ def timed(cmd, env=None):
 def du(path):
     """The bytes of every file below path."""
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
+
+
+def build_tools(build):
+    """accwatch_trace_gen and accwatch-report of a build directory."""
+    return (os.path.join(build, "bin", "accwatch_trace_gen"),
+            os.path.join(build, "bin", "accwatch-report"))
+
+
+def ensure_sessiond():
+    """Starts a session daemon unless one answers."""
+    if subprocess.run(["lttng", "list"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        subprocess.run(["lttng-sessiond", "--daemonize", "--quiet"], check=True)

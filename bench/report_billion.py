@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from benchkit import PYTHON, du, record_gen, timed
+from benchkit import PYTHON, build_tools, du, ensure_sessiond, record_gen, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
@@ -59,10 +59,8 @@ def main():
     parser.add_argument("--real-epochs", type=int, default=6, help="epochs of 2^24 - 1 (default %(default)s)")
     parser.add_argument("--python", default=PYTHON, help="the Python of --real (default %(default)s)")
     opts = parser.parse_args()
-    gen = os.path.join(opts.build, "bin", "accwatch_trace_gen")
-    report = os.path.join(opts.build, "bin", "accwatch-report")
-    if subprocess.run(["lttng", "list"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
-        subprocess.run(["lttng-sessiond", "--daemonize", "--quiet"], check=True)
+    gen, report = build_tools(opts.build)
+    ensure_sessiond()
     work = tempfile.mkdtemp(prefix="accwatch-bench-billion-", dir=opts.work)
     env = dict(os.environ, ACCWATCH_REPORT_TIMEOUT="0")
     try:

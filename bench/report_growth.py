@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from benchkit import PYTHON, record_gen, timed
+from benchkit import PYTHON, build_tools, ensure_sessiond, record_gen, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
@@ -49,10 +49,8 @@ def main():
                         help="loaders: record real torch ranks (slow: minutes for 100k)")
     parser.add_argument("--python", default=PYTHON, help="the Python of --real (default %(default)s)")
     opts = parser.parse_args()
-    gen = os.path.join(opts.build, "bin", "accwatch_trace_gen")
-    report = os.path.join(opts.build, "bin", "accwatch-report")
-    if subprocess.run(["lttng", "list"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
-        subprocess.run(["lttng-sessiond", "--daemonize", "--quiet"], check=True)
+    gen, report = build_tools(opts.build)
+    ensure_sessiond()
     sizes = [int(s) for s in opts.sizes.split(",")]
     work = opts.keep or tempfile.mkdtemp(prefix="accwatch-bench-growth-")
     env = dict(os.environ, ACCWATCH_REPORT_TIMEOUT=str(opts.timeout))

@@ -12,7 +12,7 @@ import os
 import shutil
 import statistics
 import tempfile
-from benchkit import du, record_gen, timed
+from benchkit import build_tools, du, record_gen, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
@@ -33,8 +33,7 @@ def main():
     parser.add_argument("--indices", type=int, default=24_000_000)
     parser.add_argument("--rounds", type=int, default=5)
     opts = parser.parse_args()
-    gen = os.path.join(opts.build, "bin", "accwatch_trace_gen")
-    report = os.path.join(opts.build, "bin", "accwatch-report")
+    gen, report = build_tools(opts.build)
     work = tempfile.mkdtemp(prefix="accwatch-bench-packed-")
     try:
         traces = {}

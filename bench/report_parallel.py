@@ -18,7 +18,7 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-from benchkit import record_gen, timed
+from benchkit import build_tools, ensure_sessiond, record_gen, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
@@ -64,10 +64,8 @@ def main():
     parser.add_argument("--callgrind", type=int, default=0, metavar="N",
                         help="also count instructions on a trace of N indices")
     opts = parser.parse_args()
-    gen = os.path.join(opts.build, "bin", "accwatch_trace_gen")
-    report = os.path.join(opts.build, "bin", "accwatch-report")
-    if subprocess.run(["lttng", "list"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
-        subprocess.run(["lttng-sessiond", "--daemonize", "--quiet"], check=True)
+    gen, report = build_tools(opts.build)
+    ensure_sessiond()
     work = tempfile.mkdtemp(prefix="accwatch-bench-parallel-")
     try:
         trace = os.path.join(work, "trace")
