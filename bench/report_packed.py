@@ -9,7 +9,6 @@ system, the report's babeltrace2 child included), peak MiB and the trace's
 bytes per index."""
 import argparse
 import os
-import shutil
 import statistics
 import tempfile
 from benchkit import build_tools, du, record_gen, timed
@@ -34,8 +33,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     opts = parser.parse_args()
     gen, report = build_tools(opts.build)
-    work = tempfile.mkdtemp(prefix="accwatch-bench-packed-")
-    try:
+    with tempfile.TemporaryDirectory(prefix="accwatch-bench-packed-") as work:
         traces = {}
         for number, form in enumerate(FORMS):
             traces[form] = os.path.join(work, form)
@@ -59,8 +57,6 @@ def main():
                 wall, cpu, rss = (statistics.median(r[i] for r in runs) for i in range(3))
                 print(f"{form:<8} {per_index:>11.2f} {tool:<18} {wall:>7.2f} {cpu:>7.2f} {rss:>9.0f} "
                       f"{cpu / floor:>12.2f}")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

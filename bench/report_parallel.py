@@ -66,8 +66,7 @@ def main():
     opts = parser.parse_args()
     gen, report = build_tools(opts.build)
     ensure_sessiond()
-    work = tempfile.mkdtemp(prefix="accwatch-bench-parallel-")
-    try:
+    with tempfile.TemporaryDirectory(prefix="accwatch-bench-parallel-") as work:
         trace = os.path.join(work, "trace")
         record_gen(gen, trace, ["bench", str(opts.indices), "packed"], 4400, "parallel", spread=True)
         tools = {"babeltrace2 dummy": (["babeltrace2", trace, "-c", "sink.utils.dummy"], {})}
@@ -105,8 +104,6 @@ def main():
                 readers = " + ".join(f"{c / 1e6:.0f}" for c in counts[1:])
                 print(f"{tool:<28} {counts[0] / 1e6:>9.0f} {readers:>17} {sum(counts) / 1e6:>8.0f} "
                       f"{sum(counts) / dummy:>12.2f}")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ Compares accwatch-report (text, JSON, HTML) with babeltrace2's dummy sink
 runs; bytes per index, and the HTML report's size."""
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import tempfile
@@ -31,8 +30,7 @@ def main():
     parser.add_argument("--trace", help="reuse this trace instead of recording one")
     opts = parser.parse_args()
 
-    work = tempfile.mkdtemp(prefix="accwatch-bench-report-")
-    try:
+    with tempfile.TemporaryDirectory(prefix="accwatch-bench-report-") as work:
         trace = opts.trace
         if not trace:
             trace = os.path.join(work, "trace")
@@ -64,8 +62,6 @@ def main():
             print(f"{name:<22} {statistics.median(seconds):>8.2f} {min(seconds):>6.2f}-{max(seconds):<6.2f}"
                   f" {max(m for _, _, m in rows):>9.1f} {ratio:>8.2f}")
         print(f"# HTML report: {os.path.getsize(os.path.join(work, 'report.html')) / 2**10:.0f} KiB")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
