@@ -462,12 +462,16 @@ const struct aw_finding *s_finish_get(struct s_run *r, const char *id,
 	return f;
 }
 
+void s_expect_says(const struct aw_finding *f, const char *text)
+{
+	cr_expect(s_says(f, text), "%s does not say \"%s\":\n%s\n%s\n%s", f->id,
+		  text, f->message, f->evidence ? f->evidence : "", f->fix);
+}
+
 void s_finish_says(struct s_run *r, const char *id, enum aw_severity severity,
 		   const char *text)
 {
-	const struct aw_finding *f = s_finish_get(r, id, severity);
-	cr_expect(s_says(f, text), "%s does not say \"%s\":\n%s\n%s\n%s", id,
-		  text, f->message, f->evidence ? f->evidence : "", f->fix);
+	s_expect_says(s_finish_get(r, id, severity), text);
 }
 
 int64_t s_number(const struct aw_finding *f, const char *name)

@@ -192,6 +192,8 @@ void s_finish_says(struct s_run *r, const char *id, enum aw_severity severity,
 int64_t s_number(const struct aw_finding *f, const char *name);
 bool s_has_rank(const struct aw_finding *f, int32_t rank);
 bool s_says(const struct aw_finding *f, const char *text);
+/* Expects s_says(f, text), printing the finding's texts when not. */
+void s_expect_says(const struct aw_finding *f, const char *text);
 /* Rank r (pid 100 + r) reads indices in the given order, batches of b. */
 void s_reads_in_order(struct aw_model *m, int rank, uint32_t loader,
 		      uint32_t iteration, const uint32_t *idx, size_t count,

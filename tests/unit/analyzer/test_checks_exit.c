@@ -31,15 +31,13 @@ Test(checks_exit, worker_died_names_rank_worker_pid_and_last_fetch)
 	cr_expect_eq(s_number(f, "signal"), SIGKILL);
 	cr_expect_eq(s_number(f, "fetch"), 2);
 	cr_expect_eq(s_number(f, "first_index"), 161);
-	cr_expect(s_says(f, "worker 1"), "%s", f->message);
-	cr_expect(s_says(f, "SIGKILL"), "%s", f->message);
-	cr_expect(s_says(f, "fetch #2 of epoch 0 (indices [161, 165, 169, 173, "
-			    "177, 181, 185, 189])"),
-		  "%s", f->message);
+	s_expect_says(f, "worker 1");
+	s_expect_says(f, "SIGKILL");
+	s_expect_says(f, "fetch #2 of epoch 0 (indices [161, 165, 169, 173, "
+			 "177, 181, 185, 189])");
 	/* A trace without fetch ends cannot say whether it was in it. */
-	cr_expect(s_says(f, "does not record whether it ended"), "%s",
-		  f->evidence);
-	cr_expect(s_says(f, "out-of-memory"), "%s", f->fix);
+	s_expect_says(f, "does not record whether it ended");
+	s_expect_says(f, "out-of-memory");
 	s_done(&r);
 }
 
@@ -105,14 +103,12 @@ Test(checks_exit, worker_stuck_names_the_fetch_its_indices_and_how_long)
 	cr_expect_eq(s_number(f, "fetch_size"), 4);
 	cr_expect_eq(s_number(f, "first_index"), 17);
 	cr_expect_eq(s_number(f, "signal"), SIGTERM);
-	cr_expect(s_says(f, "worker 1 of L0 (train.py:10) on rank 0 (pid 201)"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "fetch #1 of epoch 0 (indices [17, 19, 21, 23])"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "for 8.5 s"), "%s", f->message);
-	cr_expect(s_says(f, "SIGTERM"), "%s", f->message);
-	cr_expect(s_says(f, "num_workers=0"), "%s", f->fix);
-	cr_expect(s_says(f, "py-spy dump --pid 201"), "%s", f->fix);
+	s_expect_says(f, "worker 1 of L0 (train.py:10) on rank 0 (pid 201)");
+	s_expect_says(f, "fetch #1 of epoch 0 (indices [17, 19, 21, 23])");
+	s_expect_says(f, "for 8.5 s");
+	s_expect_says(f, "SIGTERM");
+	s_expect_says(f, "num_workers=0");
+	s_expect_says(f, "py-spy dump --pid 201");
 	s_done(&r);
 }
 
@@ -124,8 +120,7 @@ Test(checks_exit, worker_stuck_when_it_answered_the_sigterm_with_exit_0)
 	s_exit(r.model, 201, 201, 0, -1);
 	const struct aw_finding *f = s_finish_only(&r, "worker-stuck");
 	cr_expect_eq(s_number(f, "status"), 0);
-	cr_expect(s_says(f, "for 8.5 s, until it exited with status 0"), "%s",
-		  f->message);
+	s_expect_says(f, "for 8.5 s, until it exited with status 0");
 	s_done(&r);
 }
 
@@ -133,9 +128,8 @@ Test(checks_exit, worker_stuck_when_the_trace_ended_inside_the_fetch)
 {
 	struct s_run r = fetches_run(false);
 	const struct aw_finding *f = s_finish_only(&r, "worker-stuck");
-	cr_expect(s_says(f, "still in it when the trace ended"), "%s",
-		  f->message);
-	cr_expect(s_says(f, "for 8.5 s"), "%s", f->message);
+	s_expect_says(f, "still in it when the trace ended");
+	s_expect_says(f, "for 8.5 s");
 	s_done(&r);
 
 	/* Without clock records: no duration, the rest the same. */
@@ -145,7 +139,7 @@ Test(checks_exit, worker_stuck_when_the_trace_ended_inside_the_fetch)
 	s_finish(&r);
 	f = s_get(&r, "worker-stuck");
 	cr_expect(!s_says(f, " s, "), "%s", f->message);
-	cr_expect(s_says(f, "[17, 19, 21, 23]"), "%s", f->message);
+	s_expect_says(f, "[17, 19, 21, 23]");
 	s_done(&r);
 }
 
@@ -203,10 +197,9 @@ Test(checks_exit, a_crashed_worker_is_worker_died_only_and_says_it_was_fetching)
 	const struct aw_finding *f = s_finish_only(&r, "worker-died");
 	cr_expect_eq(s_count(&r.findings, "worker-stuck"), 0);
 	cr_expect_eq(s_number(f, "fetch_open"), 1);
-	cr_expect(s_says(f, "in the middle of its fetch #1 of epoch 0 (indices "
-			    "[17, 19, 21, 23])"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "was still in progress"), "%s", f->evidence);
+	s_expect_says(f, "in the middle of its fetch #1 of epoch 0 (indices "
+			 "[17, 19, 21, 23])");
+	s_expect_says(f, "was still in progress");
 	s_done(&r);
 
 	/* Died between fetches: said so, with how the last one ended. */
@@ -214,9 +207,8 @@ Test(checks_exit, a_crashed_worker_is_worker_died_only_and_says_it_was_fetching)
 	s_exit(r.model, 100, 201, -1, SIGKILL);
 	f = s_finish_only(&r, "worker-died");
 	cr_expect_eq(s_number(f, "fetch_open"), 0);
-	cr_expect(s_says(f, "between fetches (its last, #1 of epoch 0, had "
-			    "returned)"),
-		  "%s", f->message);
+	s_expect_says(f, "between fetches (its last, #1 of epoch 0, had "
+			 "returned)");
 	s_done(&r);
 }
 
@@ -255,16 +247,13 @@ Test(checks_exit, rank_died_names_the_rank_signal_epoch_and_last_batch)
 	cr_expect_eq(s_number(f, "batch"), 2);
 	cr_expect_eq(s_number(f, "batches"), 3);
 	cr_expect_eq(s_number(f, "first_index"), 70);
-	cr_expect(s_says(f, "rank 1 (pid 101) was killed by signal 9 (SIGKILL) "
-			    "in epoch 0 of L0 (train.py:10)"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "the last #2 with indices [70, 71, 72, 73, 74, 75, "
-			    "76, 77, ...] (10 indices)"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "rank 2 (pid 102) was stopped by SIGTERM too, in "
-			    "epoch 0 of L0 (train.py:10) after 2 batches"),
-		  "%s", f->evidence);
-	cr_expect(s_says(f, "out-of-memory"), "%s", f->fix);
+	s_expect_says(f, "rank 1 (pid 101) was killed by signal 9 (SIGKILL) "
+			 "in epoch 0 of L0 (train.py:10)");
+	s_expect_says(f, "the last #2 with indices [70, 71, 72, 73, 74, 75, "
+			 "76, 77, ...] (10 indices)");
+	s_expect_says(f, "rank 2 (pid 102) was stopped by SIGTERM too, in "
+			 "epoch 0 of L0 (train.py:10) after 2 batches");
+	s_expect_says(f, "out-of-memory");
 	s_done(&r);
 }
 
@@ -275,7 +264,7 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	s_exit(r.model, 99, 101, -1, SIGTERM);
 	const struct aw_finding *f = s_finish_only(&r, "rank-died");
 	cr_expect(s_has_rank(f, 1));
-	cr_expect(s_says(f, "stopped from outside"), "%s", f->fix);
+	s_expect_says(f, "stopped from outside");
 	s_done(&r);
 
 	/* Rank 0 raised outside its loop (its pass had ended); the launcher
@@ -293,12 +282,10 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	f = s_finish_only(&r, "rank-died");
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 1);
 	cr_expect(s_has_rank(f, 1) && s_has_rank(f, 2) && !s_has_rank(f, 0));
-	cr_expect(s_says(f, "rank 0 (pid 100) exited with status 1 outside any "
-			    "pass over a loader (it raised ValueError: loss "
-			    "is nan): its error comes first"),
-		  "%s", f->evidence);
-	cr_expect(s_says(f, "rank 2 (pid 102) was stopped by SIGTERM too"),
-		  "%s", f->evidence);
+	s_expect_says(f, "rank 0 (pid 100) exited with status 1 outside any "
+			 "pass over a loader (it raised ValueError: loss "
+			 "is nan): its error comes first");
+	s_expect_says(f, "rank 2 (pid 102) was stopped by SIGTERM too");
 	s_done(&r);
 
 	r.model = aw_model_create();
@@ -306,7 +293,7 @@ Test(checks_exit, rank_died_by_sigterm_alone_or_by_status)
 	s_exit(r.model, 101, 101, 3, -1); /* its own _exit(3) */
 	f = s_finish_only(&r, "rank-died");
 	cr_expect_eq(s_number(f, "status"), 3);
-	cr_expect(s_says(f, "exited with status 3"), "%s", f->message);
+	s_expect_says(f, "exited with status 3");
 	s_done(&r);
 }
 
@@ -324,8 +311,8 @@ Test(checks_exit, ranks_stopped_by_ctrl_c_are_one_finding)
 	const struct aw_finding *f = s_finish_only(&r, "rank-died");
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 1);
 	cr_expect(s_has_rank(f, 0) && s_has_rank(f, 1));
-	cr_expect(s_says(f, "raised KeyboardInterrupt"), "%s", f->message);
-	cr_expect(s_says(f, "stopped from outside"), "%s", f->fix);
+	s_expect_says(f, "raised KeyboardInterrupt");
+	s_expect_says(f, "stopped from outside");
 	s_done(&r);
 }
 
@@ -353,19 +340,17 @@ Test(checks_exit, rank_died_by_its_own_exit_0_inside_the_loop)
 	cr_expect_eq(s_number(f, "batches"), 3);
 	cr_expect_eq(s_number(f, "peer_rank"), 0);
 	cr_expect_eq(s_number(f, "peer_batches"), 5);
-	cr_expect(s_says(f, "rank 1 (pid 101) exited with status 0 in epoch 0 "
-			    "of L0 (train.py:10) after drawing 3 batches, the "
-			    "last #2 with indices [70, "),
-		  "%s", f->message);
+	s_expect_says(f, "rank 1 (pid 101) exited with status 0 in epoch 0 "
+			 "of L0 (train.py:10) after drawing 3 batches, the "
+			 "last #2 with indices [70, ");
 	cr_expect(s_says(f,
 			 "while rank 0 went further (5 batches, to the end of "
 			 "the epoch)"),
 		  "%s", f->message);
 	cr_expect(!s_says(f, "raised"), "%s", f->message);
-	cr_expect(s_says(f, "rank 0 (pid 100) went further in this epoch: 5 "
-			    "batches, to its end"),
-		  "%s", f->evidence);
-	cr_expect(s_says(f, "os._exit()"), "%s", f->fix);
+	s_expect_says(f, "rank 0 (pid 100) went further in this epoch: 5 "
+			 "batches, to its end");
+	s_expect_says(f, "os._exit()");
 	s_done(&r);
 }
 
@@ -415,14 +400,13 @@ Test(checks_exit, rank_died_by_an_exception_says_what_it_raised)
 				 "it: its fetch or collate_fn did not "
 				 "return)"),
 			  "%s", f->message);
-		cr_expect(s_says(f, "; it raised data.UnreadableSample: sample "
-				    "70 cannot be decoded"),
-			  "%s", f->message);
+		s_expect_says(f, "; it raised data.UnreadableSample: sample "
+				 "70 cannot be decoded");
 		cr_expect(s_says(f,
 				 "it raised data.UnreadableSample: sample 70 "
 				 "cannot be decoded at /src/data.py:12"),
 			  "%s", f->evidence);
-		cr_expect(s_says(f, "traceback"), "%s", f->fix);
+		s_expect_says(f, "traceback");
 		s_done(&r);
 	}
 }
@@ -436,8 +420,7 @@ Test(checks_exit, rank_died_inside_its_pass_needs_no_peer)
 	s_loader(r.model, 101, 0, &base);
 	rank_raises_in_collate(r.model, 50, 2, true);
 	const struct aw_finding *f = s_finish_only(&r, "rank-died");
-	cr_expect(s_says(f, "its epoch is cut short; it raised"), "%s",
-		  f->message);
+	s_expect_says(f, "its epoch is cut short; it raised");
 	s_done(&r);
 
 	/* With the pass ended before the exception and no one to compare
@@ -520,12 +503,10 @@ Test(checks_exit, a_rank_that_left_its_loop_died_if_it_exited_while_peers_read)
 	const struct aw_finding *f = s_finish_only(&r, "rank-died");
 	cr_expect(s_has_rank(f, 1));
 	cr_expect_eq(s_number(f, "batches"), 2);
-	cr_expect(s_says(f, "after its loop got 2 batches, the last #1 with "
-			    "indices [60, "),
-		  "%s", f->message);
-	cr_expect(s_says(f, "it exited 1.400 s before rank 0 drew its last "
-			    "batch of this epoch"),
-		  "%s", f->evidence);
+	s_expect_says(f, "after its loop got 2 batches, the last #1 with "
+			 "indices [60, ");
+	s_expect_says(f, "it exited 1.400 s before rank 0 drew its last "
+			 "batch of this epoch");
 	s_done(&r);
 
 	/* Rank 0 was done by 0.9 s: rank 1 outlived the epoch. */
@@ -552,13 +533,10 @@ Test(checks_exit, a_rank_that_dies_before_its_first_batch)
 	s_exit(r.model, 101, 101, 1, -1);
 	const struct aw_finding *f = s_finish_only(&r, "rank-died");
 	cr_expect_eq(s_number(f, "batches"), 0);
-	cr_expect(s_says(f, "in epoch 0 of L0 (train.py:10) before its first "
-			    "batch, while rank 0 went further"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "it raised RuntimeError: no shared memory"), "%s",
-		  f->message);
-	cr_expect(s_says(f, "(the uncaught exception that ended it)"), "%s",
-		  f->evidence);
+	s_expect_says(f, "in epoch 0 of L0 (train.py:10) before its first "
+			 "batch, while rank 0 went further");
+	s_expect_says(f, "it raised RuntimeError: no shared memory");
+	s_expect_says(f, "(the uncaught exception that ended it)");
 	s_done(&r);
 
 	/* It raised before any pass began (model setup): no pass of its own

@@ -32,7 +32,7 @@ Test(checks_loader, same_order_when_a_shuffling_sampler_repeats)
 	cr_expect_eq(f->epoch, 1);
 	cr_expect_eq(f->n_ranks, 2);
 	cr_expect_eq(s_number(f, "epoch_pairs"), 4);
-	cr_expect(s_says(f, "set_epoch"), "%s", f->fix);
+	s_expect_says(f, "set_epoch");
 	/* s_iter_begin reports sampler_epoch = iteration: it changed. */
 	cr_expect_not(s_says(f, "was not called"));
 	s_done(&r);
@@ -97,7 +97,7 @@ Test(checks_loader, same_order_names_a_sampler_epoch_that_did_not_move)
 	}
 	s_finish(&r);
 	const struct aw_finding *f = s_get(&r, "same-order");
-	cr_expect(s_says(f, "set_epoch() was not called"), "%s", f->evidence);
+	s_expect_says(f, "set_epoch() was not called");
 	s_done(&r);
 }
 
@@ -140,8 +140,8 @@ Test(checks_loader, same_order_over_a_dataloader_built_every_epoch)
 	cr_expect_eq(f->epoch, 1);
 	cr_expect_eq(f->n_ranks, 2);
 	cr_expect_eq(s_number(f, "epoch_pairs"), 4);
-	cr_expect(s_says(f, "set_epoch() was not called"), "%s", f->evidence);
-	cr_expect(s_says(f, "epochs 0 and 1"), "%s", f->message);
+	s_expect_says(f, "set_epoch() was not called");
+	s_expect_says(f, "epochs 0 and 1");
 	s_done(&r);
 
 	r = loader_per_epoch(true);
@@ -193,12 +193,10 @@ Test(checks_loader, unused_prepared_when_the_users_loader_is_iterated)
 	    s_finish_get(&r, "unused-prepared", AW_SEVERITY_ERROR);
 	cr_expect_eq(f->n_ranks, 2);
 	cr_expect_eq(f->loader, 0, "about the loader iterated (L0)");
-	cr_expect(s_says(f, "you iterate the loader created at train.py:31"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "prepare() returned a sharded one"), "%s",
-		  f->message);
-	cr_expect(s_says(f, "built at train.py:33"), "%s", f->message);
-	cr_expect(s_says(f, "use its return value"), "%s", f->message);
+	s_expect_says(f, "you iterate the loader created at train.py:31");
+	s_expect_says(f, "prepare() returned a sharded one");
+	s_expect_says(f, "built at train.py:33");
+	s_expect_says(f, "use its return value");
 	cr_expect_eq(s_count(&r.findings, "unused-prepared"), 1,
 		     "the inner and outer loader are one finding");
 	cr_expect_eq(s_count(&r.findings, "unsharded"), 1);
@@ -246,8 +244,7 @@ Test(checks_loader, unused_prepared_needs_the_users_loader_iterated)
 	/* The user built a sharded loader over the same dataset, iterated the
 	 * plain one: the same error, worded for plain torch. */
 	const struct aw_finding *f = s_get(&r, "unused-prepared");
-	cr_expect(s_says(f, "a sharded loader over the same dataset"), "%s",
-		  f->message);
+	s_expect_says(f, "a sharded loader over the same dataset");
 	s_done(&r);
 }
 
@@ -268,8 +265,8 @@ Test(checks_loader, stale_len_of_the_loader_before_prepare)
 	cr_expect_eq(s_number(f, "batches"), 5);
 	cr_expect_eq(f->n_ranks, 2);
 	cr_expect_eq(f->loader, 0);
-	cr_expect(s_says(f, "never iterated"), "%s", f->message);
-	cr_expect(s_says(f, "after prepare()"), "%s", f->fix);
+	s_expect_says(f, "never iterated");
+	s_expect_says(f, "after prepare()");
 	s_done(&r);
 }
 
@@ -358,9 +355,8 @@ Test(checks_loader, len_mismatch_of_split_batches_without_even_batches)
 	}
 	const struct aw_finding *f =
 	    s_finish_get(&r, "len-mismatch", AW_SEVERITY_WARNING);
-	cr_expect(s_says(f, "accelerate itself does this with "
-			    "split_batches=True and even_batches=False"),
-		  "%s", f->message);
+	s_expect_says(f, "accelerate itself does this with "
+			 "split_batches=True and even_batches=False");
 	cr_expect_eq(s_count(&r.findings, "stale-len"), 0,
 		     "len() of the outer loader counts for the inner one");
 	s_done(&r);
@@ -410,8 +406,8 @@ Test(checks_loader, never_read_when_every_epoch_stops_at_the_same_samples)
 	cr_assert(f);
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect_eq(s_number(f, "never_read"), 60);
-	cr_expect(s_says(f, "60 of the 100 samples of L0"), "%s", f->message);
-	cr_expect(s_says(f, "same 40 samples"), "%s", f->message);
+	s_expect_says(f, "60 of the 100 samples of L0");
+	s_expect_says(f, "same 40 samples");
 	s_done(&r);
 }
 
@@ -474,8 +470,8 @@ Test(checks_loader, a_split_whose_shards_do_not_divide_amplifies_reads)
 	cr_assert(f);
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect_eq(s_number(f, "num_replicas"), 2);
-	cr_expect(s_says(f, "has 3 shards"), "%s", f->message);
-	cr_expect(s_says(f, "read 2 x 30 = 60"), "%s", f->evidence);
+	s_expect_says(f, "has 3 shards");
+	s_expect_says(f, "read 2 x 30 = 60");
 	s_done(&r);
 }
 
@@ -545,7 +541,7 @@ Test(checks_loader, a_stream_that_says_it_shuffles_repeating_its_order)
 	struct s_run r = shuffled_stream_epochs(1, 0, -1, -1, false);
 	const struct aw_finding *f = s_finish_only(&r, "same-order");
 	cr_assert(f);
-	cr_expect(s_says(f, "although its dataset"), "%s", f->message);
+	s_expect_says(f, "although its dataset");
 	cr_expect_eq(s_number(f, "samples"), 20);
 	s_done(&r);
 	r = shuffled_stream_epochs(1, 0, -1, -1, true);
@@ -566,7 +562,7 @@ Test(checks_loader, persistent_workers_missing_the_epoch_repeat_their_order)
 	cr_assert(f);
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect_eq(s_number(f, "epoch_pairs"), 1);
-	cr_expect(s_says(f, "set the dataset's epoch to 1"), "%s", f->message);
+	s_expect_says(f, "set the dataset's epoch to 1");
 	s_done(&r);
 }
 
@@ -685,7 +681,7 @@ Test(checks_loader, a_resume_whose_sampler_epoch_was_reset_repeats_an_epoch)
 	const struct aw_finding *f = s_finish_only(&r, "resume-repeats-epoch");
 	cr_assert(f);
 	cr_expect_eq(s_number(f, "skip"), 2);
-	cr_expect(s_says(f, "epoch 0 of L0"), "%s", f->message);
+	s_expect_says(f, "epoch 0 of L0");
 	cr_expect(s_has_rank(f, 0));
 	s_done(&r);
 }
@@ -761,8 +757,7 @@ static void expect_joined(const struct s_run *r, uint64_t twice)
 		snprintf(at_least, sizeof(at_least), "at least %" PRIu64,
 			 twice);
 		cr_expect(s_has_rank(f, 0));
-		cr_expect(s_says(f, "continues epoch 1 of L0"), "%s",
-			  f->message);
+		s_expect_says(f, "continues epoch 1 of L0");
 		cr_expect(s_says(f, at_least), "%s", f->evidence);
 	}
 	cr_expect_eq(s_count(&r->findings, "resume-repeats-epoch"), 0);

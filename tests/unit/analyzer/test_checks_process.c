@@ -29,9 +29,9 @@ Test(checks_process, fork_threads_names_the_threads_and_shows_the_stack)
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect_eq(s_number(f, "forks"), 2);
 	cr_expect_eq(f->loader, 0, "the loader whose workers were forked");
-	cr_expect(s_says(f, "aw-heartbeat"), "%s", f->message);
-	cr_expect(s_says(f, "train.py:40 main"), "%s", f->evidence);
-	cr_expect(s_says(f, "library frames, down to"), "%s", f->evidence);
+	s_expect_says(f, "aw-heartbeat");
+	s_expect_says(f, "train.py:40 main");
+	s_expect_says(f, "library frames, down to");
 	cr_expect(s_has_rank(f, 0));
 	s_done(&r);
 }
@@ -93,8 +93,7 @@ Test(checks_process, fork_threads_names_python_threads_beside_service_threads)
 	    "(_pin_memory_loop) (daemon)",
 	    false);
 	const struct aw_finding *f = s_finish_only(&r, "fork-threads");
-	cr_expect(s_says(f, "metrics-uploader (daemon), log-writer"), "%s",
-		  f->message);
+	s_expect_says(f, "metrics-uploader (daemon), log-writer");
 	cr_expect(!strstr(f->message, "pt_tcpstore"), "%s", f->message);
 	cr_expect(s_says(f,
 			 "libraries' own (not the finding) pt_tcpstore, "
@@ -110,7 +109,7 @@ Test(checks_process, fork_cuda_is_an_error)
 	s_fork(r.model, 100, 300, 1, "python3", true);
 	const struct aw_finding *f = s_finish_only(&r, "fork-cuda");
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
-	cr_expect(s_says(f, "multiprocessing_context"), "%s", f->fix);
+	s_expect_says(f, "multiprocessing_context");
 	s_done(&r);
 }
 
@@ -120,7 +119,7 @@ Test(checks_process, worker_respawn_without_persistent_workers)
 	const struct aw_finding *f = s_finish_only(&r, "worker-respawn");
 	cr_expect_eq(s_number(f, "epochs"), 3);
 	cr_expect_eq(s_number(f, "workers"), 6);
-	cr_expect(s_says(f, "persistent_workers=True"), "%s", f->fix);
+	s_expect_says(f, "persistent_workers=True");
 	s_done(&r);
 
 	/* Persistent workers, forked once; or a single epoch: nothing. */
@@ -171,9 +170,8 @@ Test(checks_process, worker_respawn_when_a_dataloader_is_built_every_epoch)
 	cr_expect_eq(s_number(f, "epochs"), 3);
 	cr_expect_eq(s_number(f, "workers"), 6);
 	cr_expect_eq(s_number(f, "loader_objects"), 3);
-	cr_expect(s_says(f, "a new DataLoader was built for every epoch"), "%s",
-		  f->message);
-	cr_expect(s_says(f, "build the DataLoader once"), "%s", f->fix);
+	s_expect_says(f, "a new DataLoader was built for every epoch");
+	s_expect_says(f, "build the DataLoader once");
 	cr_expect(s_has_rank(f, 0));
 	s_done(&r);
 

@@ -69,7 +69,7 @@ Test(checks_sharding, unsharded)
 	cr_expect_eq(s_number(f, "union"), 100);
 	cr_expect(strstr(
 	    f->fix, "DistributedSampler(dataset, num_replicas=4, rank=r)"));
-	cr_expect(s_says(f, "goes through the whole data"), "%s", f->message);
+	s_expect_says(f, "goes through the whole data");
 	cr_expect_not(strstr(f->fix, "accelerator"), "no accelerate: %s",
 		      f->fix);
 	s_done(&r);
@@ -90,10 +90,9 @@ Test(checks_sharding, unsharded_out_of_prepare_for_one_process)
 	}
 	const struct aw_finding *f = s_finish_only(&r, "unsharded");
 	cr_assert(f);
-	cr_expect(s_says(f, "came out of accelerator.prepare(), which built "
-			    "it for 1 process (process_index 0) while 2 "
-			    "ranks read it"),
-		  "%s", f->fix);
+	s_expect_says(f, "came out of accelerator.prepare(), which built "
+			 "it for 1 process (process_index 0) while 2 "
+			 "ranks read it");
 	cr_expect_not(strstr(f->fix, "pass the loader through"), "%s", f->fix);
 	s_done(&r);
 }
@@ -135,7 +134,7 @@ Test(checks_sharding, padding_at_allowance_then_overlap_one_past)
 	cr_expect_eq(padding->severity, AW_SEVERITY_INFO);
 	cr_expect_eq(s_number(padding, "cross_rank_duplicates"), 19);
 	cr_expect_eq(s_number(padding, "padding"), 19);
-	cr_expect(s_says(padding, "no sampler chain"), "%s", padding->message);
+	s_expect_says(padding, "no sampler chain");
 	cr_expect_eq(overlap->epoch, 1);
 	cr_expect_eq(overlap->severity, AW_SEVERITY_ERROR);
 	cr_expect_eq(s_number(overlap, "cross_rank_duplicates"), 20);
@@ -469,7 +468,7 @@ Test(checks_sharding, same_sampler_rank_everywhere_is_named)
 	cr_expect(s_says(f, "every rank reads the same 50.0% of the 100 "
 			    "samples"),
 		  "not the whole data: %s", f->message);
-	cr_expect(s_says(f, "every rank passed rank=0"), "%s", f->fix);
+	s_expect_says(f, "every rank passed rank=0");
 	/* Half the data is never read, too. */
 	cr_expect_eq(s_count(&r.findings, "missing"), 1);
 	s_done(&r);
@@ -496,11 +495,9 @@ Test(checks_sharding, padding_of_distributed_sampler_is_explained)
 	s_expect_only(&r.findings, NULL);
 	const struct aw_finding *f = s_get(&r, "padding");
 	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 2);
-	cr_expect(s_says(f, "not a duplication bug"), "%s", f->message);
-	cr_expect(s_says(f, "DistributedSampler(drop_last=False)"), "%s",
-		  f->message);
-	cr_expect(s_says(f, "repeats 2 of the first samples of its order"),
-		  "%s", f->message);
+	s_expect_says(f, "not a duplication bug");
+	s_expect_says(f, "DistributedSampler(drop_last=False)");
+	s_expect_says(f, "repeats 2 of the first samples of its order");
 	cr_expect_eq(s_number(f, "padding"), 2, "W*ceil(N/W) - N");
 	s_done(&r);
 }
@@ -542,7 +539,7 @@ Test(checks_sharding, padding_of_even_batches_is_explained)
 	s_reads_in_order(r.model, 1, 0, 0, idx, 50, 10);
 	s_finish(&r);
 	const struct aw_finding *f = s_get(&r, "padding");
-	cr_expect(s_says(f, "even_batches=True"), "%s", f->message);
+	s_expect_says(f, "even_batches=True");
 	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 5);
 	cr_expect_eq(s_number(f, "padding"), 5, "ceil(10/2)*2*10 - 95");
 	s_done(&r);
@@ -588,8 +585,7 @@ Test(checks_sharding, padding_a_sampler_states_in_its_total_size)
 	const struct aw_finding *f = s_get(&r, "padding");
 	cr_expect_eq(s_number(f, "padding"), 8);
 	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 8);
-	cr_expect(s_says(f, "DistributedBucketSampler states total_size=48"),
-		  "%s", f->message);
+	s_expect_says(f, "DistributedBucketSampler states total_size=48");
 	cr_expect(!s_says(f, "accelerate") && !s_says(f, "even_batches"), "%s",
 		  f->message);
 	s_done(&r);
@@ -710,9 +706,9 @@ Test(checks_sharding, uneven_inside_join_that_every_rank_left_is_info)
 	cr_expect_eq(f->severity, AW_SEVERITY_INFO);
 	cr_expect_eq(s_number(f, "fewest_batches"), 4);
 	cr_expect_eq(s_number(f, "most_batches"), 5);
-	cr_expect(s_says(f, "handled"), "%s", f->message);
-	cr_expect(s_says(f, "Join (1 joinable)"), "%s", f->message);
-	cr_expect(s_says(f, "nothing to change"), "%s", f->fix);
+	s_expect_says(f, "handled");
+	s_expect_says(f, "Join (1 joinable)");
+	s_expect_says(f, "nothing to change");
 	s_done(&r);
 }
 
@@ -728,8 +724,8 @@ Test(checks_sharding, uneven_inside_join_when_a_rank_died_is_an_error)
 	s_exit(r.model, 99, 101, -1, SIGKILL);
 	const struct aw_finding *f =
 	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
-	cr_expect(s_says(f, "Join did not settle it"), "%s", f->evidence);
-	cr_expect(s_says(f, "rank 0 never left its Join"), "%s", f->evidence);
+	s_expect_says(f, "Join did not settle it");
+	s_expect_says(f, "rank 0 never left its Join");
 	s_done(&r);
 }
 
@@ -818,10 +814,9 @@ Test(checks_sharding, a_join_left_by_an_exception_the_program_survived)
 	}
 	const struct aw_finding *f =
 	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_INFO);
-	cr_expect(s_says(f, "Join (2 joinables)"), "%s", f->message);
-	cr_expect(s_says(f, "rank 1 left its Join by an exception "
-			    "(throw_on_early_termination=True"),
-		  "%s", f->evidence);
+	s_expect_says(f, "Join (2 joinables)");
+	s_expect_says(f, "rank 1 left its Join by an exception "
+			 "(throw_on_early_termination=True");
 	cr_expect_not(s_says(f, "rank 0 left its Join"), "%s", f->evidence);
 	s_done(&r);
 }
@@ -874,10 +869,9 @@ Test(checks_sharding, uneven_by_design_is_info)
 	cr_expect_eq(f->severity, AW_SEVERITY_INFO);
 	cr_expect_eq(s_number(f, "fewest_batches"), 4);
 	cr_expect_eq(s_number(f, "most_batches"), 5);
-	cr_expect(s_says(f, "by design"), "%s", f->message);
-	cr_expect(s_says(f, "UnrepeatedDistributedSamplerWrapper"), "%s",
-		  f->message);
-	cr_expect(s_says(f, "33, 33, 32, 32"), "%s", f->message);
+	s_expect_says(f, "by design");
+	s_expect_says(f, "UnrepeatedDistributedSamplerWrapper");
+	s_expect_says(f, "33, 33, 32, 32");
 	s_done(&r);
 }
 
@@ -921,7 +915,7 @@ Test(checks_sharding, uneven_with_no_remedy_stays_an_error)
 	s_exit(r.model, 99, 101, 0, -1);
 	const struct aw_finding *f =
 	    s_finish_get(&r, "uneven-batches", AW_SEVERITY_ERROR);
-	cr_expect(s_says(f, "waits in a collective"), "%s", f->message);
+	s_expect_says(f, "waits in a collective");
 	cr_expect_not(s_says(f, "did not settle"), "%s", f->evidence);
 	s_done(&r);
 }
@@ -944,8 +938,8 @@ Test(checks_sharding, index_range_at_n_and_negative)
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	cr_expect_eq(s_number(f, "out_of_range"), 1);
 	cr_expect(s_has_rank(f, 1) && !s_has_rank(f, 0));
-	cr_expect(s_says(f, "e.g. 100"), "%s", f->evidence);
-	cr_expect(s_says(f, "[0, 100)"), "%s", f->message);
+	s_expect_says(f, "e.g. 100");
+	s_expect_says(f, "[0, 100)");
 	s_done(&r);
 
 	/* N - 1 is fine; -1 (batch_wide) is not. */
@@ -959,7 +953,7 @@ Test(checks_sharding, index_range_at_n_and_negative)
 	f = s_get(&r, "index-range");
 	cr_expect_eq(s_number(f, "out_of_range"), 0);
 	cr_expect_eq(s_number(f, "unrepresentable"), 1);
-	cr_expect(s_says(f, "-1"), "%s", f->evidence);
+	s_expect_says(f, "-1");
 	s_done(&r);
 }
 
@@ -1013,8 +1007,7 @@ Test(checks_sharding, padding_exactly_its_size_then_overlap_one_more)
 	 * repeat more than the padding. */
 	r = distributed_reads(4, 402, 0, 101, 1);
 	f = expect_overlap(&r, 3, 2);
-	cr_expect(s_says(f, "more than the 2 the data path pads with"), "%s",
-		  f->message);
+	s_expect_says(f, "more than the 2 the data path pads with");
 	s_done(&r);
 }
 
@@ -1027,8 +1020,7 @@ Test(checks_sharding, drop_last_sampler_pads_nothing)
 	s_done(&r);
 	r = distributed_reads(4, 402, 1, 100, 1);
 	const struct aw_finding *f = expect_overlap(&r, 3, 0);
-	cr_expect(s_says(f, "no sampler of this loader pads"), "%s",
-		  f->message);
+	s_expect_says(f, "no sampler of this loader pads");
 	s_done(&r);
 }
 
@@ -1119,8 +1111,7 @@ Test(checks_sharding, skipped_batches_and_a_subset_are_left_out_on_purpose)
 	r = covered(chain, 2, 70);
 	const struct aw_finding *f = s_get(&r, "missing");
 	cr_expect_eq(s_number(f, "drop_allowance"), 20);
-	cr_expect(s_says(f, "20 skipped by skip_first_batches"), "%s",
-		  f->message);
+	s_expect_says(f, "20 skipped by skip_first_batches");
 	s_done(&r);
 	/* A subset sampler of 50 indices. */
 	chain[0] = batches_of_10(0, -1);
@@ -1158,8 +1149,7 @@ Test(checks_sharding, a_batch_sampler_of_its_own_may_drop_one_batch_per_rank)
 	s_done(&r);
 	r = covered(chain, 2, 80);
 	const struct aw_finding *f = s_get(&r, "missing");
-	cr_expect(s_says(f, "one batch per rank a batch sampler of its own"),
-		  "%s", f->message);
+	s_expect_says(f, "one batch per rank a batch sampler of its own");
 	s_done(&r);
 }
 
@@ -1203,8 +1193,8 @@ Test(checks_sharding, order_diverged_names_the_seeds_not_overlap_and_missing)
 	const struct aw_finding *f = s_get(&r, "order-diverged");
 	cr_expect_eq(s_number(f, "cross_rank_duplicates"), 20);
 	cr_expect_eq(s_number(f, "missing"), 20);
-	cr_expect(s_says(f, "rank 0: seed 1, rank 1: 2"), "%s", f->message);
-	cr_expect(s_says(f, "the same seed"), "%s", f->fix);
+	s_expect_says(f, "rank 0: seed 1, rank 1: 2");
+	s_expect_says(f, "the same seed");
 	s_done(&r);
 }
 
@@ -1246,12 +1236,10 @@ Test(checks_sharding, order_diverged_below_a_batch_sharding_link)
 	s_finish(&r);
 	s_expect_exactly(&r.findings, "order-diverged");
 	const struct aw_finding *f = s_get(&r, "order-diverged");
-	cr_expect(s_says(f, "the ranks' RandomSamplers drew different "
-			    "permutations"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "rank 0: seed 7, rank 1: 8"), "%s", f->message);
-	cr_expect(s_says(f, "seed the shuffling sampler (RandomSampler)"), "%s",
-		  f->fix);
+	s_expect_says(f, "the ranks' RandomSamplers drew different "
+			 "permutations");
+	s_expect_says(f, "rank 0: seed 7, rank 1: 8");
+	s_expect_says(f, "seed the shuffling sampler (RandomSampler)");
 	cr_expect_not(s_says(f, "shard once"), "%s", f->fix);
 	s_done(&r);
 }
@@ -1262,8 +1250,8 @@ Test(checks_sharding, order_diverged_by_set_epoch_and_not_when_they_agree)
 	    two_permutations((const int64_t[]){1, 1}, (const int64_t[]){0, 3},
 			     (const uint32_t[]){0, 30});
 	const struct aw_finding *f = s_get(&r, "order-diverged");
-	cr_expect(s_says(f, "set_epoch 0, rank 1: 3"), "%s", f->message);
-	cr_expect(s_says(f, "the same epoch on every rank"), "%s", f->fix);
+	s_expect_says(f, "set_epoch 0, rank 1: 3");
+	s_expect_says(f, "the same epoch on every rank");
 	s_done(&r);
 	/* One permutation, and yet shared samples: overlap and missing, of
 	 * another cause. */
@@ -1335,8 +1323,7 @@ Test(checks_sharding, ranks_holding_different_subsets_are_split_diverged)
 	struct s_run r = subsets_apart("subset");
 	s_expect_exactly(&r.findings, "split-diverged");
 	const struct aw_finding *f = s_get(&r, "split-diverged");
-	cr_expect(s_says(f, "rank 0's and rank 1's index maps differ"), "%s",
-		  f->message);
+	s_expect_says(f, "rank 0's and rank 1's index maps differ");
 	cr_expect(strstr(f->fix, "random_split") != NULL, "%s", f->fix);
 	s_done(&r);
 }
@@ -1492,8 +1479,7 @@ Test(checks_sharding, a_rank_reading_other_data_than_its_group_diverged)
 	cr_expect(s_has_rank(f, 0) && s_has_rank(f, 1));
 	cr_expect(!s_has_rank(f, 3));
 	cr_expect_eq(s_number(f, "diverged_ranks"), 1);
-	cr_expect(s_says(f, "ranks 0 and 1 have only 0 samples in common"),
-		  "%s", f->evidence);
+	s_expect_says(f, "ranks 0 and 1 have only 0 samples in common");
 	s_done(&r);
 }
 
@@ -1624,12 +1610,11 @@ Test(checks_sharding, hand_made_shards_that_leave_the_tail_unread_miss_it)
 	cr_expect_eq(s_number(f, "missing"), 12);
 	cr_expect_eq(s_number(f, "in_no_map"), 12);
 	cr_expect_eq(s_number(f, "outside_shared_part"), 0);
-	cr_expect(s_says(f, "read 88 of the 100 samples"), "%s", f->message);
-	cr_expect(s_says(f, "coverage 88.0%"), "%s", f->message);
-	cr_expect(s_says(f, "12 are in no rank's index map (samples 88-99)"),
-		  "%s", f->message);
+	s_expect_says(f, "read 88 of the 100 samples");
+	s_expect_says(f, "coverage 88.0%");
+	s_expect_says(f, "12 are in no rank's index map (samples 88-99)");
 	cr_expect(!strstr(f->message, "100.0%"), "%s", f->message);
-	cr_expect(s_says(f, "range(rank, len(dataset), 4)"), "%s", f->fix);
+	s_expect_says(f, "range(rank, len(dataset), 4)");
 	/* The table's coverage is of the base too. */
 	const struct aw_global_loader *g = &r.model->loaders_global[0];
 	const struct aw_epoch *e = &g->epochs[0];
@@ -1654,8 +1639,7 @@ Test(checks_sharding, holes_between_hand_made_shards_are_named)
 	const struct aw_finding *f = s_get(&r, "missing");
 	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	cr_expect_eq(s_number(f, "in_no_map"), 19);
-	cr_expect(s_says(f, "(samples 10-19, 30-34 and 36-39)"), "%s",
-		  f->message);
+	s_expect_says(f, "(samples 10-19, 30-34 and 36-39)");
 	s_done(&r);
 }
 
@@ -1678,11 +1662,10 @@ Test(checks_sharding, shards_of_a_split_every_rank_shares_leave_its_rest)
 	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
 	cr_expect_eq(s_number(f, "in_no_map"), 0);
 	cr_expect_eq(s_number(f, "outside_shared_part"), 20);
-	cr_expect(s_says(f, "coverage 80.0%"), "%s", f->message);
-	cr_expect(s_says(f, "20 are outside the 80 samples of the part every "
-			    "rank's index maps share"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "# accwatch: allow missing"), "%s", f->fix);
+	s_expect_says(f, "coverage 80.0%");
+	s_expect_says(f, "20 are outside the 80 samples of the part every "
+			 "rank's index maps share");
+	s_expect_says(f, "# accwatch: allow missing");
 	s_done(&r);
 }
 
@@ -1703,11 +1686,9 @@ Test(checks_sharding, holes_inside_a_shared_split_are_an_error)
 	cr_expect_eq(s_number(f, "in_no_map"), 20);
 	cr_expect_eq(s_number(f, "outside_shared_part"), 20);
 	cr_expect_eq(s_number(f, "missing"), 40);
-	cr_expect(s_says(f, "(samples 35-39, 55-59, 75-79 and 95-99)"), "%s",
-		  f->message);
-	cr_expect(s_says(f, "left out of the 80 samples the ranks' differing "
-			    "maps are cut from"),
-		  "%s", f->message);
+	s_expect_says(f, "(samples 35-39, 55-59, 75-79 and 95-99)");
+	s_expect_says(f, "left out of the 80 samples the ranks' differing "
+			 "maps are cut from");
 	s_done(&r);
 }
 

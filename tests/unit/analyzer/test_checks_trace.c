@@ -65,9 +65,8 @@ Test(checks_trace, iterable_duplicate_across_workers)
 	cr_expect_eq(s_number(f, "across_workers"), 100);
 	cr_expect_eq(s_number(f, "across_ranks"), 0);
 	cr_expect_eq(f->n_ranks, 2);
-	cr_expect(s_says(f, "worker 0 (pid 300) and rank 0 worker 1 (pid 301)"),
-		  "%s", f->evidence);
-	cr_expect(s_says(f, "get_worker_info"), "%s", f->fix);
+	s_expect_says(f, "worker 0 (pid 300) and rank 0 worker 1 (pid 301)");
+	s_expect_says(f, "get_worker_info");
 	const struct aw_cell *c =
 	    &r.model->loaders_global[0].epochs[0].cells[0];
 	cr_expect(c->from_items);
@@ -162,8 +161,7 @@ Test(checks_trace, resampled_shards_are_random_collisions)
 	cr_expect_eq(s_number(info, "within_pairs"), 30,
 		     "3 shards drawn twice");
 	cr_expect_eq(s_number(info, "distinct_items"), 80);
-	cr_expect(s_says(info, "none is a copy of another"), "%s",
-		  info->evidence);
+	s_expect_says(info, "none is a copy of another");
 	const struct aw_item_rate *rate =
 	    &r.model->loaders_global[0].epochs[0].items->rate;
 	cr_expect_eq(rate->verdict, AW_REPEATS_DRAWN);
@@ -189,12 +187,11 @@ Test(checks_trace, copies_in_another_order_are_replication)
 	s_finish(&r);
 	const struct aw_finding *f = s_get(&r, "iterable-duplicate");
 	cr_expect_eq(s_number(f, "within_pairs"), 0);
-	cr_expect(s_says(f, "60 repeated items have a source whose whole "
-			    "read the same other sources read too (a copy): 0 "
-			    "of them read twice by one source, where drawing "
-			    "with replacement gives about 15.0 (chance of so "
-			    "few: 3.2e-08)"),
-		  "%s", f->evidence);
+	s_expect_says(f, "60 repeated items have a source whose whole "
+			 "read the same other sources read too (a copy): 0 "
+			 "of them read twice by one source, where drawing "
+			 "with replacement gives about 15.0 (chance of so "
+			 "few: 3.2e-08)");
 	cr_expect_eq(s_count(&r.findings, "unsharded"), 1);
 	cr_expect_eq(s_count(&r.findings, "resampled"), 0);
 	s_done(&r);
@@ -232,12 +229,10 @@ Test(checks_trace, resampling_one_shard_on_two_ranks)
 	cr_expect_eq(s_count(&r.findings, "overlap"), 0);
 	cr_expect_eq(s_count(&r.findings, "unsharded"), 0);
 	const struct aw_finding *f = s_get(&r, "resampled");
-	cr_expect(s_says(f, "every rank read all 20 distinct items"), "%s",
-		  f->evidence);
-	cr_expect(s_says(f, "20 repeated items have a source whose whole read "
-			    "the same other sources read too (a copy): 20 of "
-			    "them read twice by one source"),
-		  "%s", f->evidence);
+	s_expect_says(f, "every rank read all 20 distinct items");
+	s_expect_says(f, "20 repeated items have a source whose whole read "
+			 "the same other sources read too (a copy): 20 of "
+			 "them read twice by one source");
 	s_done(&r);
 }
 
@@ -295,14 +290,11 @@ Test(checks_trace, trace_incomplete_discards_and_vanished_processes)
 	cr_expect_eq(s_number(f, "discarded_events"), 40);
 	cr_expect_eq(s_number(f, "vanished_iterations"), 1);
 	cr_expect(s_has_rank(f, 1) && !s_has_rank(f, 0));
-	cr_expect(s_says(f, "lower bounds"), "%s", f->message);
-	cr_expect(s_says(f, "rank 1 (pid 101): epoch 0 of L0"), "%s",
-		  f->evidence);
-	cr_expect(s_says(f, "the last batch it drew: #1, indices [60, 61, 62, "
-			    "63, 64, 65, 66, 67, ...] (10 indices)"),
-		  "%s", f->evidence);
-	cr_expect(s_says(f, "(rank 1: L0 epoch 0, last batch #1)"), "%s",
-		  f->message);
+	s_expect_says(f, "lower bounds");
+	s_expect_says(f, "rank 1 (pid 101): epoch 0 of L0");
+	s_expect_says(f, "the last batch it drew: #1, indices [60, 61, 62, "
+			 "63, 64, 65, 66, 67, ...] (10 indices)");
+	s_expect_says(f, "(rank 1: L0 epoch 0, last batch #1)");
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 0, "no exit seen");
 	s_done(&r);
 }
@@ -340,12 +332,10 @@ Test(checks_trace, a_host_whose_trace_ends_early_is_named)
 	s_finish(&r);
 	const struct aw_finding *f = s_get(&r, "trace-incomplete");
 	cr_expect_eq(s_number(f, "hosts_ended_early"), 1);
-	cr_expect(s_says(f, "the trace of host node1 ends early"), "%s",
-		  f->message);
-	cr_expect(s_says(f, "rank 1 on node1: L0 epoch 1"), "%s", f->message);
-	cr_expect(s_says(f, "host node1: its trace ends 4.5 s before a "
-			    "process of node0 ended"),
-		  "%s", f->evidence);
+	s_expect_says(f, "the trace of host node1 ends early");
+	s_expect_says(f, "rank 1 on node1: L0 epoch 1");
+	s_expect_says(f, "host node1: its trace ends 4.5 s before a "
+			 "process of node0 ended");
 	cr_expect(!s_says(f, "host node0"), "%s", f->message);
 	cr_expect(s_has_rank(f, 1) && !s_has_rank(f, 0));
 	cr_expect_eq(s_count(&r.findings, "missing"), 0,
@@ -380,7 +370,7 @@ Test(checks_trace, no_trace_incomplete_when_the_end_is_known)
 	strcpy(r.model->stats.read_error_message, "packet 3 is cut short");
 	s_finish(&r);
 	const struct aw_finding *f = s_get(&r, "trace-incomplete");
-	cr_expect(s_says(f, "packet 3 is cut short"), "%s", f->evidence);
+	s_expect_says(f, "packet 3 is cut short");
 	s_done(&r);
 }
 
@@ -400,10 +390,8 @@ Test(checks_trace, a_process_that_stopped_recording_makes_counts_lower_bounds)
 	const struct aw_finding *f = s_finish_only(&r, "trace-incomplete");
 	cr_assert(f);
 	cr_expect_eq(s_number(f, "stalled_processes"), 1);
-	cr_expect(s_says(f, "1 process stopped recording after an event "
-			    "waited 10000 ms"),
-		  "%s", f->message);
-	cr_expect(s_says(f, "pid 100: stopped recording at batch 7"), "%s",
-		  f->evidence);
+	s_expect_says(f, "1 process stopped recording after an event "
+			 "waited 10000 ms");
+	s_expect_says(f, "pid 100: stopped recording at batch 7");
 	s_done(&r);
 }
