@@ -831,12 +831,21 @@ static void aw_take_exit(struct aw_model *model, uint32_t process,
 	aw_set_known(&q->exit_signal, event->u.exit.signal);
 }
 
+/* The loader `id` of process (made when new). Its index first: making it
+ * may move model->loaders, so the array is read after. */
+static struct aw_loader *aw_loader_at(struct aw_model *model, uint32_t process,
+				      uint32_t id)
+{
+	uint32_t index = aw_model_loader(model, process, id);
+	return &model->loaders[index];
+}
+
 static void aw_take_loader_new(struct aw_model *model, uint32_t process,
 			       const struct aw_event *event)
 {
-	uint32_t loader =
-	    aw_model_loader(model, process, event->u.loader_new.loader);
-	aw_model_on_loader_new(&model->loaders[loader], &event->u.loader_new);
+	aw_model_on_loader_new(
+	    aw_loader_at(model, process, event->u.loader_new.loader),
+	    &event->u.loader_new);
 }
 
 static void aw_take_loader_wrap(struct aw_model *model, uint32_t process,
@@ -862,26 +871,25 @@ static void aw_take_dataset_map(struct aw_model *model, uint32_t process,
 static void aw_take_sampler(struct aw_model *model, uint32_t process,
 			    const struct aw_event *event)
 {
-	uint32_t loader =
-	    aw_model_loader(model, process, event->u.sampler.loader);
-	aw_model_on_sampler(&model->loaders[loader], &event->u.sampler);
+	aw_model_on_sampler(
+	    aw_loader_at(model, process, event->u.sampler.loader),
+	    &event->u.sampler);
 }
 
 static void aw_take_stream_shard(struct aw_model *model, uint32_t process,
 				 const struct aw_event *event)
 {
-	uint32_t loader =
-	    aw_model_loader(model, process, event->u.stream_shard.loader);
-	aw_model_on_stream_shard(&model->loaders[loader],
-				 &event->u.stream_shard);
+	aw_model_on_stream_shard(
+	    aw_loader_at(model, process, event->u.stream_shard.loader),
+	    &event->u.stream_shard);
 }
 
 static void aw_take_loader_len(struct aw_model *model, uint32_t process,
 			       const struct aw_event *event)
 {
-	uint32_t loader =
-	    aw_model_loader(model, process, event->u.loader_len.loader);
-	aw_model_on_loader_len(&model->loaders[loader], &event->u.loader_len);
+	aw_model_on_loader_len(
+	    aw_loader_at(model, process, event->u.loader_len.loader),
+	    &event->u.loader_len);
 }
 
 static void aw_take_iter_begin(struct aw_model *model, uint32_t process,
