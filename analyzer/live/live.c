@@ -60,6 +60,21 @@ static bool aw_live_dispatched(const struct aw_model *model,
 	return false;
 }
 
+int32_t aw_live_world(const struct aw_model *model)
+{
+	if (model->world_size < 1 || !model->ranks_inferred)
+		return model->world_size;
+	if (!model->ranks_from_samplers)
+		return -1;
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		const struct aw_loader *l = &model->loaders[i];
+		if (l->n_iterations && l->sampler_rank >= 0 &&
+		    l->sampler_replicas != model->world_size)
+			return -1;
+	}
+	return model->world_size;
+}
+
 /* uneven-batches as an error before every rank ended the epoch: a rank's
  * sampler ran out and another drew more batches (counts only grow), every
  * rank drew outside any Join or one's Join already failed (neither is
@@ -71,7 +86,7 @@ static bool aw_live_uneven_now(const struct aw_model *model,
 {
 	if (strcmp(finding->id, "uneven-batches") != 0 ||
 	    finding->severity != AW_SEVERITY_ERROR || !epoch ||
-	    epoch->by_group || model->world_size < 2 ||
+	    epoch->by_group || aw_live_world(model) < 2 ||
 	    epoch->n_cells != (size_t)model->world_size ||
 	    aw_live_dispatched(model, epoch) ||
 	    aw_epoch_stated_uneven(model, epoch))
@@ -104,7 +119,7 @@ bool aw_live_certain(const struct aw_model *model,
 			    model->loaders_global[finding->loader].n_epochs
 			? &model->loaders_global[finding->loader].epochs[0]
 			: NULL;
-		return first && first->complete && model->world_size > 0 &&
+		return first && first->complete && aw_live_world(model) > 0 &&
 		       first->n_cells == (size_t)model->world_size;
 	}
 	if (!aw_live_listed(finding->id, aw_live_at_epoch_end,
@@ -116,7 +131,7 @@ bool aw_live_certain(const struct aw_model *model,
 	if (aw_live_uneven_now(model, finding, epoch))
 		return true;
 	return epoch && epoch->complete && !aw_live_dispatched(model, epoch) &&
-	       model->world_size > 0 &&
+	       aw_live_world(model) > 0 &&
 	       epoch->n_cells == (size_t)model->world_size;
 }
 

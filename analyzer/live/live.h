@@ -39,6 +39,12 @@ bool aw_live_tick(void *live, struct aw_model *model);
  * rank of the world has ended. Infos are never printed live. */
 bool aw_live_certain(const struct aw_model *model,
 		     const struct aw_finding *finding);
+/* The world size of a snapshot when the processes stated it (a process
+ * group's, a launcher's variables on the ranks, or, where the ranks are
+ * the ones their samplers were given, every such sampler's num_replicas);
+ * -1 when it is only the ranks seen so far, which a rank that has not
+ * started yet would change. */
+int32_t aw_live_world(const struct aw_model *model);
 /* A count that grows at each moment the checks are run at: a pass that got
  * its first batch or ended, a fork, a process that appeared or ended. */
 uint64_t aw_live_moments(const struct aw_model *model);

@@ -9,6 +9,7 @@
 
 #include "checks.h"
 #include "checks_private.h"
+#include "live.h"
 #include "util.h"
 
 /* The epoch's pass of a cell. */
@@ -24,8 +25,9 @@ static bool aw_early_world_drew(const struct aw_model *model,
 				const struct aw_global_loader *g,
 				const struct aw_epoch *e)
 {
-	if (model->world_size < 2 || e->n_cells != (size_t)model->world_size ||
-	    e->by_group || e->mapped || g->dispatched || g->rebuilt)
+	if (aw_live_world(model) < 2 ||
+	    e->n_cells != (size_t)model->world_size || e->by_group ||
+	    e->mapped || g->dispatched || g->rebuilt)
 		return false;
 	for (size_t c = 0; c < e->n_cells; c++) {
 		const struct aw_cell *cell = &e->cells[c];

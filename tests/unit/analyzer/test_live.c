@@ -75,6 +75,48 @@ Test(live, a_rank_missing_from_the_world_keeps_an_epoch_uncertain)
 	aw_model_destroy(m);
 }
 
+/* Two processes with no rank of their own (mp.spawn's children), sharded
+ * by DistributedSampler(num_replicas=2, rank=r): while only rank 0 has
+ * read, the world is not known (one rank seen so far) and its half of the
+ * data is no finding yet; a pid-order world is never known while the job
+ * runs. */
+Test(live, a_world_only_inferred_from_the_ranks_seen_is_not_certain)
+{
+	struct aw_model *m = aw_model_create();
+	struct s_loader_opts o = S_BASE_LOADER(0);
+	o.sampler = "DistributedSampler";
+	o.sampler_replicas = 2;
+	o.sampler_rank = 0;
+	s_process(m, 300, 1, -1, -1, "other");
+	s_loader(m, 300, 0, &o);
+	s_reads(m, 300, 0, 0, 0, 50, 10, true);
+	aw_model_snapshot(m);
+	cr_expect(m->ranks_inferred && m->world_size == 1);
+	cr_expect_eq(aw_live_world(m), -1, "num_replicas says 2");
+	struct aw_findings f;
+	aw_findings_init(&f);
+	aw_checks_run(m, &f);
+	for (size_t i = 0; i < f.n; i++)
+		cr_expect_not(aw_live_certain(m, &f.items[i]),
+			      "%s: rank 1 is yet to come", f.items[i].id);
+	aw_findings_fini(&f);
+
+	o.sampler_rank = 1;
+	s_process(m, 301, 1, -1, -1, "other");
+	s_loader(m, 301, 0, &o);
+	s_reads(m, 301, 0, 0, 50, 100, 10, true);
+	aw_model_snapshot(m);
+	cr_expect_eq(aw_live_world(m), 2, "both samplers: 2 replicas");
+
+	o.sampler_replicas = -1;
+	s_process(m, 302, 1, -1, -1, "other");
+	s_loader(m, 302, 0, &o);
+	s_reads(m, 302, 0, 0, 0, 100, 10, true);
+	aw_model_snapshot(m);
+	cr_expect_eq(aw_live_world(m), -1, "a rank in pid order");
+	aw_model_destroy(m);
+}
+
 Test(live, moments_move_at_a_first_batch_and_an_end_not_per_batch)
 {
 	struct aw_model *m = aw_model_create();
