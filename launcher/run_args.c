@@ -47,10 +47,13 @@ static const struct accwatch_option accwatch_run_option_table[] = {
      NULL},
     {"subbuf-size", 0, true, ACCWATCH_RUN_OPT_SUBBUF_SIZE, "SIZE",
      "size of one sub-buffer, a power of two with an optional k/M/G suffix "
-     "(default 1M)",
+     "(default 2M when 8 x 2M per CPU fit in an eighth of the free /dev/shm, "
+     "else 1M)",
      "256k 512k 1M 2M 4M"},
     {"num-subbuf", 0, true, ACCWATCH_RUN_OPT_NUM_SUBBUF, "N",
-     "sub-buffers per buffer, a power of two (default 4)", "2 4 8 16"},
+     "sub-buffers per buffer, a power of two (default 8 with a 2M "
+     "--subbuf-size chosen as above, else 4)",
+     "2 4 8 16"},
     {"stall-timeout", 0, true, ACCWATCH_RUN_OPT_STALL_TIMEOUT, "SECONDS",
      "when the buffers stay full this long (the trace's consumer stopped, "
      "its disk stalled or it died), a process stops recording and runs on "
@@ -152,6 +155,32 @@ accwatch_run_parse_size(const char *text, uint64_t min, uint64_t *value)
 		return ACCWATCH_RUN_SIZE_TOO_SMALL;
 	*value = number;
 	return ACCWATCH_RUN_SIZE_OK;
+}
+
+int64_t accwatch_run_buffers_bytes(long cpus, uint64_t num_subbuf,
+				   uint64_t subbuf_size, long page)
+{
+	int64_t per_cpu = (int64_t)((num_subbuf + 1) * subbuf_size) +
+			  ACCWATCH_RUN_STREAM_PAGES * (int64_t)page;
+
+	return per_cpu * cpus + ACCWATCH_RUN_SESSION_PAGES * (int64_t)page;
+}
+
+bool accwatch_run_buffers_grow(struct accwatch_run_options *options, long cpus,
+			       int64_t free_bytes, long page)
+{
+	int64_t needed =
+	    accwatch_run_buffers_bytes(cpus, ACCWATCH_RUN_BURST_NUM_SUBBUF,
+				       ACCWATCH_RUN_BURST_SUBBUF_SIZE, page);
+
+	if (options->sizes_given ||
+	    options->buffers != ACCWATCH_RUN_BUFFERS_PER_UID ||
+	    free_bytes < 0 ||
+	    free_bytes / ACCWATCH_RUN_BURST_SHM_SHARE < needed)
+		return false;
+	options->subbuf_size = ACCWATCH_RUN_BURST_SUBBUF_SIZE;
+	options->num_subbuf = ACCWATCH_RUN_BURST_NUM_SUBBUF;
+	return true;
 }
 
 /* A power-of-two size option; `bad` is the status when it is not one. */
@@ -320,10 +349,12 @@ accwatch_run_args_apply(const struct accwatch_option *option, const char *value,
 		options->discard = true;
 		break;
 	case ACCWATCH_RUN_OPT_SUBBUF_SIZE:
+		options->sizes_given = true;
 		return accwatch_run_args_size(
 		    value, ACCWATCH_RUN_MIN_SUBBUF_SIZE, &options->subbuf_size,
 		    error, ACCWATCH_RUN_ARGS_BAD_SIZE);
 	case ACCWATCH_RUN_OPT_NUM_SUBBUF:
+		options->sizes_given = true;
 		return accwatch_run_args_size(
 		    value, ACCWATCH_RUN_MIN_NUM_SUBBUF, &options->num_subbuf,
 		    error, ACCWATCH_RUN_ARGS_BAD_COUNT);

@@ -11,6 +11,24 @@
 
 #define ACCWATCH_RUN_DEFAULT_SUBBUF_SIZE (UINT64_C(1) << 20)
 #define ACCWATCH_RUN_DEFAULT_NUM_SUBBUF UINT64_C(4)
+/* The buffers of a burst, taken instead of the defaults when neither size
+ * option is given, the buffers are per UID and they fit in
+ * 1/ACCWATCH_RUN_BURST_SHM_SHARE of the free /dev/shm. LTTng-UST 2.13 makes
+ * a writer that finds its buffer full sleep 100 ms before it retries
+ * (RETRY_DELAY_MS, ring_buffer_frontend.c), while the consumer, done in a
+ * few ms, then idles: a CPU's buffer must hold what a loop writes in more
+ * than that. A loop drawing 20M indices/s of 21 to 27 bits writes 50 to 70
+ * MB/s, 5 to 7 MB in 100 ms: 8 x 2 MiB holds over 200 ms of it, where 4 x 1
+ * MiB held 60 to 80 ms. */
+#define ACCWATCH_RUN_BURST_SUBBUF_SIZE (UINT64_C(2) << 20)
+#define ACCWATCH_RUN_BURST_NUM_SUBBUF UINT64_C(8)
+#define ACCWATCH_RUN_BURST_SHM_SHARE 8
+/* Per buffer (a CPU's stream), beside its sub-buffers: LTTng-UST's ring
+ * buffer headers and counters (shm.c, ring_buffer_backend.c), a few pages;
+ * the session's metadata channel and the channel object about as much.
+ * Measured: 2 CPUs x 4 x 1 MiB used 10320 KiB, 2 x 2 x 64 KiB 464 KiB. */
+#define ACCWATCH_RUN_STREAM_PAGES 8
+#define ACCWATCH_RUN_SESSION_PAGES 24
 /* A sub-buffer holds the largest event the recorder makes (below 40 KiB,
  * see ACCWATCH_STR_MAX): LTTng drops an event larger than one whole. */
 #define ACCWATCH_RUN_MIN_SUBBUF_SIZE UINT64_C(65536)
@@ -65,6 +83,7 @@ struct accwatch_run_options {
 	enum accwatch_run_buffers buffers;
 	uint64_t subbuf_size; /* bytes, power of two */
 	uint64_t num_subbuf;  /* power of two */
+	bool sizes_given;     /* --subbuf-size or --num-subbuf */
 	/* seconds an event may block; 0: as long as it takes */
 	uint32_t stall_seconds;
 	/* --relayd HOST[:CTRL_PORT[:DATA_PORT]]: stream the trace to an
@@ -113,6 +132,17 @@ bool accwatch_run_args_relayd_url(const char *value, char *url, size_t url_len);
 
 /* "512", "256k", "1M", "2G" (binary multiples, either case); power of two,
  * at least min. */
+/* Bytes of /dev/shm a session's buffers take: per CPU, num_subbuf + 1
+ * sub-buffers (LTTng-UST adds the reader's) and headers. */
+int64_t accwatch_run_buffers_bytes(long cpus, uint64_t num_subbuf,
+				   uint64_t subbuf_size, long page);
+
+/* Takes the burst's buffers (ACCWATCH_RUN_BURST_*) when options has the
+ * defaults, per-UID buffers, and free_bytes (of /dev/shm, -1 unknown) has
+ * ACCWATCH_RUN_BURST_SHM_SHARE times their room; returns whether it did. */
+bool accwatch_run_buffers_grow(struct accwatch_run_options *options, long cpus,
+			       int64_t free_bytes, long page);
+
 enum accwatch_run_size_status
 accwatch_run_parse_size(const char *text, uint64_t min, uint64_t *value);
 

@@ -19,13 +19,7 @@
 
 #include "accwatch_events.h"
 #include "accwatch_shm.h"
-
-/* Per buffer (a CPU's stream), beside its sub-buffers: LTTng-UST's ring
- * buffer headers and counters (shm.c, ring_buffer_backend.c), a few pages;
- * the session's metadata channel and the channel object about as much.
- * Measured: 2 CPUs x 4 x 1 MiB used 10320 KiB, 2 x 2 x 64 KiB 464 KiB. */
-#define ACCWATCH_RUN_PREFLIGHT_STREAM_PAGES 8
-#define ACCWATCH_RUN_PREFLIGHT_SESSION_PAGES 24
+#include "run_log.h"
 
 /* The CPUs LTTng-UST allocates per-CPU buffers for: the possible ones. */
 static long accwatch_run_preflight_cpus(void)
@@ -153,7 +147,7 @@ accwatch_run_preflight_buffers(const struct accwatch_run_options *options,
 			       char *why, size_t why_len)
 {
 	long page = sysconf(_SC_PAGESIZE), cpus;
-	int64_t free_bytes, per_cpu, needed;
+	int64_t free_bytes, needed;
 
 	if (!accwatch_run_preflight_shares_shm())
 		return true;
@@ -163,10 +157,8 @@ accwatch_run_preflight_buffers(const struct accwatch_run_options *options,
 	if (page <= 0)
 		page = 4096;
 	cpus = accwatch_run_preflight_cpus();
-	/* LTTng-UST allocates num_subbuf + 1 sub-buffers (the reader's). */
-	per_cpu = (int64_t)((options->num_subbuf + 1) * options->subbuf_size) +
-		  ACCWATCH_RUN_PREFLIGHT_STREAM_PAGES * page;
-	needed = per_cpu * cpus + ACCWATCH_RUN_PREFLIGHT_SESSION_PAGES * page;
+	needed = accwatch_run_buffers_bytes(cpus, options->num_subbuf,
+					    options->subbuf_size, page);
 	if (free_bytes >= needed)
 		return true;
 	snprintf(
@@ -186,6 +178,22 @@ accwatch_run_preflight_buffers(const struct accwatch_run_options *options,
 		: "",
 	    ACCWATCH_SHM_DIR, (needed + (1 << 20) - 1) >> 20);
 	return false;
+}
+
+void accwatch_run_preflight_size(struct accwatch_run_options *options)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (options->sizes_given ||
+	    options->buffers != ACCWATCH_RUN_BUFFERS_PER_UID ||
+	    !accwatch_run_preflight_shares_shm())
+		return;
+	if (accwatch_run_buffers_grow(options, accwatch_run_preflight_cpus(),
+				      accwatch_shm_free_bytes(),
+				      page > 0 ? page : 4096))
+		accwatch_run_log_debug(
+		    "buffers of %" PRIu64 " x %" PRIu64 " KiB per CPU",
+		    options->num_subbuf, options->subbuf_size / 1024);
 }
 
 bool accwatch_run_preflight(const struct accwatch_run_options *options,

@@ -126,6 +126,63 @@ Test(run_args, sizes_with_suffixes)
 	cr_assert_eq(options.subbuf_size, 65536);
 }
 
+/* 2 CPUs of 4 KiB pages: 2 x (9 x 2 MiB + 8 pages) + 24 pages. */
+#define BURST_BYTES_2_CPUS (2 * (9 * (INT64_C(2) << 20) + 8 * 4096) + 24 * 4096)
+
+Test(run_args, buffers_bytes)
+{
+	cr_assert_eq(accwatch_run_buffers_bytes(2, 8, UINT64_C(2) << 20, 4096),
+		     BURST_BYTES_2_CPUS);
+	/* The measured 10320 KiB of 2 CPUs x 4 x 1 MiB, headers included. */
+	cr_assert_geq(accwatch_run_buffers_bytes(2, 4, UINT64_C(1) << 20, 4096),
+		      10320 * 1024);
+}
+
+Test(run_args, buffers_grow_with_room)
+{
+	char *argv[] = {"accwatch-run", "cmd", NULL};
+	struct accwatch_run_options options;
+	struct accwatch_run_args_error error;
+
+	cr_assert_eq(parse(ARGC(argv), argv, &options, &error),
+		     ACCWATCH_RUN_ARGS_OK);
+	cr_assert_not(options.sizes_given);
+	/* One byte short of eight times their room: the defaults stay. */
+	cr_assert_not(accwatch_run_buffers_grow(
+	    &options, 2, 8 * BURST_BYTES_2_CPUS - 1, 4096));
+	cr_assert_eq(options.subbuf_size, 1024 * 1024);
+	cr_assert_eq(options.num_subbuf, 4);
+	cr_assert_not(accwatch_run_buffers_grow(&options, 2, -1, 4096));
+	cr_assert(accwatch_run_buffers_grow(&options, 2, 8 * BURST_BYTES_2_CPUS,
+					    4096));
+	cr_assert_eq(options.subbuf_size, 2 * 1024 * 1024);
+	cr_assert_eq(options.num_subbuf, 8);
+}
+
+Test(run_args, buffers_kept_when_chosen)
+{
+	char *size[] = {"accwatch-run", "--subbuf-size=256k", "cmd", NULL};
+	char *count[] = {"accwatch-run", "--num-subbuf=2", "cmd", NULL};
+	char *pid[] = {"accwatch-run", "--buffers-pid", "cmd", NULL};
+	char **argvs[] = {size, count, pid};
+	int argcs[] = {ARGC(size), ARGC(count), ARGC(pid)};
+	struct accwatch_run_options options;
+	struct accwatch_run_args_error error;
+
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t subbuf_size, num_subbuf;
+
+		cr_assert_eq(parse(argcs[i], argvs[i], &options, &error),
+			     ACCWATCH_RUN_ARGS_OK);
+		subbuf_size = options.subbuf_size;
+		num_subbuf = options.num_subbuf;
+		cr_assert_not(
+		    accwatch_run_buffers_grow(&options, 2, INT64_MAX, 4096));
+		cr_assert_eq(options.subbuf_size, subbuf_size);
+		cr_assert_eq(options.num_subbuf, num_subbuf);
+	}
+}
+
 Test(run_args, parse_size_cases)
 {
 	uint64_t value = 0;
