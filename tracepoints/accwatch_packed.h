@@ -12,15 +12,31 @@
  *   offsets: 7 bits width w (1..64), then count fields of w bits each,
  *            index - base (modulo 2^64)
  * A shuffle of N indices takes about log2(N) bits an index, a sequential or
- * strided chunk a few bytes in all; any 64-bit index can be written. */
+ * strided chunk a few bytes in all; any 64-bit index can be written.
+ *
+ * The _bits events (what the recorder writes) hold the integer fields of
+ * their list in the stream too, before the indices, so that the event's
+ * fixed part is run, pid and the words' count ("short": 5 bits c, then the
+ * value in c bits, 32 when c is 31; a 32-bit value or less):
+ *   short    each integer field of the list but offset and total, in the
+ *            list's order; a signed one zigzagged (worker_id); base_len
+ *            (64 bits) sized, zigzagged
+ *   1 bit    place: 0 the chunk is the whole batch (offset 0, total the
+ *            count below), 1 short offset then short total follow
+ *   then the indices as above.
+ * A batch of 64 shuffled indices of 2^20 of loader 0 or 1, iteration
+ * below 8 and batch ordinal below 2^14 fits 21 words (63 bits of fields
+ * and header), as many as the _packed event, which had 20 bytes of fields
+ * besides. */
 #ifndef ACCWATCH_PACKED_H
 #define ACCWATCH_PACKED_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* The most words count indices take. */
+/* The most words count indices take, and a _bits event's head besides. */
 #define ACCWATCH_PACKED_WORDS(count) ((size_t)(count) + 3u)
+#define ACCWATCH_PACKED_BITS_WORDS(count) (ACCWATCH_PACKED_WORDS(count) + 4u)
 
 struct accwatch_packed_writer {
 	uint64_t *words;
@@ -72,6 +88,27 @@ static inline void accwatch_packed_put_sized(struct accwatch_packed_writer *w,
 	accwatch_packed_put(w, value, width);
 }
 
+/* 5 bits of width (31: 32), then the value in that many bits: one put. */
+static inline void accwatch_packed_put_short(struct accwatch_packed_writer *w,
+					     uint32_t value)
+{
+	unsigned width = accwatch_packed_width(value);
+	unsigned code = width < 31 ? width : 31;
+
+	accwatch_packed_put(w, code | (uint64_t)value << 5,
+			    5 + (code < 31 ? code : 32));
+}
+
+/* The words of a stream: the bits not yet stored go in one more word. */
+static inline size_t accwatch_packed_finish(struct accwatch_packed_writer *w)
+{
+	if (w->used)
+		w->words[w->n++] = w->bits;
+	w->bits = 0;
+	w->used = 0;
+	return w->n;
+}
+
 /* The low width bits (1..64) of count values, in order; the writer's bits
  * go on from where they are. Two values make one field of 2 * width bits
  * when that fits a word (half the steps for the usual widths). */
@@ -116,18 +153,18 @@ static inline void accwatch_packed_put_sized(struct accwatch_packed_writer *w,
 		w->n = (size_t)(out - w->words);                               \
 	}
 
-/* The encoder of one element type: values[0..count) into words (room for
- * ACCWATCH_PACKED_WORDS(count)); returns the words used. Offsets are from
- * the first value with its low width bits cleared, width being what the
- * values differ in (the bits of the or of their xors with the first): the
- * values then share every bit above, and an offset is a value's low bits.
- * Both passes are a few instructions an index. */
+/* The encoder of one element type: values[0..count) appended to a writer
+ * (function_put, its words with room for ACCWATCH_PACKED_WORDS(count)
+ * more), or into words on their own (function; returns the words used).
+ * Offsets are from the first value with its low width bits cleared, width
+ * being what the values differ in (the bits of the or of their xors with
+ * the first): the values then share every bit above, and an offset is a
+ * value's low bits. Both passes are a few instructions an index. */
 #define ACCWATCH_PACKED_ENCODER(function, type)                                \
 	ACCWATCH_PACKED_PUT_ALL(function##_put_all, type)                      \
-	static inline size_t function(const type *values, uint32_t count,      \
-				      uint64_t *words)                         \
+	static inline void function##_put(struct accwatch_packed_writer *w,    \
+					  const type *values, uint32_t count)  \
 	{                                                                      \
-		struct accwatch_packed_writer w = {words, 0, 0, 0};            \
 		uint64_t first = count ? (uint64_t)(int64_t)values[0] : 0;     \
 		uint64_t step =                                                \
 		    count > 1 ? (uint64_t)(int64_t)values[1] - first : 0;      \
@@ -140,26 +177,29 @@ static inline void accwatch_packed_put_sized(struct accwatch_packed_writer *w,
 			steps |=                                               \
 			    (value - (uint64_t)(int64_t)values[i - 1]) ^ step; \
 		}                                                              \
-		accwatch_packed_put(&w, steps ? 1 : 0, 1);                     \
-		accwatch_packed_put_sized(&w, count);                          \
+		accwatch_packed_put(w, steps ? 1 : 0, 1);                      \
+		accwatch_packed_put_sized(w, count);                           \
 		if (!steps) {                                                  \
 			accwatch_packed_put_sized(                             \
-			    &w, accwatch_packed_zigzag((int64_t)first));       \
+			    w, accwatch_packed_zigzag((int64_t)first));        \
 			accwatch_packed_put_sized(                             \
-			    &w, accwatch_packed_zigzag((int64_t)step));        \
-		} else {                                                       \
-			width = accwatch_packed_width(differ);                 \
-			base = width < 64                                      \
-				   ? first & ~((UINT64_C(1) << width) - 1)     \
-				   : 0;                                        \
-			accwatch_packed_put_sized(                             \
-			    &w, accwatch_packed_zigzag((int64_t)base));        \
-			accwatch_packed_put(&w, width, 7);                     \
-			function##_put_all(&w, values, count, width);          \
+			    w, accwatch_packed_zigzag((int64_t)step));         \
+			return;                                                \
 		}                                                              \
-		if (w.used)                                                    \
-			words[w.n++] = w.bits;                                 \
-		return w.n;                                                    \
+		width = accwatch_packed_width(differ);                         \
+		base = width < 64 ? first & ~((UINT64_C(1) << width) - 1) : 0; \
+		accwatch_packed_put_sized(                                     \
+		    w, accwatch_packed_zigzag((int64_t)base));                 \
+		accwatch_packed_put(w, width, 7);                              \
+		function##_put_all(w, values, count, width);                   \
+	}                                                                      \
+	static inline size_t function(const type *values, uint32_t count,      \
+				      uint64_t *words)                         \
+	{                                                                      \
+		struct accwatch_packed_writer w = {words, 0, 0, 0};            \
+                                                                               \
+		function##_put(&w, values, count);                             \
+		return accwatch_packed_finish(&w);                             \
 	}
 ACCWATCH_PACKED_ENCODER(accwatch_packed_encode_u32, uint32_t)
 ACCWATCH_PACKED_ENCODER(accwatch_packed_encode_i64, int64_t)
@@ -201,25 +241,49 @@ static inline int accwatch_packed_get_sized(struct accwatch_packed_reader *r,
 	       accwatch_packed_get(r, (unsigned)width, value);
 }
 
-/* words[0..n_words) to *count indices in out (room for max); 1, or 0 when
- * the words are not such a stream (too short, a width above 64, more than
- * max indices). */
-static inline int accwatch_packed_decode(const uint64_t *words, size_t n_words,
-					 uint32_t max, int64_t *out,
-					 uint32_t *count)
+/* 5 bits of width (31: 32), then the value. */
+static inline int accwatch_packed_get_short(struct accwatch_packed_reader *r,
+					    uint32_t *value)
 {
-	struct accwatch_packed_reader r = {words, (uint64_t)n_words * 64, 0};
-	uint64_t form, n, first, step, width, offset, mask, shift;
+	uint64_t code, got;
+
+	if (!accwatch_packed_get(r, 5, &code) ||
+	    !accwatch_packed_get(r, code < 31 ? (unsigned)code : 32u, &got))
+		return 0;
+	*value = (uint32_t)got;
+	return 1;
+}
+
+/* A reader of words[0..n_words); 0 when the count of bits overflows. */
+static inline int accwatch_packed_reader_init(struct accwatch_packed_reader *r,
+					      const uint64_t *words,
+					      size_t n_words)
+{
+	r->words = words;
+	r->bits = (uint64_t)n_words * 64;
+	r->at = 0;
+	return n_words <= UINT64_MAX / 64;
+}
+
+/* The indices from where the reader is to *count indices in out (room for
+ * max); 1, or 0 when the bits are not such a stream (too short, a width
+ * above 64, more than max indices). */
+static inline int accwatch_packed_get_indices(struct accwatch_packed_reader *r,
+					      uint32_t max, int64_t *out,
+					      uint32_t *count)
+{
+	const uint64_t *words = r->words;
+	uint64_t form, n, first, step, width, offset, mask, shift, at;
 	uint32_t i;
 
 	*count = 0;
-	if (n_words > UINT64_MAX / 64 || !accwatch_packed_get(&r, 1, &form) ||
-	    !accwatch_packed_get_sized(&r, &n) || n > max ||
-	    !accwatch_packed_get_sized(&r, &first))
+	if (!accwatch_packed_get(r, 1, &form) ||
+	    !accwatch_packed_get_sized(r, &n) || n > max ||
+	    !accwatch_packed_get_sized(r, &first))
 		return 0;
 	first = (uint64_t)accwatch_packed_unzigzag(first);
 	if (form == 0) {
-		if (!accwatch_packed_get_sized(&r, &step))
+		if (!accwatch_packed_get_sized(r, &step))
 			return 0;
 		step = (uint64_t)accwatch_packed_unzigzag(step);
 		for (i = 0; i < n; i++)
@@ -227,20 +291,73 @@ static inline int accwatch_packed_decode(const uint64_t *words, size_t n_words,
 		*count = (uint32_t)n;
 		return 1;
 	}
-	if (!accwatch_packed_get(&r, 7, &width) || width == 0 || width > 64 ||
-	    (r.bits - r.at) / width < n)
+	if (!accwatch_packed_get(r, 7, &width) || width == 0 || width > 64 ||
+	    (r->bits - r->at) / width < n)
 		return 0;
 	/* The bits are there (checked above): no check per index. */
 	mask = width < 64 ? (UINT64_C(1) << width) - 1 : ~UINT64_C(0);
-	for (i = 0; i < n; i++, r.at += width) {
-		shift = r.at & 63;
-		offset = words[r.at >> 6] >> shift;
+	at = r->at;
+	for (i = 0; i < n; i++, at += width) {
+		shift = at & 63;
+		offset = words[at >> 6] >> shift;
 		if (shift + width > 64)
-			offset |= words[(r.at >> 6) + 1] << (64 - shift);
+			offset |= words[(at >> 6) + 1] << (64 - shift);
 		out[i] = (int64_t)(first + (offset & mask));
 	}
+	r->at = at;
 	*count = (uint32_t)n;
 	return 1;
+}
+
+/* words[0..n_words) (a _packed event's) to *count indices in out (room
+ * for max); 1, or 0 when the words are not such a stream. */
+static inline int accwatch_packed_decode(const uint64_t *words, size_t n_words,
+					 uint32_t max, int64_t *out,
+					 uint32_t *count)
+{
+	struct accwatch_packed_reader r;
+
+	*count = 0;
+	return accwatch_packed_reader_init(&r, words, n_words) &&
+	       accwatch_packed_get_indices(&r, max, out, count);
+}
+
+/* A _bits event's place and indices, after its fields: *offset, *total
+ * and *count indices in out (room for max); 1, or 0 when the bits are not
+ * such a stream. */
+static inline int accwatch_packed_get_chunk(struct accwatch_packed_reader *r,
+					    uint32_t max, int64_t *out,
+					    uint32_t *count, uint32_t *offset,
+					    uint32_t *total)
+{
+	uint64_t place;
+
+	*count = 0;
+	if (!accwatch_packed_get(r, 1, &place))
+		return 0;
+	*offset = 0;
+	if (place && (!accwatch_packed_get_short(r, offset) ||
+		      !accwatch_packed_get_short(r, total)))
+		return 0;
+	if (!accwatch_packed_get_indices(r, max, out, count))
+		return 0;
+	if (!place)
+		*total = *count;
+	return 1;
+}
+
+/* The place of a chunk of count indices at offset in a batch of total. */
+static inline void accwatch_packed_put_place(struct accwatch_packed_writer *w,
+					     uint32_t offset, uint32_t total,
+					     uint32_t count)
+{
+	if (offset == 0 && total == count) {
+		accwatch_packed_put(w, 0, 1);
+		return;
+	}
+	accwatch_packed_put(w, 1, 1);
+	accwatch_packed_put_short(w, offset);
+	accwatch_packed_put_short(w, total);
 }
 
 #endif

@@ -96,3 +96,86 @@ Test(packed, words_that_are_no_stream_are_refused)
 	words[0] = 0u | (13u << 1) | (UINT64_C(0x1fff) << 8);
 	cr_expect_not(accwatch_packed_decode(words, 1, MAX, out, &got));
 }
+
+/* A _bits stream as the recorder writes it: three fields, the place, the
+ * indices; read back field by field. */
+static size_t bits_write(const uint32_t *fields, uint32_t offset,
+			 uint32_t total, const int64_t *values, uint32_t count)
+{
+	struct accwatch_packed_writer w = {words, 0, 0, 0};
+
+	for (int i = 0; i < 3; i++)
+		accwatch_packed_put_short(&w, fields[i]);
+	accwatch_packed_put_place(&w, offset, total, count);
+	accwatch_packed_encode_i64_put(&w, values, count);
+	return accwatch_packed_finish(&w);
+}
+
+static int bits_read(size_t n, uint32_t *fields, uint32_t *offset,
+		     uint32_t *total, uint32_t *count)
+{
+	struct accwatch_packed_reader r;
+
+	*count = 0;
+	return accwatch_packed_reader_init(&r, words, n) &&
+	       accwatch_packed_get_short(&r, &fields[0]) &&
+	       accwatch_packed_get_short(&r, &fields[1]) &&
+	       accwatch_packed_get_short(&r, &fields[2]) &&
+	       accwatch_packed_get_chunk(&r, MAX, out, count, offset, total);
+}
+
+Test(packed, bits_fields_and_place_round_trip)
+{
+	const uint32_t edges[][3] = {{0, 1, 2},
+				     {UINT32_MAX, UINT32_MAX - 1, 1u << 31},
+				     {(1u << 31) - 1, 1u << 30, 12345}};
+	int64_t values[64];
+	uint32_t fields[3], offset, total, count;
+
+	for (uint32_t i = 0; i < 64; i++)
+		values[i] = (int64_t)(i * 7919u % 1000u) - 3;
+	for (size_t e = 0; e < sizeof(edges) / sizeof(edges[0]); e++) {
+		/* the whole batch, then a part of a longer one */
+		size_t n = bits_write(edges[e], 0, 64, values, 64);
+
+		cr_assert(bits_read(n, fields, &offset, &total, &count));
+		cr_expect_arr_eq(fields, edges[e], sizeof(fields));
+		cr_expect_eq(offset, 0);
+		cr_expect_eq(total, 64);
+		cr_assert_eq(count, 64);
+		cr_expect_arr_eq(out, values, 64 * sizeof(int64_t));
+		n = bits_write(edges[e], UINT32_MAX - 64, UINT32_MAX, values,
+			       64);
+		cr_assert(bits_read(n, fields, &offset, &total, &count));
+		cr_expect_eq(offset, UINT32_MAX - 64);
+		cr_expect_eq(total, UINT32_MAX);
+		cr_expect_eq(count, 64);
+	}
+}
+
+Test(packed, a_batch_of_a_2_to_the_20_shuffle_takes_21_words_as_bits)
+{
+	const uint32_t fields[3] = {1, 3, (1u << 14) - 1};
+	int64_t values[64];
+
+	srand(7);
+	for (uint32_t i = 0; i < 64; i++)
+		values[i] = rand() % (1 << 20);
+	values[9] = (1 << 20) - 1;
+	/* 64 x 20 bits, the fields and the header in the last 64 bits */
+	cr_expect_leq(bits_write(fields, 0, 64, values, 64), 21);
+}
+
+Test(packed, bits_cut_short_are_refused)
+{
+	const uint32_t fields[3] = {UINT32_MAX, 5, 70000};
+	int64_t values[8] = {1, 5, 9, 2, 6, 10, 3, 7};
+	uint32_t got[3], offset, total, count = 99;
+	size_t n = bits_write(fields, 8, 16, values, 8);
+
+	for (size_t cut = 0; cut < n; cut++) {
+		cr_expect_not(bits_read(cut, got, &offset, &total, &count));
+		cr_expect_eq(count, 0);
+	}
+	cr_expect(bits_read(n, got, &offset, &total, &count));
+}
