@@ -75,6 +75,24 @@
 			ACCWATCH_FIELDS_##list(ACCWATCH_TP_FIELD, ~)           \
 			lttng_ust_field_sequence(uint64_t, packed, packed,     \
 				uint16_t, words)))
+/* A _bits event: the list's strings stay fields, its integers lead the
+ * words (accwatch_packed.h). */
+#define ACCWATCH_TP_STRING_u8(name)
+#define ACCWATCH_TP_STRING_i8(name)
+#define ACCWATCH_TP_STRING_u32(name)
+#define ACCWATCH_TP_STRING_i32(name)
+#define ACCWATCH_TP_STRING_u64(name)
+#define ACCWATCH_TP_STRING_i64(name)
+#define ACCWATCH_TP_STRING_str(name) ACCWATCH_TP_FIELD_str(name)
+#define ACCWATCH_TP_STRING(X, kind, name, absent) ACCWATCH_TP_STRING_##kind(name)
+#define ACCWATCH_TP_EVENT_bits_indices(name, list)                             \
+	LTTNG_UST_TRACEPOINT_EVENT(accwatch, name,                             \
+		LTTNG_UST_TP_ARGS(const struct accwatch_##list##_info *, info, \
+			const uint64_t *, packed, uint16_t, words),            \
+		LTTNG_UST_TP_FIELDS(ACCWATCH_TP_COMMON                         \
+			ACCWATCH_FIELDS_##list(ACCWATCH_TP_STRING, ~)          \
+			lttng_ust_field_sequence(uint64_t, packed, packed,     \
+				uint16_t, words)))
 #define ACCWATCH_TP_EVENT_u64_hashes(name, list)                               \
 	ACCWATCH_TP_EVENT_SEQ(name, list, u64_hashes)
 

@@ -35,6 +35,8 @@ ACCWATCH_MODELS(AW_MODEL_MEMBERS)
 	AW_STRING(ACCWATCH_SEQ_NAME_i64_indices), AW_ARRAY_I64
 #define AW_SEQUENCE_packed_indices                                             \
 	AW_STRING(ACCWATCH_SEQ_NAME_packed_indices), AW_ARRAY_PACKED
+#define AW_SEQUENCE_bits_indices                                               \
+	AW_STRING(ACCWATCH_SEQ_NAME_bits_indices), AW_ARRAY_PACKED
 #define AW_SEQUENCE_u64_hashes                                                 \
 	AW_STRING(ACCWATCH_SEQ_NAME_u64_hashes), AW_ARRAY_U64
 

@@ -30,6 +30,9 @@ struct aw_trace_run {
 	uint32_t run;
 };
 
+_Static_assert(AW_EVENT_KIND_COUNT <= 32,
+	       "declared_kinds holds a bit per event kind: widen it");
+
 /* What the reader saw besides the events it handed over. */
 struct aw_trace_stats {
 	uint64_t trace_dirs, streams, packets;

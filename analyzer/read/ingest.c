@@ -4,6 +4,7 @@
  * records kept for the reader to judge the outcome. */
 #include "ingest.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,42 +57,122 @@ static void aw_ingest_end(struct aw_ingest *ingest,
 		 "%s%s%s", dir ? dir : "", dir ? ": " : "", record->message);
 }
 
-/* The plain and _wide event a _packed one is handed on as. */
-static bool aw_packed_kinds(enum aw_event_kind packed,
-			    enum aw_event_kind *narrow,
-			    enum aw_event_kind *wide)
+/* The fields at the head of a _bits event's words (accwatch_packed.h),
+ * into the event; 0 when the words end first. */
+typedef int aw_bits_head(struct accwatch_packed_reader *r,
+			 struct aw_event *event);
+
+static int aw_bits_head_batch(struct accwatch_packed_reader *r,
+			      struct aw_event *event)
 {
-	static const enum aw_event_kind kinds[][3] = {
-	    {AW_EVENT_BATCH_PACKED, AW_EVENT_BATCH, AW_EVENT_BATCH_WIDE},
-	    {AW_EVENT_WORKER_FETCH_PACKED, AW_EVENT_WORKER_FETCH,
-	     AW_EVENT_WORKER_FETCH_WIDE},
-	    {AW_EVENT_DATASET_MAP_PACKED, AW_EVENT_DATASET_MAP,
-	     AW_EVENT_DATASET_MAP_WIDE}};
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (kinds[i][0] == packed) {
-			*narrow = kinds[i][1];
-			*wide = kinds[i][2];
-			return true;
-		}
-	return false;
+	struct aw_event_chunk *chunk = &event->u.chunk;
+	return accwatch_packed_get_short(r, &chunk->loader) &&
+	       accwatch_packed_get_short(r, &chunk->iteration) &&
+	       accwatch_packed_get_short(r, &chunk->batch);
 }
 
-/* A _packed event's words decoded, in place: the plain event when every
- * index fits 32 bits, else the _wide one; no indices when the words are
- * not a packed stream. Other events are left as they are. */
+static int aw_bits_head_worker_fetch(struct accwatch_packed_reader *r,
+				     struct aw_event *event)
+{
+	uint32_t worker_id;
+	if (!accwatch_packed_get_short(r, &worker_id))
+		return 0;
+	event->u.chunk.worker_id = (int32_t)accwatch_packed_unzigzag(worker_id);
+	return aw_bits_head_batch(r, event);
+}
+
+static int aw_bits_head_dataset_map(struct accwatch_packed_reader *r,
+				    struct aw_event *event)
+{
+	struct aw_event_dataset_map *map = &event->u.dataset_map;
+	uint64_t base_len;
+	if (!accwatch_packed_get_short(r, &map->loader) ||
+	    !accwatch_packed_get_short(r, &map->depth) ||
+	    !accwatch_packed_get_sized(r, &base_len))
+		return 0;
+	map->base_len = accwatch_packed_unzigzag(base_len);
+	return 1;
+}
+
+/* How a _packed or _bits event is read: the plain and _wide event it is
+ * handed on as, the head of its words (NULL: none, a _packed event) and
+ * where the head's offset and total go. */
+struct aw_packed_kind {
+	enum aw_event_kind kind, narrow, wide;
+	aw_bits_head *head;
+	size_t offset, total; /* in struct aw_event */
+};
+
+#define AW_CHUNK_PLACE                                                         \
+	offsetof(struct aw_event, u.chunk.offset),                             \
+	    offsetof(struct aw_event, u.chunk.total)
+#define AW_MAP_PLACE                                                           \
+	offsetof(struct aw_event, u.dataset_map.offset),                       \
+	    offsetof(struct aw_event, u.dataset_map.total)
+static const struct aw_packed_kind aw_packed_kinds[] = {
+    {AW_EVENT_BATCH_PACKED, AW_EVENT_BATCH, AW_EVENT_BATCH_WIDE, NULL, 0, 0},
+    {AW_EVENT_WORKER_FETCH_PACKED, AW_EVENT_WORKER_FETCH,
+     AW_EVENT_WORKER_FETCH_WIDE, NULL, 0, 0},
+    {AW_EVENT_DATASET_MAP_PACKED, AW_EVENT_DATASET_MAP,
+     AW_EVENT_DATASET_MAP_WIDE, NULL, 0, 0},
+    {AW_EVENT_BATCH_BITS, AW_EVENT_BATCH, AW_EVENT_BATCH_WIDE,
+     aw_bits_head_batch, AW_CHUNK_PLACE},
+    {AW_EVENT_WORKER_FETCH_BITS, AW_EVENT_WORKER_FETCH,
+     AW_EVENT_WORKER_FETCH_WIDE, aw_bits_head_worker_fetch, AW_CHUNK_PLACE},
+    {AW_EVENT_DATASET_MAP_BITS, AW_EVENT_DATASET_MAP, AW_EVENT_DATASET_MAP_WIDE,
+     aw_bits_head_dataset_map, AW_MAP_PLACE},
+};
+
+static const struct aw_packed_kind *aw_packed_kind(enum aw_event_kind kind)
+{
+	if (kind < AW_EVENT_BATCH_PACKED)
+		return NULL; /* the usual case: the events before the _packed */
+	for (size_t i = 0;
+	     i < sizeof(aw_packed_kinds) / sizeof(*aw_packed_kinds); i++)
+		if (aw_packed_kinds[i].kind == kind)
+			return &aw_packed_kinds[i];
+	return NULL;
+}
+
+/* The words of a _packed or _bits event to its fields and ingest->i64;
+ * false when they are not such a stream. */
+static bool aw_ingest_decode(struct aw_ingest *ingest,
+			     const struct aw_packed_kind *how,
+			     struct aw_event *event, uint32_t *count)
+{
+	struct accwatch_packed_reader r;
+	uint32_t offset, total;
+	*count = 0;
+	if (!event->count ||
+	    !accwatch_packed_reader_init(&r, event->values.u64, event->count))
+		return false;
+	if (!how->head)
+		return accwatch_packed_get_indices(&r, ACCWATCH_CHUNK_MAX,
+						   ingest->i64, count);
+	if (!how->head(&r, event) ||
+	    !accwatch_packed_get_chunk(&r, ACCWATCH_CHUNK_MAX, ingest->i64,
+				       count, &offset, &total))
+		return false;
+	memcpy((char *)event + how->offset, &offset, sizeof(offset));
+	memcpy((char *)event + how->total, &total, sizeof(total));
+	return true;
+}
+
+/* A _packed or _bits event's words decoded, in place: the plain event when
+ * every index fits 32 bits, else the _wide one. Words that are not such a
+ * stream leave no indices (and a _bits event's fields as far as the words
+ * held them, absent beyond). Other events are left as they are. */
 static void aw_ingest_unpack(struct aw_ingest *ingest, struct aw_event *event)
 {
-	enum aw_event_kind narrow, wide;
+	const struct aw_packed_kind *how = aw_packed_kind(event->kind);
 	uint32_t count = 0;
-	if (!aw_packed_kinds(event->kind, &narrow, &wide))
+	if (!how)
 		return;
 	if (!ingest->i64) {
 		ingest->i64 = aw_xcalloc(ACCWATCH_CHUNK_MAX, sizeof(int64_t));
 		ingest->u32 = aw_xcalloc(ACCWATCH_CHUNK_MAX, sizeof(uint32_t));
 	}
-	if (!event->count ||
-	    !accwatch_packed_decode(event->values.u64, event->count,
-				    ACCWATCH_CHUNK_MAX, ingest->i64, &count))
+	if (!aw_ingest_decode(ingest, how, event, &count))
 		count = 0;
 	/* One pass: narrowed, and the bits above 32 gathered to tell whether
 	 * they all fit. */
@@ -101,7 +182,7 @@ static void aw_ingest_unpack(struct aw_ingest *ingest, struct aw_event *event)
 		ingest->u32[i] = (uint32_t)ingest->i64[i];
 	}
 	event->count = count;
-	event->kind = high == 0 ? narrow : wide;
+	event->kind = high == 0 ? how->narrow : how->wide;
 	if (high != 0)
 		event->values.i64 = ingest->i64;
 	else

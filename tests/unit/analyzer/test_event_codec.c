@@ -237,9 +237,9 @@ Test(event_codec, nonsense_is_refused)
 	    AW_RECORD_TRACE_RUN, 0, 0x80, 0x80, 0x80, 0x80, 0x10};
 	cr_expect_eq(aw_decode_record(&dec, run, sizeof(run), &used, &r),
 		     AW_DECODE_MALFORMED);
-	/* A declared kind that does not exist. */
+	/* A declared kind that does not exist (bit 31). */
 	const unsigned char kinds[] = {
-	    AW_RECORD_DECLARED, 0x80, 0x80, 0x80, 0x80, 0x01};
+	    AW_RECORD_DECLARED, 0x80, 0x80, 0x80, 0x80, 0x08};
 	cr_expect_eq(aw_decode_record(&dec, kinds, sizeof(kinds), &used, &r),
 		     AW_DECODE_MALFORMED);
 	/* A sequence claiming 2^32 elements. */
