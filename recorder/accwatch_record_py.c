@@ -42,6 +42,7 @@ struct accwatch_event_call {
 #define ACCWATCH_IF_u32_indices(...)
 #define ACCWATCH_IF_i64_indices(...)
 #define ACCWATCH_IF_packed_indices(...)
+#define ACCWATCH_IF_bits_indices(...)
 #define ACCWATCH_IF_u64_hashes(...)
 
 /* clang-format off */
@@ -118,37 +119,82 @@ static void accwatch_walk_indices(accwatch_pyobject *indices,
 		ACCWATCH_DEBUG("%s %u: indices not recorded", what, ordinal);
 }
 
-/* Packs a chunk's indices (narrow or wide) into words; returns how many,
- * or 0 when no room could be had. Small chunks (a batch) use the stack. */
-#define ACCWATCH_PACK_ON_STACK 256u
-static size_t accwatch_pack(uint32_t count, const uint32_t *narrow,
-			    const int64_t *wide, uint64_t *stack,
-			    uint64_t **words)
+/* The integer fields of a _bits event's list but offset and total, which
+ * lead its words (accwatch_packed.h). */
+static void accwatch_head_batch(struct accwatch_packed_writer *w,
+				const struct accwatch_batch_info *of)
 {
-	*words = count <= ACCWATCH_PACK_ON_STACK
-		     ? stack
-		     : malloc(ACCWATCH_PACKED_WORDS(count) * sizeof(uint64_t));
-	if (!*words)
-		return 0;
-	return narrow ? accwatch_packed_encode_u32(narrow, count, *words)
-		      : accwatch_packed_encode_i64(wide, count, *words);
+	accwatch_packed_put_short(w, of->loader);
+	accwatch_packed_put_short(w, of->iteration);
+	accwatch_packed_put_short(w, of->batch);
 }
 
-/* The emitter of an event with indices: its _packed event (tracepoint names
- * are literals; the plain and _wide ones are for traces of before). */
+static void accwatch_head_worker_fetch(struct accwatch_packed_writer *w,
+				       const struct accwatch_chunk_info *of)
+{
+	accwatch_packed_put_short(
+	    w, (uint32_t)accwatch_packed_zigzag(of->worker_id));
+	accwatch_packed_put_short(w, of->loader);
+	accwatch_packed_put_short(w, of->iteration);
+	accwatch_packed_put_short(w, of->batch);
+}
+
+static void
+accwatch_head_dataset_map(struct accwatch_packed_writer *w,
+			  const struct accwatch_dataset_map_info *of)
+{
+	accwatch_packed_put_short(w, of->loader);
+	accwatch_packed_put_short(w, of->depth);
+	accwatch_packed_put_sized(w, accwatch_packed_zigzag(of->base_len));
+}
+
+/* Room for the words of a chunk of count indices: small chunks (a batch)
+ * use the stack; NULL when none could be had. */
+#define ACCWATCH_PACK_ON_STACK 256u
+static uint64_t *accwatch_pack_room(uint32_t count, uint64_t *stack)
+{
+	return count <= ACCWATCH_PACK_ON_STACK
+		   ? stack
+		   : malloc(ACCWATCH_PACKED_BITS_WORDS(count) *
+			    sizeof(uint64_t));
+}
+
+/* After the head in w: the chunk's place in its batch and its indices
+ * (narrow or wide); returns the words of the whole stream. Not inlined:
+ * bench/instructions.py counts it on its own. */
+__attribute__((noinline)) static size_t
+accwatch_pack(struct accwatch_packed_writer *w, uint32_t offset, uint32_t total,
+	      uint32_t count, const uint32_t *narrow, const int64_t *wide)
+{
+	accwatch_packed_put_place(w, offset, total, count);
+	if (narrow)
+		accwatch_packed_encode_u32_put(w, narrow, count);
+	else
+		accwatch_packed_encode_i64_put(w, wide, count);
+	return accwatch_packed_finish(w);
+}
+
+/* The emitter of an event with indices: its _bits event (tracepoint names
+ * are literals; the plain, _wide and _packed ones are for traces of
+ * before). */
 #define ACCWATCH_INDICES_EMITTER(function, event, type, iteration, batch)      \
 	static void function##_now(const void *info, const uint32_t *narrow,   \
 				   const int64_t *wide)                        \
 	{                                                                      \
 		const struct type *of = info;                                  \
-		uint64_t stack[ACCWATCH_PACKED_WORDS(ACCWATCH_PACK_ON_STACK)]; \
-		uint64_t *words;                                               \
-		size_t n =                                                     \
-		    accwatch_pack(of->count, narrow, wide, stack, &words);     \
+		uint64_t                                                       \
+		    stack[ACCWATCH_PACKED_BITS_WORDS(ACCWATCH_PACK_ON_STACK)]; \
+		uint64_t *words = accwatch_pack_room(of->count, stack);        \
+		struct accwatch_packed_writer w = {words, 0, 0, 0};            \
+		size_t n;                                                      \
                                                                                \
-		if (n)                                                         \
-			lttng_ust_tracepoint(accwatch, event##_packed, info,   \
-					     words, (uint16_t)n);              \
+		if (!words)                                                    \
+			return;                                                \
+		accwatch_head_##event(&w, of);                                 \
+		n = accwatch_pack(&w, of->offset, of->total, of->count,        \
+				  narrow, wide);                               \
+		lttng_ust_tracepoint(accwatch, event##_bits, info, words,      \
+				     (uint16_t)n);                             \
 		if (words != stack)                                            \
 			free(words);                                           \
 	}                                                                      \
@@ -174,7 +220,7 @@ void accwatch_record_batch(uint32_t loader, uint32_t iteration, uint32_t batch,
 	struct accwatch_indices_event event = {
 	    &info.offset, &info.total, &info.count, accwatch_emit_batch, &info};
 
-	if (!lttng_ust_tracepoint_enabled(accwatch, batch_packed))
+	if (!lttng_ust_tracepoint_enabled(accwatch, batch_bits))
 		return;
 	info.run = accwatch_recorder.run;
 	info.pid = accwatch_recorder.pid;
@@ -229,7 +275,7 @@ accwatch_py_dataset_map(accwatch_pyobject *self, accwatch_pyobject *const *args,
 	    &info};
 
 	(void)self;
-	if (!lttng_ust_tracepoint_enabled(accwatch, dataset_map_packed))
+	if (!lttng_ust_tracepoint_enabled(accwatch, dataset_map_bits))
 		goto end;
 	accwatch_args_fill("dataset_map", &accwatch_args_dataset_map, &info,
 			   args, nargs, kwnames, &extra);
@@ -255,7 +301,7 @@ accwatch_py_worker_fetch(accwatch_pyobject *self,
 	    &info.offset, &info.total, &info.count, accwatch_emit_fetch, &info};
 
 	(void)self;
-	if (!lttng_ust_tracepoint_enabled(accwatch, worker_fetch_packed))
+	if (!lttng_ust_tracepoint_enabled(accwatch, worker_fetch_bits))
 		goto end;
 	accwatch_args_fill("worker_fetch", &accwatch_args_chunk, &info, args,
 			   nargs, kwnames, &extra);
@@ -591,9 +637,9 @@ static accwatch_pyobject *accwatch_py_recording(accwatch_pyobject *self,
 						accwatch_pyobject *const *args,
 						ssize_t nargs)
 {
-	int on = lttng_ust_tracepoint_enabled(accwatch, batch_packed) ||
+	int on = lttng_ust_tracepoint_enabled(accwatch, batch_bits) ||
 		 lttng_ust_tracepoint_enabled(accwatch, iter_begin) ||
-		 lttng_ust_tracepoint_enabled(accwatch, worker_fetch_packed) ||
+		 lttng_ust_tracepoint_enabled(accwatch, worker_fetch_bits) ||
 		 lttng_ust_tracepoint_enabled(accwatch, item_fetch);
 
 	(void)self;
