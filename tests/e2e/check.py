@@ -794,6 +794,13 @@ def check_worker_pids(trace, truth_dir, truths, problems):
     text = subprocess.run(["babeltrace2", trace], capture_output=True, text=True, check=True).stdout
     pids = {int(m.group(2)) for m in re.finditer(r"accwatch:(worker_fetch|worker_fetch_packed|item_fetch):.*?pid = (\d+), "
                                                   r"worker_id = (?!-)", text)}
+    # worker_fetch_bits: worker_id leads the packed words
+    sys.path.insert(0, HERE)
+    from packed import unpack_bits
+    for m in re.finditer(r"accwatch:worker_fetch_bits:.*?pid = (\d+), .*?packed = \[ (.*?) \]", text):
+        words = [int(w) for w in re.findall(r"\[\d+\] = (\d+)", m.group(2))]
+        if unpack_bits("worker_fetch", words)[0]["worker_id"] >= 0:
+            pids.add(int(m.group(1)))
     if not problems.expect(pids, "no worker_fetch/item_fetch events of workers in the trace"):
         return
     problems.expect(pids <= workers, f"worker_fetch pids {sorted(pids - workers)} are not worker pids {sorted(workers)}")

@@ -1,8 +1,15 @@
 # SPDX-License-Identifier: MIT
 """Packed indices (tracepoints/accwatch_packed.h) decoded in Python, for the
-tests that read a trace with bt2: the words of a _packed event -> its
-indices."""
+tests that read a trace with bt2: the words of a _packed or _bits event ->
+its indices (and a _bits event's fields)."""
 MASK = 2**64 - 1
+
+# The integer fields leading a _bits event's words, in order, each "short"
+# or "sized", signed ones zigzagged; offset and total follow as its place.
+BITS_HEADS = {"batch": (("loader", "short"), ("iteration", "short"), ("batch", "short")),
+              "worker_fetch": (("worker_id", "short_signed"), ("loader", "short"),
+                               ("iteration", "short"), ("batch", "short")),
+              "dataset_map": (("loader", "short"), ("depth", "short"), ("base_len", "sized_signed"))}
 
 
 def _signed(value):
@@ -14,41 +21,79 @@ def _unzigzag(value):
     return _signed((value >> 1) ^ -(value & 1))
 
 
-def unpack(words):
-    stream = sum(int(word) << (64 * i) for i, word in enumerate(words))
-    at = 0
+class _Bits:
+    def __init__(self, words):
+        self.stream = sum(int(word) << (64 * i) for i, word in enumerate(words))
+        self.end = 64 * len(words)
+        self.at = 0
 
-    def get(n):
-        nonlocal at
-        value = (stream >> at) & ((1 << n) - 1)
-        at += n
-        if at > 64 * len(words):
+    def get(self, n):
+        value = (self.stream >> self.at) & ((1 << n) - 1)
+        self.at += n
+        if self.at > self.end:
             raise ValueError("packed indices: the words end early")
         return value
 
-    def sized():
-        return get(get(7))
+    def sized(self):
+        return self.get(self.get(7))
 
-    form, count = get(1), sized()
-    first = _unzigzag(sized())
-    if form == 0:
-        step = _unzigzag(sized())
-        return [_signed(first + i * step) for i in range(count)]
-    width = get(7)
-    return [_signed(first + get(width)) for _ in range(count)]
+    def short(self):
+        code = self.get(5)
+        return self.get(32 if code == 31 else code)
+
+    def indices(self):
+        form, count = self.get(1), self.sized()
+        first = _unzigzag(self.sized())
+        if form == 0:
+            step = _unzigzag(self.sized())
+            return [_signed(first + i * step) for i in range(count)]
+        width = self.get(7)
+        return [_signed(first + self.get(width)) for _ in range(count)]
+
+
+def unpack(words):
+    """The indices of a _packed event's words."""
+    return _Bits(words).indices()
+
+
+def unpack_bits(event, words):
+    """(fields, indices) of the words of event's _bits event (event: batch,
+    worker_fetch or dataset_map)."""
+    bits = _Bits(words)
+    fields = {}
+    for name, how in BITS_HEADS[event]:
+        value = bits.short() if how.startswith("short") else bits.sized()
+        fields[name] = _unzigzag(value) if how.endswith("_signed") else value
+    place = bits.get(1)
+    if place:
+        fields["offset"], fields["total"] = bits.short(), bits.short()
+    indices = bits.indices()
+    if not place:
+        fields["offset"], fields["total"] = 0, len(indices)
+    return fields, indices
 
 
 def plain(name, fields):
-    """A _packed event as the reader hands it on: (name, fields) of the plain
-    event, or of the _wide one when an index does not fit 32 bits."""
-    if not name.endswith("_packed"):
+    """A _packed or _bits event as the reader hands it on: (name, fields) of
+    the plain event, or of the _wide one when an index does not fit 32
+    bits."""
+    for suffix in ("_packed", "_bits"):
+        if name.endswith(suffix):
+            break
+    else:
         return name, fields
+    base = name[:-len(suffix)]
     fields = dict(fields)
-    indices = unpack(fields.pop("packed"))
+    words = fields.pop("packed")
     fields.pop("_packed_length", None)
+    if suffix == "_bits":
+        head, indices = unpack_bits(base, words)
+        fields.update(head)
+    else:
+        indices = unpack(words)
     fields["indices"] = indices
     wide = any(i < 0 or i > 2**32 - 1 for i in indices)
-    return name[:-len("_packed")] + ("_wide" if wide else ""), fields
+    return base + ("_wide" if wide else ""), fields
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@
  *   trace_gen RUN bench INDICES [FORM]
  *                                     4 ranks drawing INDICES indices in all,
  *                                     shuffled, in batches of 64 as FORM:
- *                                     packed (the recorder's, the default)
- *                                     or plain (the events before packing)
+ *                                     bits (the recorder's, the default),
+ *                                     packed or plain (the events of
+ *                                     recorders before)
  *   trace_gen RUN absurd              values no sane run has: a dataset of
  *                                     2^62, negative and huge indices, a batch
  *                                     of 10^7 indices, extreme ids and counts
@@ -75,8 +76,25 @@ static void emit_loader(uint32_t run, int32_t pid, uint32_t loader,
 }
 
 /* How a batch goes out: batch (the events of traces before packing),
- * batch_wide, or batch_packed (what the recorder writes). */
-enum tg_form { TG_PLAIN, TG_WIDE, TG_PACKED };
+ * batch_wide, batch_packed (fields and packed indices), or batch_bits
+ * (what the recorder writes: fields and indices packed). */
+enum tg_form { TG_PLAIN, TG_WIDE, TG_PACKED, TG_BITS };
+
+/* batch_bits of one chunk (accwatch_packed.h). */
+static void emit_bits(const struct accwatch_batch_info *info,
+		      const uint32_t *indices)
+{
+	uint64_t words[ACCWATCH_PACKED_BITS_WORDS(64)];
+	struct accwatch_packed_writer w = {words, 0, 0, 0};
+	accwatch_packed_put_short(&w, info->loader);
+	accwatch_packed_put_short(&w, info->iteration);
+	accwatch_packed_put_short(&w, info->batch);
+	accwatch_packed_put_place(&w, info->offset, info->total, info->count);
+	accwatch_packed_encode_u32_put(&w, indices, info->count);
+	size_t n_words = accwatch_packed_finish(&w);
+	lttng_ust_tracepoint(accwatch, batch_bits, info, words,
+			     (uint16_t)n_words);
+}
 
 /* One batch, split into chunks of at most `chunk` indices (<= 64). */
 static void emit_batch(uint32_t run, int32_t pid, uint32_t loader,
@@ -90,7 +108,9 @@ static void emit_batch(uint32_t run, int32_t pid, uint32_t loader,
 		    TG_INFO(batch, run, pid, .loader = loader,
 			    .iteration = iteration, .batch = ordinal,
 			    .offset = offset, .total = count, .count = n);
-		if (form == TG_PACKED) {
+		if (form == TG_BITS) {
+			emit_bits(info, indices + offset);
+		} else if (form == TG_PACKED) {
 			uint64_t words[ACCWATCH_PACKED_WORDS(64)];
 			size_t n_words = accwatch_packed_encode_u32(
 			    indices + offset, n, words);
@@ -119,13 +139,16 @@ static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 	uint32_t batches = 0;
 	for (uint32_t start = 0; start < count; start += BATCH, batches++) {
 		uint32_t n = count - start < BATCH ? count - start : BATCH;
-		/* Batch 1 is chunked (3 + 5), batch 2 goes out wide, the
-		 * ones after packed (one trace of both recorders). */
+		/* Batch 1 is chunked (3 + 5), plain in the first epoch and
+		 * as bits after; batch 2 goes out wide, batch 3 packed, the
+		 * ones after as bits (one trace of every recorder). */
 		emit_batch(run, pid, 0, iteration, batches, indices + start, n,
 			   batches == 1 ? 3 : BATCH,
-			   batches == 2  ? TG_WIDE
-			   : batches > 2 ? TG_PACKED
-					 : TG_PLAIN);
+			   batches == 2   ? TG_WIDE
+			   : batches == 3 ? TG_PACKED
+			   : batches > 3 || (batches == 1 && iteration > 0)
+			       ? TG_BITS
+			       : TG_PLAIN);
 	}
 	uint32_t drawn = batches;
 	if (prefetch) {
@@ -135,7 +158,7 @@ static void emit_epoch(uint32_t run, int32_t pid, uint32_t iteration,
 		emit_batch(run, pid, 0, iteration, drawn++, extra, BATCH, BATCH,
 			   TG_PLAIN);
 		emit_batch(run, pid, 0, iteration, drawn++, extra, BATCH, BATCH,
-			   TG_PACKED);
+			   TG_BITS);
 	}
 	TG_EMIT(iter_end, run, pid, .loader = 0, .iteration = iteration,
 		.drawn = drawn, .yielded = batches, .exhausted = 1,
@@ -245,7 +268,7 @@ static int scenario_absurd(uint32_t run)
 	for (uint32_t i = 0; i < HUGE_BATCH; i++)
 		huge[i] = i;
 	emit_batch(run, pids[0], 0, 0, 0, huge, HUGE_BATCH, ACCWATCH_CHUNK_MAX,
-		   0);
+		   TG_BITS);
 	free(huge);
 	uint32_t few[3] = {UINT32_MAX, UINT32_MAX - 1, 0};
 	lttng_ust_tracepoint(accwatch, batch,
@@ -427,16 +450,17 @@ int main(int argc, char **argv)
 		return scenario_absurd(run);
 	if (argc >= 4 && strcmp(scenario, "bench") == 0)
 		return scenario_bench(run, strtoull(argv[3], NULL, 10),
-				      argc >= 5 && strcmp(argv[4], "plain") == 0
-					  ? TG_PLAIN
-					  : TG_PACKED);
+				      argc < 5                        ? TG_BITS
+				      : strcmp(argv[4], "plain") == 0 ? TG_PLAIN
+				      : strcmp(argv[4], "packed") == 0
+					  ? TG_PACKED
+					  : TG_BITS);
 	if (argc >= 5 && strcmp(scenario, "growth") == 0)
 		return scenario_growth(run, argv[3],
 				       strtoull(argv[4], NULL, 10));
 usage:
-	fprintf(
-	    stderr,
-	    "usage: trace_gen RUN sharded|unsharded|none|absurd|"
-	    "bench INDICES [packed|plain]|growth loaders|epochs|processes N\n");
+	fprintf(stderr, "usage: trace_gen RUN sharded|unsharded|none|absurd|"
+			"bench INDICES [bits|packed|plain]|growth "
+			"loaders|epochs|processes N\n");
 	return 2;
 }
