@@ -91,9 +91,11 @@ def count(opts, mode, work):
 PARTS = (("batch event in all (record_batch)", "accwatch_record_py.c:accwatch_record_batch"),
          ("  indices walk (its event included)", "accwatch_indices.c:accwatch_indices_walk"),
          ("  the event (emit: stall bound + LTTng)", "accwatch_record_py.c:accwatch_emit_batch"),
-         ("    indices packed (accwatch_packed.h)", "accwatch_record_py.c:accwatch_pack"),
+         ("    indices packed (accwatch_packed.h)", "accwatch_record_py.c:accwatch_pack",
+          "accwatch_packed.h:accwatch_pack"),
          ("    LTTng-UST tracepoint probe", "accwatch_tp.h:lttng_ust__event_probe__accwatch___batch",
-          "accwatch_tp.h:lttng_ust__event_probe__accwatch___batch_packed"),
+          "accwatch_tp.h:lttng_ust__event_probe__accwatch___batch_packed",
+          "accwatch_tp.h:lttng_ust__event_probe__accwatch___batch_bits"),
          ("    stall bound: clock reads", "accwatch_record_stall.c:accwatch_stall_begin",
           "accwatch_record_stall.c:accwatch_stall_end"))
 

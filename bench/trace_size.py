@@ -3,7 +3,8 @@
 loop (bench/loop.py --raw, batches of 64) under accwatch-run, shuffled over
 2^20 and 2^24 - 1 samples (20 and 24 bits of information an index) and
 sequential. Prints, for each, the trace's size on disk per index drawn, and
-the indices' own part of the batch events (the packed words) against what
+the indices' own part of the batch events (the packed words, with the
+fields that lead them in a _bits event) against what
 the same indices take as 32-bit integers (the events before packing), both
 counted on the recorded events (read with Debian's python3-bt2)."""
 import argparse
@@ -31,14 +32,17 @@ def batch_bytes(trace):
     import bt2
     indices = packed = 0
     sys.path.insert(0, os.path.join(SOURCE, "tests", "e2e"))
-    from packed import unpack
+    from packed import unpack, unpack_bits
     for message in bt2.TraceCollectionMessageIterator(trace):
         if type(message) is not bt2._EventMessageConst:
             continue
-        if message.event.name != "accwatch:batch_packed":
+        if message.event.name not in ("accwatch:batch_bits", "accwatch:batch_packed"):
             continue
-        words = message.event.payload_field["packed"]
-        indices += len(unpack([int(w) for w in words]))
+        words = [int(w) for w in message.event.payload_field["packed"]]
+        if message.event.name.endswith("_bits"):
+            indices += len(unpack_bits("batch", words)[1])
+        else:
+            indices += len(unpack(words))
         packed += 8 * len(words)
     return indices, packed, 4 * indices
 
