@@ -40,6 +40,23 @@ with open(out, "w") as f:
 """
 
 BATCH = re.compile(r"accwatch:batch(?:_packed)?:.*?\bpid = (\d+),.*?\bbatch = (\d+)")
+# batch_bits: the batch ordinal leads the packed words (tests/e2e/packed.py)
+BATCH_BITS = re.compile(r"accwatch:batch_bits:.*?\bpid = (\d+),.*?\bpacked = \[ (.*?) \]")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "e2e"))
+from packed import unpack_bits  # noqa: E402
+
+
+def batch_of(line):
+    """(pid, batch ordinal) of a batch event's line of babeltrace2's text,
+    or None."""
+    m = BATCH.search(line)
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    m = BATCH_BITS.search(line)
+    if m:
+        words = [int(w) for w in re.findall(r"\[\d+\] = (\d+)", m.group(2))]
+        return int(m.group(1)), unpack_bits("batch", words)[0]["batch"]
+    return None
 
 
 def free_port():
@@ -54,14 +71,14 @@ def lttng(*args, check=True):
 
 def watch_lines(proc, seen):
     for line in proc.stdout:
-        note(seen, BATCH.search(line))
+        note(seen, batch_of(line))
 
 
-def note(seen, m):
+def note(seen, batch):
     """Other processes of the user may record too (per-UID buffers): only
     the drawing program's batches count."""
-    if m and int(m.group(1)) == seen.get("pid") and int(m.group(2)) not in seen:
-        seen[int(m.group(2))] = time.time()
+    if batch and batch[0] == seen.get("pid") and batch[1] not in seen:
+        seen[batch[1]] = time.time()
 
 
 def env_for(build):
@@ -116,7 +133,7 @@ class Rotation:
                 out = subprocess.run(["babeltrace2", os.path.join(archives, chunk)], capture_output=True,
                                      text=True).stdout
                 for line in out.splitlines():
-                    note(seen, BATCH.search(line))
+                    note(seen, batch_of(line))
             time.sleep(0.05)
 
     def close(self):
