@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
 """The report on packed indices against the same indices as 32-bit
-integers (the events before packing): two real CTF traces of one shuffle
+integers (the events before packing): three real CTF traces of one shuffle
 of N indices (4 ranks, batches of 64) recorded through an LTTng session
-from accwatch_trace_gen's `bench` scenario, one per form. Interleaved
+from accwatch_trace_gen's `bench` scenario, one per form (plain, packed:
+fields and packed indices, bits: the recorder's, fields in the packed
+words). Interleaved
 rounds of accwatch-report and of `babeltrace2 ... -c sink.utils.dummy` (the
 decoding floor) on each; prints the medians of wall and CPU seconds (user +
 system, the report's babeltrace2 child included), peak MiB and the trace's
@@ -15,7 +17,7 @@ from benchkit import build_tools, du, record_gen, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)
-FORMS = ("plain", "packed")
+FORMS = ("plain", "packed", "bits")
 
 
 
