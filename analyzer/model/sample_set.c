@@ -17,6 +17,13 @@
 #define AW_SAMPLE_SET_STAGE_MAX (1u << 20)
 #define AW_SAMPLE_SET_STAGE_SPARSE (1u << 22)
 #define AW_SAMPLE_SET_GROUP_MIN 256u
+/* A full stage of at least this many indices, one in AW_FLAT_DENSITY of
+ * the span of its containers or more, makes that span a flat bitset: no
+ * more memory than the stage it replaces, and a bit set per index instead
+ * of a stage and a fold. Told from about AW_FLAT_SAMPLE of its indices. */
+#define AW_SAMPLE_SET_FLAT_MIN 4096u
+#define AW_FLAT_DENSITY 32u
+#define AW_FLAT_SAMPLE 4096u
 
 void aw_sample_set_init(struct aw_sample_set *set)
 {
@@ -29,6 +36,8 @@ void aw_sample_set_init(struct aw_sample_set *set)
 	set->n_staged = 0;
 	set->staged_capacity = 0;
 	set->dense_keys = NULL;
+	set->flat = NULL;
+	set->flat_key = set->flat_keys = 0;
 	set->samples = 0;
 	set->unrepresentable = 0;
 	set->n_examples = 0;
@@ -50,6 +59,9 @@ void aw_sample_set_fini(struct aw_sample_set *set)
 	if (set->dense_keys)
 		roaring_bitmap_free(set->dense_keys);
 	set->dense_keys = NULL;
+	free(set->flat);
+	set->flat = NULL;
+	set->flat_key = set->flat_keys = 0;
 }
 
 /* Staged values as a bitmap, written in CRoaring's portable format
@@ -115,6 +127,32 @@ static uint32_t aw_fold_sort_small(uint32_t *g, uint32_t n)
 	return kept;
 }
 
+/* A container's bits, card of them set, written at data as the portable
+ * format keeps them (a bitset above 4096, else the sorted values); returns
+ * its bytes. */
+static size_t aw_bits_write(const uint64_t *bits, uint32_t card,
+			    unsigned char *data)
+{
+	if (card > AW_ROARING_ARRAY_MAX) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(data, bits, AW_ROARING_BITSET_WORDS * 8);
+#else
+		for (uint32_t w = 0; w < AW_ROARING_BITSET_WORDS; w++)
+			for (unsigned b = 0; b < 8; b++)
+				data[8 * w + b] =
+				    (unsigned char)(bits[w] >> (8 * b));
+#endif
+		return AW_ROARING_BITSET_WORDS * 8;
+	}
+	unsigned char *at = data;
+	for (uint32_t w = 0; w < AW_ROARING_BITSET_WORDS; w++)
+		for (uint64_t x = bits[w]; x; x &= x - 1) {
+			aw_put_le(at, w * 64 + (uint32_t)__builtin_ctzll(x), 2);
+			at += 2;
+		}
+	return (size_t)(at - data);
+}
+
 /* One container's values g[0..n) written at data; returns its bytes and
  * its cardinality in *card. */
 static size_t aw_fold_container(struct aw_fold *fold, uint32_t *g, uint32_t n,
@@ -136,20 +174,7 @@ static size_t aw_fold_container(struct aw_fold *fold, uint32_t *g, uint32_t n,
 		bits[low >> 6] |= bit;
 	}
 	*card = c;
-	if (c > AW_ROARING_ARRAY_MAX) {
-		for (uint32_t w = 0; w < AW_ROARING_BITSET_WORDS; w++)
-			for (unsigned b = 0; b < 8; b++)
-				data[8 * w + b] =
-				    (unsigned char)(bits[w] >> (8 * b));
-		return AW_ROARING_BITSET_WORDS * 8;
-	}
-	unsigned char *at = data;
-	for (uint32_t w = 0; w < AW_ROARING_BITSET_WORDS; w++)
-		for (uint64_t x = bits[w]; x; x &= x - 1) {
-			aw_put_le(at, w * 64 + (uint32_t)__builtin_ctzll(x), 2);
-			at += 2;
-		}
-	return (size_t)(at - data);
+	return aw_bits_write(bits, c, data);
 }
 
 /* Groups whose container in the set's bitmap is a bitset already (more
@@ -271,11 +296,72 @@ static void aw_sample_set_fold(struct aw_sample_set *set)
 	set->n_staged = 0;
 }
 
+/* The bits of flat container k, counted; their number. */
+static uint32_t aw_flat_card(const struct aw_sample_set *set, uint32_t k)
+{
+	const uint64_t *bits = set->flat + (size_t)k * AW_ROARING_BITSET_WORDS;
+	uint32_t card = 0;
+	for (uint32_t w = 0; w < AW_ROARING_BITSET_WORDS; w++)
+		card += (uint32_t)__builtin_popcountll(bits[w]);
+	return card;
+}
+
+/* The flat bitset or-ed into the bitmap (written in the portable format,
+ * read back) and given back. */
+static void aw_sample_set_fold_flat(struct aw_sample_set *set)
+{
+	if (!set->flat)
+		return;
+	uint32_t *card = aw_xcalloc(set->flat_keys, sizeof(*card));
+	uint32_t groups = 0;
+	size_t size = 8;
+	for (uint32_t k = 0; k < set->flat_keys; k++) {
+		card[k] = aw_flat_card(set, k);
+		groups += card[k] != 0;
+		size += card[k] == 0 ? 0
+			: card[k] > AW_ROARING_ARRAY_MAX
+			    ? 8 + AW_ROARING_BITSET_WORDS * 8
+			    : 8 + (size_t)card[k] * 2;
+	}
+	unsigned char *buffer = aw_xcalloc(size, 1);
+	aw_put_le(buffer, AW_ROARING_COOKIE, 4);
+	aw_put_le(buffer + 4, groups, 4);
+	size_t offset = 8 + (size_t)groups * 8;
+	for (uint32_t k = 0, c = 0; k < set->flat_keys; k++) {
+		if (card[k] == 0)
+			continue;
+		unsigned char *head = buffer + 8 + (size_t)c * 4;
+		aw_put_le(head, set->flat_key + k, 2);
+		aw_put_le(head + 2, card[k] - 1, 2);
+		aw_put_le(buffer + 8 + (size_t)groups * 4 + (size_t)c * 4,
+			  (uint32_t)offset, 4);
+		offset += aw_bits_write(set->flat +
+					    (size_t)k * AW_ROARING_BITSET_WORDS,
+					card[k], buffer + offset);
+		c++;
+	}
+	if (groups) {
+		roaring_bitmap_t *bitmap =
+		    roaring_bitmap_portable_deserialize_safe(
+			(const char *)buffer, offset);
+		if (!bitmap)
+			aw_out_of_memory(size);
+		roaring_bitmap_or_inplace(set->bitmap, bitmap);
+		roaring_bitmap_free(bitmap);
+	}
+	free(buffer);
+	free(card);
+	free(set->flat);
+	set->flat = NULL;
+	set->flat_key = set->flat_keys = 0;
+}
+
 const roaring_bitmap_t *aw_sample_set_bitmap(const struct aw_sample_set *set)
 {
 	/* Folding changes no element of the set, only where it is kept. */
 	struct aw_sample_set *folded = (struct aw_sample_set *)set;
 	aw_sample_set_fold(folded);
+	aw_sample_set_fold_flat(folded);
 	free(folded->staged);
 	folded->staged = NULL;
 	folded->staged_capacity = 0;
@@ -302,37 +388,130 @@ static bool aw_sample_set_stage_grows(const struct aw_sample_set *set)
 	return (uint64_t)(kmax - kmin + 1) * AW_SAMPLE_SET_GROUP_MIN > n;
 }
 
+/* The containers [*lo, *hi] that hold the full stage but for about 1/32
+ * of its indices at either end (outliers), judged on every stride-th
+ * index; about how many they hold. */
+static uint32_t aw_stage_bulk(const struct aw_sample_set *set, uint32_t *lo,
+			      uint32_t *hi)
+{
+	uint32_t n = set->n_staged, kmin = UINT32_MAX, kmax = 0;
+	uint32_t stride = AW_MAX(1u, n / AW_FLAT_SAMPLE), seen = 0;
+	for (uint32_t i = 0; i < n; i += stride) {
+		kmin = AW_MIN(kmin, set->staged[i] >> 16);
+		kmax = AW_MAX(kmax, set->staged[i] >> 16);
+		seen++;
+	}
+	uint32_t *count = aw_xcalloc((size_t)kmax - kmin + 1, sizeof(*count));
+	for (uint32_t i = 0; i < n; i += stride)
+		count[(set->staged[i] >> 16) - kmin]++;
+	uint32_t below = 0, above = 0, a = 0, b = kmax - kmin;
+	while (a < b && below + count[a] <= seen / 32)
+		below += count[a++];
+	while (b > a && above + count[b] <= seen / 32)
+		above += count[b--];
+	free(count);
+	*lo = kmin + a;
+	*hi = kmin + b;
+	return (uint32_t)((uint64_t)n * (seen - below - above) / seen);
+}
+
+/* When the bulk of the full stage (aw_stage_bulk) holds one index in
+ * AW_FLAT_DENSITY of the span of its containers or more: that span
+ * becomes the flat bitset, the stage's indices in it move into it. */
+static bool aw_sample_set_try_flat(struct aw_sample_set *set)
+{
+	uint32_t lo, hi;
+	if (set->flat || set->n_staged < AW_SAMPLE_SET_FLAT_MIN)
+		return false;
+	uint32_t in = aw_stage_bulk(set, &lo, &hi);
+	uint64_t span = (uint64_t)hi - lo + 1;
+	if (span * (65536 / AW_FLAT_DENSITY) > in)
+		return false;
+	set->flat = calloc(span * AW_ROARING_BITSET_WORDS, sizeof(uint64_t));
+	if (!set->flat)
+		return false; /* staged and folded as before */
+	set->flat_key = lo;
+	set->flat_keys = (uint32_t)span;
+	uint32_t base = lo << 16, kept = 0;
+	uint64_t limit = span << 16;
+	for (uint32_t i = 0; i < set->n_staged; i++) {
+		uint32_t at = set->staged[i] - base;
+		if (at < limit)
+			set->flat[at >> 6] |= UINT64_C(1) << (at & 63);
+		else
+			set->staged[kept++] = set->staged[i];
+	}
+	set->n_staged = kept;
+	return true;
+}
+
+/* Stages what fits of indices[0..count) (the stage grown, folded or made
+ * flat when full); returns how many were staged. */
+static size_t aw_sample_set_stage(struct aw_sample_set *set,
+				  const uint32_t *indices, size_t count)
+{
+	if (set->n_staged == set->staged_capacity) {
+		if (aw_sample_set_try_flat(set) &&
+		    set->n_staged < set->staged_capacity)
+			return 0;
+		if (!aw_sample_set_stage_grows(set)) {
+			aw_sample_set_fold(set);
+		} else {
+			uint32_t capacity = set->staged_capacity
+						? set->staged_capacity * 2
+						: AW_SAMPLE_SET_STAGE_MIN;
+			uint32_t *grown =
+			    realloc(set->staged, capacity * sizeof(uint32_t));
+			if (!grown)
+				aw_out_of_memory(capacity * sizeof(uint32_t));
+			set->staged = grown;
+			set->staged_capacity = capacity;
+		}
+	}
+	size_t room = set->staged_capacity - set->n_staged;
+	size_t take = count < room ? count : room;
+	memcpy(set->staged + set->n_staged, indices, take * sizeof(uint32_t));
+	set->n_staged += (uint32_t)take;
+	return take;
+}
+
+/* Stages indices[0..count), all of them, without counting them. */
+static void aw_sample_set_stage_all(struct aw_sample_set *set,
+				    const uint32_t *indices, size_t count)
+{
+	for (size_t done = 0; done < count;)
+		done += aw_sample_set_stage(set, indices + done, count - done);
+}
+
+/* Up to 512 of indices[0..count): those in the flat span set their bit,
+ * the others are staged; returns how many were taken. */
+static size_t aw_sample_set_add_flat(struct aw_sample_set *set,
+				     const uint32_t *indices, size_t count)
+{
+	uint32_t rest[512], base = set->flat_key << 16;
+	uint64_t limit = (uint64_t)set->flat_keys << 16, *flat = set->flat;
+	size_t take = AW_MIN(count, sizeof(rest) / sizeof(rest[0])), n = 0;
+	for (size_t i = 0; i < take; i++) {
+		uint32_t at = indices[i] - base;
+		if (at < limit)
+			flat[at >> 6] |= UINT64_C(1) << (at & 63);
+		else
+			rest[n++] = indices[i];
+	}
+	aw_sample_set_stage_all(set, rest, n);
+	return take;
+}
+
 void aw_sample_set_add(struct aw_sample_set *set, const uint32_t *indices,
 		       size_t count)
 {
-	if (count == 0)
-		return;
 	set->samples += count;
 	while (count > 0) {
-		if (set->n_staged == set->staged_capacity) {
-			if (!aw_sample_set_stage_grows(set)) {
-				aw_sample_set_fold(set);
-			} else {
-				uint32_t capacity =
-				    set->staged_capacity
-					? set->staged_capacity * 2
-					: AW_SAMPLE_SET_STAGE_MIN;
-				uint32_t *grown = realloc(
-				    set->staged, capacity * sizeof(uint32_t));
-				if (!grown)
-					aw_out_of_memory(capacity *
-							 sizeof(uint32_t));
-				set->staged = grown;
-				set->staged_capacity = capacity;
-			}
-		}
-		size_t room = set->staged_capacity - set->n_staged;
-		size_t take = count < room ? count : room;
-		memcpy(set->staged + set->n_staged, indices,
-		       take * sizeof(uint32_t));
-		set->n_staged += (uint32_t)take;
-		indices += take;
-		count -= take;
+		size_t taken = set->flat
+				   ? aw_sample_set_add_flat(set, indices, count)
+				   : aw_sample_set_stage(set, indices, count);
+		indices += taken;
+		count -= taken;
 	}
 }
 
@@ -381,25 +560,40 @@ aw_sample_set_high_of(const struct aw_sample_set *set, uint32_t high)
 void aw_sample_set_add64(struct aw_sample_set *set, const uint64_t *indices,
 			 size_t count)
 {
-	/* Narrowed through a stack buffer: no allocation per call. */
+	/* Narrowed through a stack buffer: no allocation per call; those
+	 * in the flat span set their bit at once. */
 	uint32_t narrow[512];
 	size_t filled = 0;
+	uint64_t base = (uint64_t)set->flat_key << 16;
+	uint64_t limit = set->flat ? (uint64_t)set->flat_keys << 16 : 0;
+	set->samples += count;
+	uint64_t *flat = set->flat;
 	for (size_t i = 0; i < count; i++) {
+		uint64_t at = indices[i] - base;
+		if (at < limit) {
+			flat[at >> 6] |= UINT64_C(1) << (at & 63);
+			continue;
+		}
 		if (indices[i] > UINT32_MAX) {
 			/* Rare: straight into its bitmap, no staging. */
 			roaring_bitmap_add(
 			    aw_sample_set_high(
 				set, (uint32_t)(indices[i] >> 32), true),
 			    (uint32_t)indices[i]);
-			set->samples++;
 			continue;
 		}
 		narrow[filled++] = (uint32_t)indices[i];
 		if (filled == sizeof(narrow) / sizeof(narrow[0])) {
+			/* Staging may make the flat bitset: asked anew. */
+			set->samples -= filled;
 			aw_sample_set_add(set, narrow, filled);
 			filled = 0;
+			limit = set->flat ? (uint64_t)set->flat_keys << 16 : 0;
+			base = (uint64_t)set->flat_key << 16;
+			flat = set->flat;
 		}
 	}
+	set->samples -= filled;
 	aw_sample_set_add(set, narrow, filled);
 }
 

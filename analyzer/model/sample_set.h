@@ -32,6 +32,13 @@ struct aw_sample_set {
 	 */
 	uint32_t *staged;
 	uint32_t n_staged, staged_capacity;
+	/* One bit per index of the containers (high 16 bits) [flat_key,
+	 * flat_key + flat_keys), made once a full stage showed them dense
+	 * (one index in 16 of their span or more: no more memory than their
+	 * bitset containers): their indices set a bit each instead of being
+	 * staged, and join the bitmap when the set is asked (NULL: none). */
+	uint64_t *flat;
+	uint32_t flat_key, flat_keys;
 	/* The containers (high 16 bits) of the bitmap known to hold more than
 	 * 4096 indices, where staged indices go straight in (NULL: none). */
 	roaring_bitmap_t *dense_keys;

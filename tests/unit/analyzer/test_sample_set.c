@@ -275,3 +275,60 @@ Test(sample_set, bulk_folds_match_one_by_one)
 	roaring_bitmap_free(expected);
 	aw_sample_set_fini(&set);
 }
+
+/* A shuffle dense over a few containers sets bits in a flat bitset; indices
+ * outside it (below, above, past 2^32) are staged or kept apart, a set
+ * asked midway gives the bitset back and makes it anew: the set holds
+ * what a bitmap filled one value at a time holds, through add and add64. */
+Test(sample_set, flat_span_matches_one_by_one)
+{
+	struct aw_sample_set set;
+	roaring_bitmap_t *expected = roaring_bitmap_create();
+	uint64_t state = 777, added = 0, high = 0;
+	aw_sample_set_init(&set);
+	static uint32_t narrow[50000];
+	static uint64_t wide[50000];
+	for (int round = 0; round < 8; round++) {
+		for (uint32_t i = 0; i < 50000; i++) {
+			state = state * 6364136223846793005ull +
+				1442695040888963407ull;
+			uint32_t r = (uint32_t)(state >> 33);
+			/* dense over [2^20, 2^20 + 2^18), with a few below,
+			 * above and past 2^32 */
+			uint64_t v = i % 97 == 0   ? r % 1000
+				     : i % 89 == 0 ? (1u << 30) + r % 70000
+				     : i % 83 == 0 && round % 2
+					 ? (UINT64_C(3) << 32) + r % 100
+					 : (1u << 20) + r % (1u << 18);
+			narrow[i] = (uint32_t)v;
+			wide[i] = v;
+			if (v > UINT32_MAX)
+				high++;
+			else
+				roaring_bitmap_add(expected, (uint32_t)v);
+		}
+		if (round % 2)
+			aw_sample_set_add64(&set, wide, 50000);
+		else
+			aw_sample_set_add(&set, narrow, 50000);
+		added += 50000;
+		if (round == 5)
+			cr_expect(set.flat, "a dense shuffle sets bits");
+		if (round == 3)
+			cr_expect(roaring_bitmap_equals(
+			    aw_sample_set_bitmap(&set), expected));
+	}
+	cr_expect(roaring_bitmap_equals(aw_sample_set_bitmap(&set), expected));
+	cr_expect_null(set.flat);
+	cr_expect_eq(set.samples, added);
+	uint64_t high_unique = aw_sample_set_unique(&set) -
+			       roaring_bitmap_get_cardinality(expected);
+	cr_expect_leq(high_unique, 100);
+	cr_expect_gt(high_unique, 0);
+	cr_expect_eq(aw_sample_set_duplicates(&set),
+		     added - roaring_bitmap_get_cardinality(expected) -
+			 high_unique);
+	cr_expect_geq(high, high_unique);
+	roaring_bitmap_free(expected);
+	aw_sample_set_fini(&set);
+}
