@@ -220,7 +220,10 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 		it->buffer_head = it->buffer_len = 0;
 		for (size_t i = 0; i < it->n_pending; i++)
 			it->pending[i].start = 0;
-	} else if (it->buffer_head > it->buffer_cap / 2) {
+	} else if (it->buffer_head >= 4 * (it->buffer_len - it->buffer_head)) {
+		/* The batches still pending move down once the slots
+		 * before them are four times theirs: a move an index
+		 * consumed would cost as much as the rest of its way. */
 		size_t shift = it->buffer_head;
 		memmove(it->buffer, it->buffer + shift,
 			(it->buffer_len - shift) * sizeof(*it->buffer));
