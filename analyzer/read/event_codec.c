@@ -222,6 +222,8 @@ void aw_decoder_fini(struct aw_decoder *dec)
 	free(dec->i64);
 	free(dec->u64);
 	free(dec->strings);
+	for (size_t i = 0; i < AW_EVENT_KIND_COUNT; i++)
+		free(dec->absent[i]);
 	aw_decoder_init(dec);
 }
 
@@ -236,7 +238,7 @@ static bool aw_cursor_ok(const struct aw_cursor *c)
 	return c->status == AW_DECODE_OK;
 }
 
-static uint64_t aw_get_uvarint(struct aw_cursor *c)
+static uint64_t aw_get_uvarint_slow(struct aw_cursor *c)
 {
 	uint64_t value = 0;
 	for (unsigned shift = 0; aw_cursor_ok(c); shift += 7) {
@@ -255,6 +257,14 @@ static uint64_t aw_get_uvarint(struct aw_cursor *c)
 			return value;
 	}
 	return 0;
+}
+
+/* One byte, the usual case, inline; longer ones in the loop above. */
+static inline uint64_t aw_get_uvarint(struct aw_cursor *c)
+{
+	if (c->at != c->end && *c->at < 0x80 && aw_cursor_ok(c))
+		return *c->at++;
+	return aw_get_uvarint_slow(c);
 }
 
 static int64_t aw_get_svarint(struct aw_cursor *c)
@@ -316,9 +326,11 @@ static void aw_get_member(struct aw_cursor *c, struct aw_decoder *dec,
 		refs->spec[refs->n] = spec;
 		refs->offset[refs->n++] = offset;
 	} else if (aw_slot_signed(spec->slot)) {
-		aw_slot_store(event, spec, aw_get_svarint(c));
+		accwatch_kind_store((char *)event + spec->offset, spec->slot,
+				    aw_get_svarint(c));
 	} else {
-		aw_slot_store(event, spec, (int64_t)aw_get_uvarint(c));
+		accwatch_kind_store((char *)event + spec->offset, spec->slot,
+				    (int64_t)aw_get_uvarint(c));
 	}
 }
 
@@ -374,7 +386,11 @@ static void aw_get_event(struct aw_cursor *c, struct aw_decoder *dec,
 		c->status = AW_DECODE_MALFORMED;
 		return;
 	}
-	aw_event_init_absent(event, kind);
+	if (!dec->absent[kind]) {
+		dec->absent[kind] = aw_xcalloc(1, sizeof(struct aw_event));
+		aw_event_init_absent(dec->absent[kind], kind);
+	}
+	*event = *dec->absent[kind];
 	uint64_t source = aw_get_uvarint(c);
 	event->source = (uint32_t)source;
 	if (source > UINT32_MAX)
@@ -420,13 +436,21 @@ enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
 	if (size == 0)
 		return AW_DECODE_SHORT;
 	unsigned char tag = *c.at++;
+	if (tag < AW_EVENT_KIND_COUNT) {
+		/* Only the event is read of an event record: the rest is
+		 * left as it is, the event filled whole. */
+		record->type = AW_RECORD_TYPE_EVENT;
+		record->message = "";
+		record->dir = AW_RECORD_NO_DIR;
+		aw_get_event(&c, dec, (enum aw_event_kind)tag, &record->event);
+		if (aw_cursor_ok(&c))
+			*used = (size_t)(c.at - data);
+		return c.status;
+	}
 	memset(record, 0, sizeof(*record));
 	record->message = "";
 	record->dir = AW_RECORD_NO_DIR;
-	if (tag < AW_EVENT_KIND_COUNT) {
-		record->type = AW_RECORD_TYPE_EVENT;
-		aw_get_event(&c, dec, (enum aw_event_kind)tag, &record->event);
-	} else if (tag == AW_RECORD_STATS) {
+	if (tag == AW_RECORD_STATS) {
 		record->type = AW_RECORD_TYPE_STATS;
 		aw_get_counts(&c, &record->counts);
 	} else if (tag == AW_RECORD_PHASE) {

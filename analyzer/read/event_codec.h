@@ -137,6 +137,9 @@ struct aw_decoder {
 	size_t u32_cap, i64_cap, u64_cap;
 	char *strings;
 	size_t strings_cap;
+	/* An event of each kind with its members absent, made on the kind's
+	 * first record (NULL until then): copied, not built, per event. */
+	struct aw_event *absent[AW_EVENT_KIND_COUNT];
 };
 
 enum aw_decode_status {
