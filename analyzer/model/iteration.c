@@ -35,9 +35,10 @@ void aw_iteration_init(struct aw_iteration *it, uint32_t loader,
 
 static void aw_iteration_release_buffers(struct aw_iteration *it)
 {
-	free(it->pending);
+	free(it->pending_store);
 	free(it->buffer);
-	it->pending = NULL;
+	it->pending = it->pending_store = NULL;
+	it->pending_any = false;
 	it->buffer = NULL;
 	it->n_pending = it->pending_cap = 0;
 	it->buffer_head = it->buffer_len = it->buffer_cap = 0;
@@ -211,8 +212,7 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 	}
 
 	it->n_pending--;
-	memmove(&it->pending[0], &it->pending[1],
-		it->n_pending * sizeof(it->pending[0]));
+	it->pending++;
 	it->buffer_head = it->n_pending ? it->pending[0].start : it->buffer_len;
 	if (it->buffer_head == it->buffer_len) {
 		/* Batches still pending here hold no slot: they restart at 0
@@ -237,11 +237,31 @@ static void aw_iteration_retire_oldest(struct aw_iteration *it, bool consume)
 static struct aw_pending_batch *
 aw_iteration_find_pending(struct aw_iteration *it, uint32_t ordinal)
 {
+	if (!it->pending_any || ordinal > it->pending_max)
+		return NULL;
 	/* Chunks of one batch come together, so the newest is the usual hit. */
 	for (size_t i = it->n_pending; i-- > 0;)
 		if (it->pending[i].ordinal == ordinal)
 			return &it->pending[i];
 	return NULL;
+}
+
+/* Room for one more pending batch: the pending ones moved to the start of
+ * the store when they reached its end, the store grown when they fill half
+ * of it. */
+static void aw_iteration_pending_room(struct aw_iteration *it)
+{
+	size_t head = (size_t)(it->pending - it->pending_store);
+	if (it->pending_store && head + it->n_pending < it->pending_cap)
+		return;
+	if (head > 0)
+		memmove(it->pending_store, it->pending,
+			it->n_pending * sizeof(*it->pending));
+	/* At most half full after a move: a move per many batches. */
+	if (!it->pending_store || 2 * it->n_pending >= it->pending_cap)
+		AW_GROW(it->pending_store, it->pending_cap,
+			2 * it->n_pending + 1);
+	it->pending = it->pending_store;
 }
 
 /* A new pending batch whose first chunk starts at base and brings count
@@ -253,8 +273,11 @@ aw_iteration_reserve(struct aw_iteration *it, uint32_t ordinal, uint32_t total,
 	AW_GROW(it->buffer, it->buffer_cap, it->buffer_len + count);
 	memset(it->buffer + it->buffer_len, 0xff,
 	       (size_t)count * sizeof(*it->buffer));
-	AW_GROW(it->pending, it->pending_cap, it->n_pending + 1);
+	aw_iteration_pending_room(it);
 	struct aw_pending_batch *batch = &it->pending[it->n_pending++];
+	if (!it->pending_any || ordinal > it->pending_max)
+		it->pending_max = ordinal;
+	it->pending_any = true;
 	batch->ordinal = ordinal;
 	batch->total = total;
 	batch->base = base;

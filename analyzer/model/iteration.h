@@ -122,8 +122,15 @@ struct aw_iteration {
 	/* At most this many drawn batches are not yet the loop's (prefetch):
 	 * the lower bound of an open pass's consumed batches. */
 	uint32_t ahead;
-	struct aw_pending_batch *pending;
+	/* pending[0..n_pending): the oldest first, inside pending_store
+	 * (pending_cap entries), which the oldest leaves by a step of
+	 * `pending`; they move down when the newest reaches its end. */
+	struct aw_pending_batch *pending, *pending_store;
 	size_t n_pending, pending_cap;
+	/* The highest ordinal a pending batch was made for (pending_any):
+	 * a chunk of a higher one opens a new batch without a search. */
+	uint32_t pending_max;
+	bool pending_any;
 	uint64_t *buffer;
 	size_t buffer_head, buffer_len, buffer_cap;
 	uint32_t last_ordinal, folded_max_ordinal;
