@@ -36,36 +36,20 @@ static void aw_put_byte(struct aw_encoder *enc, unsigned char byte)
 	enc->data[enc->len++] = byte;
 }
 
-/* Writes a varint where room for 10 bytes was made. */
-static inline void aw_put_uvarint_unchecked(struct aw_encoder *enc,
-					    uint64_t value)
-{
-	while (value >= 0x80) {
-		enc->data[enc->len++] = (unsigned char)(value | 0x80);
-		value >>= 7;
-	}
-	enc->data[enc->len++] = (unsigned char)value;
-}
-
-/* Writes a word as its 8 bytes, little-endian, where room was made. */
-static inline void aw_put_word_unchecked(struct aw_encoder *enc, uint64_t value)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	value = __builtin_bswap64(value);
-#endif
-	memcpy(enc->data + enc->len, &value, 8);
-	enc->len += 8;
-}
-
 static void aw_put_uvarint(struct aw_encoder *enc, uint64_t value)
 {
 	AW_GROW(enc->data, enc->cap, enc->len + 10);
-	aw_put_uvarint_unchecked(enc, value);
+	aw_encode_uvarint_unchecked(enc, value);
+}
+
+static uint64_t aw_zigzag(int64_t value)
+{
+	return ((uint64_t)value << 1) ^ (uint64_t)(value >> 63);
 }
 
 static void aw_put_svarint(struct aw_encoder *enc, int64_t value)
 {
-	aw_put_uvarint(enc, ((uint64_t)value << 1) ^ (uint64_t)(value >> 63));
+	aw_put_uvarint(enc, aw_zigzag(value));
 }
 
 static void aw_put_string(struct aw_encoder *enc, const char *s)
@@ -84,15 +68,62 @@ static bool aw_slot_signed(enum accwatch_kind slot)
 	       slot == ACCWATCH_KIND_i64;
 }
 
+void aw_encode_event_head(struct aw_encoder *enc, enum aw_event_kind kind,
+			  uint32_t source)
+{
+	aw_put_byte(enc, (unsigned char)kind);
+	aw_put_uvarint(enc, source);
+}
+
+void aw_encode_member(struct aw_encoder *enc, const struct aw_member_spec *spec,
+		      int64_t value)
+{
+	/* The width and sign struct aw_event keeps (accwatch_kind_store,
+	 * then accwatch_kind_load), signed ones zigzag-encoded. */
+	uint64_t bits;
+	switch (spec->slot) {
+	case ACCWATCH_KIND_u8:
+		bits = (uint8_t)value;
+		break;
+	case ACCWATCH_KIND_i8:
+		bits = aw_zigzag((int8_t)value);
+		break;
+	case ACCWATCH_KIND_u32:
+		bits = (uint32_t)value;
+		break;
+	case ACCWATCH_KIND_i32:
+		bits = aw_zigzag((int32_t)value);
+		break;
+	case ACCWATCH_KIND_i64:
+		bits = aw_zigzag(value);
+		break;
+	default:
+		bits = (uint64_t)value;
+		break;
+	}
+	AW_GROW(enc->data, enc->cap, enc->len + 10);
+	aw_encode_uvarint_unchecked(enc, bits);
+}
+
+void aw_encode_member_string(struct aw_encoder *enc, const char *value)
+{
+	aw_put_string(enc, value);
+}
+
+void aw_encode_elements_begin(struct aw_encoder *enc, uint32_t count)
+{
+	aw_put_uvarint(enc, count);
+	/* Room for the whole sequence at once: it is the bulk of a trace. */
+	AW_GROW(enc->data, enc->cap, enc->len + (size_t)count * 10);
+}
+
 static void aw_put_member(struct aw_encoder *enc, const struct aw_event *event,
 			  const struct aw_member_spec *spec)
 {
 	if (spec->slot == ACCWATCH_KIND_str)
-		aw_put_string(enc, aw_slot_string(event, spec));
-	else if (aw_slot_signed(spec->slot))
-		aw_put_svarint(enc, aw_slot_load(event, spec));
+		aw_encode_member_string(enc, aw_slot_string(event, spec));
 	else
-		aw_put_uvarint(enc, (uint64_t)aw_slot_load(event, spec));
+		aw_encode_member(enc, spec, aw_slot_load(event, spec));
 }
 
 void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event)
@@ -100,8 +131,7 @@ void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event)
 	const struct aw_event_spec *spec = aw_event_spec_by_kind(event->kind);
 	if (!spec)
 		return;
-	aw_put_byte(enc, (unsigned char)event->kind);
-	aw_put_uvarint(enc, event->source);
+	aw_encode_event_head(enc, event->kind, event->source);
 	for (size_t i = 0; i < AW_N_COMMON_MEMBERS; i++)
 		aw_put_member(enc, event, &aw_common_members[i]);
 	for (size_t i = 0; i < spec->n_members; i++)
@@ -109,33 +139,12 @@ void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event)
 	if (spec->array_kind == AW_ARRAY_NONE)
 		return;
 	uint32_t count = event->values.u32 ? event->count : 0;
-	aw_put_uvarint(enc, count);
-	/* Room for the whole sequence at once: it is the bulk of a trace. */
-	AW_GROW(enc->data, enc->cap, enc->len + (size_t)count * 10);
-	switch (spec->array_kind) {
-	case AW_ARRAY_U32:
-		for (uint32_t i = 0; i < count; i++)
-			aw_put_uvarint_unchecked(enc, event->values.u32[i]);
-		break;
-	case AW_ARRAY_I64:
-		for (uint32_t i = 0; i < count; i++) {
-			int64_t v = event->values.i64[i];
-			aw_put_uvarint_unchecked(enc, ((uint64_t)v << 1) ^
-							  (uint64_t)(v >> 63));
-		}
-		break;
-	case AW_ARRAY_U64:
-		for (uint32_t i = 0; i < count; i++)
-			aw_put_uvarint_unchecked(enc, event->values.u64[i]);
-		break;
-	case AW_ARRAY_PACKED:
-		/* Words of packed bits, as the trace holds them: 8 bytes each,
-		 * little-endian, unpacked by the analyzer (ingest.c). */
-		for (uint32_t i = 0; i < count; i++)
-			aw_put_word_unchecked(enc, event->values.u64[i]);
-		break;
-	case AW_ARRAY_NONE:
-		break;
+	aw_encode_elements_begin(enc, count);
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t bits = spec->array_kind == AW_ARRAY_U32
+				    ? event->values.u32[i]
+				    : event->values.u64[i];
+		aw_encode_element(enc, spec->array_kind, bits);
 	}
 }
 

@@ -33,8 +33,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "event.h"
+#include "event_fields.h"
 #include "trace_stats.h"
 
 enum aw_record_tag {
@@ -115,6 +117,66 @@ struct aw_encoder {
 void aw_encoder_init(struct aw_encoder *enc);
 void aw_encoder_fini(struct aw_encoder *enc);
 void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event);
+/* An event record written as its members are met, the same bytes as
+ * aw_encode_event: the head, each member in the kind's order
+ * (aw_common_members, then the spec's), then, for a kind with a sequence,
+ * its count and that many elements. */
+void aw_encode_event_head(struct aw_encoder *enc, enum aw_event_kind kind,
+			  uint32_t source);
+/* An integer member, narrowed to its slot as struct aw_event keeps it. */
+void aw_encode_member(struct aw_encoder *enc, const struct aw_member_spec *spec,
+		      int64_t value);
+void aw_encode_member_string(struct aw_encoder *enc, const char *value);
+/* The count, and room for the count elements that follow. */
+void aw_encode_elements_begin(struct aw_encoder *enc, uint32_t count);
+
+/* Writes a varint where room for 10 bytes was made. */
+static inline void aw_encode_uvarint_unchecked(struct aw_encoder *enc,
+					       uint64_t value)
+{
+	while (value >= 0x80) {
+		enc->data[enc->len++] = (unsigned char)(value | 0x80);
+		value >>= 7;
+	}
+	enc->data[enc->len++] = (unsigned char)value;
+}
+
+/* A word as its 8 bytes, little-endian, where room was made. */
+static inline void aw_encode_word_unchecked(struct aw_encoder *enc,
+					    uint64_t word)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	word = __builtin_bswap64(word);
+#endif
+	memcpy(enc->data + enc->len, &word, 8);
+	enc->len += 8;
+}
+
+/* One element of a sequence of kind, as its 64 bits, where
+ * aw_encode_elements_begin made room: varints (signed ones zigzag), the
+ * words of packed indices as 8 bytes, little-endian. */
+static inline void aw_encode_element(struct aw_encoder *enc,
+				     enum aw_array_kind kind, uint64_t bits)
+{
+	switch (kind) {
+	case AW_ARRAY_U32:
+		aw_encode_uvarint_unchecked(enc, (uint32_t)bits);
+		break;
+	case AW_ARRAY_I64:
+		aw_encode_uvarint_unchecked(
+		    enc, (bits << 1) ^ (uint64_t)((int64_t)bits >> 63));
+		break;
+	case AW_ARRAY_U64:
+		aw_encode_uvarint_unchecked(enc, bits);
+		break;
+	case AW_ARRAY_PACKED:
+		aw_encode_word_unchecked(enc, bits);
+		break;
+	case AW_ARRAY_NONE:
+		break;
+	}
+}
+
 void aw_encode_counts(struct aw_encoder *enc,
 		      const struct aw_read_counts *counts);
 void aw_encode_phase(struct aw_encoder *enc, enum aw_reader_phase phase,

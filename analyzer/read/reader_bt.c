@@ -40,11 +40,17 @@
  * in findings need no more, and a busy trace gets at most 1000 a second. */
 #define AW_CLOCK_RESOLUTION_NS 1000000
 
-/* How to read one member of one event class. */
+/* How to read one member of one event class: absent when the payload
+ * lacks it or has it of a type we do not expect. */
 struct aw_member_read {
 	const struct aw_member_spec *spec;
 	uint64_t index; /* in the payload structure */
-	enum { AW_READ_UNSIGNED, AW_READ_SIGNED, AW_READ_STRING } how;
+	enum {
+		AW_READ_ABSENT,
+		AW_READ_UNSIGNED,
+		AW_READ_SIGNED,
+		AW_READ_STRING
+	} how;
 };
 
 /* One event class of one trace, resolved on its first event. */
@@ -52,12 +58,13 @@ struct aw_class_entry {
 	/* NULL: not an accwatch event we know. */
 	const struct aw_event_spec *spec;
 	bool accwatch; /* the provider is accwatch */
+	/* Every member in the codec's order (aw_common_members, then the
+	 * spec's): the record is written as the payload is read. */
 	struct aw_member_read reads[AW_MAX_MEMBERS];
 	size_t n_reads;
 	bool has_array;
 	uint64_t array_index;
 	bool array_signed;
-	struct aw_event template; /* kind and absent values preset */
 };
 
 struct aw_bt_reader {
@@ -97,12 +104,6 @@ struct aw_bt_reader {
 	int64_t clock_ns;
 	char **hosts;
 	size_t n_hosts, hosts_cap;
-	/* Index sequences of the current event: reused, never freed per event.
-	 */
-	uint32_t *u32;
-	int64_t *i64;
-	uint64_t *u64;
-	size_t u32_cap, i64_cap, u64_cap;
 };
 
 /* The payload member called name, if its type suits what we read. */
@@ -136,11 +137,13 @@ static void aw_resolve_member(struct aw_class_entry *entry,
 {
 	uint64_t index;
 	bt_field_class_type type;
-	if (!aw_find_member(payload, spec->name, &index, &type) ||
-	    entry->n_reads == AW_MAX_MEMBERS)
+	if (entry->n_reads == AW_MAX_MEMBERS)
 		return;
-	struct aw_member_read *read = &entry->reads[entry->n_reads];
+	struct aw_member_read *read = &entry->reads[entry->n_reads++];
 	read->spec = spec;
+	read->how = AW_READ_ABSENT;
+	if (!aw_find_member(payload, spec->name, &index, &type))
+		return;
 	read->index = index;
 	if (spec->slot == ACCWATCH_KIND_str &&
 	    bt_field_class_type_is(type, BT_FIELD_CLASS_TYPE_STRING))
@@ -153,10 +156,7 @@ static void aw_resolve_member(struct aw_class_entry *entry,
 		 bt_field_class_type_is(type,
 					BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
 		read->how = AW_READ_UNSIGNED;
-	else
-		return; /* a type we do not expect: the field counts as absent
-			 */
-	entry->n_reads++;
+	/* else a type we do not expect: the field counts as absent */
 }
 
 static void aw_resolve_array(struct aw_class_entry *entry,
@@ -206,8 +206,11 @@ static struct aw_class_entry *aw_reader_class(struct aw_bt_reader *reader,
 	entry->spec = aw_event_spec_by_name(name + strlen(AW_PROVIDER_PREFIX));
 	if (!entry->spec)
 		return entry; /* a newer recorder's event: counted, not read */
+	if (AW_N_COMMON_MEMBERS + entry->spec->n_members > AW_MAX_MEMBERS) {
+		entry->spec = NULL; /* more members than a record here holds */
+		return entry;
+	}
 
-	aw_event_init_absent(&entry->template, entry->spec->kind);
 	const bt_field_class *payload =
 	    bt_event_class_borrow_payload_field_class_const(event_class);
 	for (size_t i = 0; i < AW_N_COMMON_MEMBERS; i++)
@@ -229,43 +232,40 @@ static uint64_t aw_array_element_bits(const bt_field *array, uint64_t i,
 			 : bt_field_integer_unsigned_get_value(e);
 }
 
-static void aw_reader_read_array(struct aw_bt_reader *reader,
-				 const struct aw_class_entry *entry,
-				 const bt_field *payload,
-				 struct aw_event *event)
+/* The event's sequence, its count and elements, straight from the
+ * payload into the record (none: a count of 0). */
+static void aw_reader_put_array(struct aw_bt_reader *reader,
+				const struct aw_class_entry *entry,
+				const bt_field *payload)
 {
+	enum aw_array_kind kind = entry->spec->array_kind;
+	if (kind == AW_ARRAY_NONE)
+		return;
+	if (!entry->has_array) {
+		aw_encode_elements_begin(&reader->enc, 0);
+		return;
+	}
 	const bt_field *array =
 	    bt_field_structure_borrow_member_field_by_index_const(
 		payload, entry->array_index);
 	uint64_t length = bt_field_array_get_length(array);
 	if (length > UINT32_MAX)
 		length = UINT32_MAX;
-	event->count = (uint32_t)length;
-	/* The reader's buffer of the array's kind, grown and filled. */
-#define AW_READ_ELEMENTS(buffer, type)                                         \
-	do {                                                                   \
-		AW_GROW(reader->buffer, reader->buffer##_cap, length);         \
-		for (uint64_t i = 0; i < length; i++)                          \
-			reader->buffer[i] = (type)aw_array_element_bits(       \
-			    array, i, entry->array_signed);                    \
-		event->values.buffer = reader->buffer;                         \
-	} while (0)
-	switch (entry->spec->array_kind) {
-	case AW_ARRAY_U32:
-		AW_READ_ELEMENTS(u32, uint32_t);
-		break;
-	case AW_ARRAY_I64:
-		AW_READ_ELEMENTS(i64, int64_t);
-		break;
-	case AW_ARRAY_U64:
-	case AW_ARRAY_PACKED: /* handed on packed: ingest.c unpacks */
-		AW_READ_ELEMENTS(u64, uint64_t);
-		break;
-	case AW_ARRAY_NONE:
-		event->count = 0;
-		break;
+	aw_encode_elements_begin(&reader->enc, (uint32_t)length);
+	if (kind == AW_ARRAY_PACKED && !entry->array_signed) {
+		/* The bulk of a trace: two calls and a store a word. */
+		for (uint64_t i = 0; i < length; i++)
+			aw_encode_word_unchecked(
+			    &reader->enc,
+			    bt_field_integer_unsigned_get_value(
+				bt_field_array_borrow_element_field_by_index_const(
+				    array, i)));
+		return;
 	}
-#undef AW_READ_ELEMENTS
+	for (uint64_t i = 0; i < length; i++)
+		aw_encode_element(
+		    &reader->enc, kind,
+		    aw_array_element_bits(array, i, entry->array_signed));
 }
 
 static uint32_t aw_reader_host(struct aw_bt_reader *reader, const char *host)
@@ -395,6 +395,40 @@ static void aw_reader_declared(struct aw_bt_reader *reader,
 		aw_encode_declared(&reader->enc, kinds);
 }
 
+/* Each member of the event in the codec's order: integers in values
+ * (absent ones at their absent value), strings in strings ("" absent). */
+static void aw_reader_members(const struct aw_class_entry *entry,
+			      const bt_field *payload, int64_t *values,
+			      const char **strings)
+{
+	for (size_t i = 0; i < entry->n_reads; i++) {
+		const struct aw_member_read *read = &entry->reads[i];
+		const bt_field *field =
+		    read->how == AW_READ_ABSENT
+			? NULL
+			: bt_field_structure_borrow_member_field_by_index_const(
+			      payload, read->index);
+		values[i] = read->spec->absent;
+		strings[i] = "";
+		switch (read->how) {
+		case AW_READ_ABSENT:
+			break;
+		case AW_READ_UNSIGNED:
+			values[i] =
+			    (int64_t)bt_field_integer_unsigned_get_value(field);
+			break;
+		case AW_READ_SIGNED:
+			values[i] = bt_field_integer_signed_get_value(field);
+			break;
+		case AW_READ_STRING:
+			strings[i] = bt_field_string_get_value(field);
+			if (!strings[i])
+				strings[i] = "";
+			break;
+		}
+	}
+}
+
 static void aw_reader_on_event(struct aw_bt_reader *reader,
 			       const bt_message *message)
 {
@@ -411,43 +445,30 @@ static void aw_reader_on_event(struct aw_bt_reader *reader,
 		return;
 	}
 
-	struct aw_event event = entry->template;
 	aw_reader_locate(reader, bt_event);
-	event.source = reader->last_source;
 	const bt_field *payload = bt_event_borrow_payload_field_const(bt_event);
 	if (!payload)
 		return;
-	for (size_t i = 0; i < entry->n_reads; i++) {
-		const struct aw_member_read *read = &entry->reads[i];
-		const bt_field *field =
-		    bt_field_structure_borrow_member_field_by_index_const(
-			payload, read->index);
-		switch (read->how) {
-		case AW_READ_UNSIGNED:
-			aw_slot_store(
-			    &event, read->spec,
-			    (int64_t)bt_field_integer_unsigned_get_value(
-				field));
-			break;
-		case AW_READ_SIGNED:
-			aw_slot_store(&event, read->spec,
-				      bt_field_integer_signed_get_value(field));
-			break;
-		case AW_READ_STRING:
-			*(const char **)((char *)&event + read->spec->offset) =
-			    bt_field_string_get_value(field);
-			break;
-		}
-	}
-	if (entry->has_array)
-		aw_reader_read_array(reader, entry, payload, &event);
-	aw_reader_note_run(reader, reader->last_dir, event.run);
+	int64_t values[AW_MAX_MEMBERS];
+	const char *strings[AW_MAX_MEMBERS];
+	aw_reader_members(entry, payload, values, strings);
+	/* run: the first common member, a u32 slot. */
+	aw_reader_note_run(reader, reader->last_dir, (uint32_t)values[0]);
 	/* Split readers: every event right after its own time (the last
 	 * one's when it has none), the two the unit the analyzer merges. */
 	if (!aw_reader_clock(reader, message) && reader->part.count > 1)
 		aw_encode_clock(&reader->enc,
 				reader->clock_sent ? reader->clock_ns : -1);
-	aw_encode_event(&reader->enc, &event);
+	aw_encode_event_head(&reader->enc, entry->spec->kind,
+			     reader->last_source);
+	for (size_t i = 0; i < entry->n_reads; i++) {
+		const struct aw_member_spec *spec = entry->reads[i].spec;
+		if (spec->slot == ACCWATCH_KIND_str)
+			aw_encode_member_string(&reader->enc, strings[i]);
+		else
+			aw_encode_member(&reader->enc, spec, values[i]);
+	}
+	aw_reader_put_array(reader, entry, payload);
 }
 
 /* One stream's discarded-events message, named by the stream (its file,
@@ -844,9 +865,6 @@ enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 	bool failed = reader.write_failed;
 	aw_encoder_fini(&reader.enc);
 	free(reader.classes);
-	free(reader.u32);
-	free(reader.i64);
-	free(reader.u64);
 	aw_index_map_fini(&reader.class_index);
 	aw_index_map_fini(&reader.stream_source);
 	aw_index_map_fini(&reader.declared_classes);
