@@ -319,6 +319,21 @@ static bool aw_iteration_extend(struct aw_iteration *it,
 	return true;
 }
 
+/* in[0..n) into out, four at a time. */
+static void aw_widen(uint64_t *out, const uint32_t *in, uint32_t n)
+{
+	uint32_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		uint32_t a = in[i], b = in[i + 1], c = in[i + 2], d = in[i + 3];
+		out[i] = a;
+		out[i + 1] = b;
+		out[i + 2] = c;
+		out[i + 3] = d;
+	}
+	for (; i < n; i++)
+		out[i] = in[i];
+}
+
 /* Indices consumed at once, not through a pending batch. */
 static void aw_iteration_fold(struct aw_iteration *it, uint32_t ordinal,
 			      const uint32_t *u32, const int64_t *i64,
@@ -488,8 +503,7 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 	uint64_t *slots =
 	    it->buffer + batch->start + (chunk->offset - batch->base);
 	if (u32) {
-		for (uint32_t i = 0; i < count; i++)
-			slots[i] = u32[i];
+		aw_widen(slots, u32, count);
 		batch->filled += count;
 	} else {
 		for (uint32_t i = 0; i < count; i++) {

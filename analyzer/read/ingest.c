@@ -158,6 +158,28 @@ static bool aw_ingest_decode(struct aw_ingest *ingest,
 	return true;
 }
 
+/* One pass: in[0..n) narrowed into out, and the bits above 32 gathered
+ * (their or) to tell whether they all fit; four at a time. */
+static uint64_t aw_ingest_narrow(uint32_t *out, const int64_t *in, uint32_t n)
+{
+	uint64_t high = 0;
+	uint32_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		uint64_t a = (uint64_t)in[i], b = (uint64_t)in[i + 1];
+		uint64_t c = (uint64_t)in[i + 2], d = (uint64_t)in[i + 3];
+		high |= (a | b | c | d) >> 32;
+		out[i] = (uint32_t)a;
+		out[i + 1] = (uint32_t)b;
+		out[i + 2] = (uint32_t)c;
+		out[i + 3] = (uint32_t)d;
+	}
+	for (; i < n; i++) {
+		high |= (uint64_t)in[i] >> 32;
+		out[i] = (uint32_t)in[i];
+	}
+	return high;
+}
+
 /* A _packed or _bits event's words decoded, in place: the plain event when
  * every index fits 32 bits, else the _wide one. Words that are not such a
  * stream leave no indices (and a _bits event's fields as far as the words
@@ -174,13 +196,7 @@ static void aw_ingest_unpack(struct aw_ingest *ingest, struct aw_event *event)
 	}
 	if (!aw_ingest_decode(ingest, how, event, &count))
 		count = 0;
-	/* One pass: narrowed, and the bits above 32 gathered to tell whether
-	 * they all fit. */
-	uint64_t high = 0;
-	for (uint32_t i = 0; i < count; i++) {
-		high |= (uint64_t)ingest->i64[i] >> 32;
-		ingest->u32[i] = (uint32_t)ingest->i64[i];
-	}
+	uint64_t high = aw_ingest_narrow(ingest->u32, ingest->i64, count);
 	event->count = count;
 	event->kind = high == 0 ? how->narrow : how->wide;
 	if (high != 0)
