@@ -324,16 +324,25 @@ static size_t aw_get_string(struct aw_cursor *c, struct aw_decoder *dec,
 	return offset;
 }
 
-static void aw_get_member(struct aw_cursor *c, struct aw_decoder *dec,
-			  struct aw_string_refs *refs, struct aw_event *event,
-			  const struct aw_member_spec *spec)
+static void aw_get_string_member(struct aw_cursor *c, struct aw_decoder *dec,
+				 struct aw_string_refs *refs,
+				 const struct aw_member_spec *spec)
+{
+	size_t offset = aw_get_string(c, dec, refs);
+	if (!aw_cursor_ok(c) || refs->n == AW_CODEC_STRINGS_MAX)
+		return;
+	refs->spec[refs->n] = spec;
+	refs->offset[refs->n++] = offset;
+}
+
+/* Inline: the integers of every event go through here. */
+static inline void aw_get_member(struct aw_cursor *c, struct aw_decoder *dec,
+				 struct aw_string_refs *refs,
+				 struct aw_event *event,
+				 const struct aw_member_spec *spec)
 {
 	if (spec->slot == ACCWATCH_KIND_str) {
-		size_t offset = aw_get_string(c, dec, refs);
-		if (!aw_cursor_ok(c) || refs->n == AW_CODEC_STRINGS_MAX)
-			return;
-		refs->spec[refs->n] = spec;
-		refs->offset[refs->n++] = offset;
+		aw_get_string_member(c, dec, refs, spec);
 	} else if (aw_slot_signed(spec->slot)) {
 		accwatch_kind_store((char *)event + spec->offset, spec->slot,
 				    aw_get_svarint(c));
@@ -390,7 +399,8 @@ static void aw_get_event(struct aw_cursor *c, struct aw_decoder *dec,
 			 enum aw_event_kind kind, struct aw_event *event)
 {
 	const struct aw_event_spec *spec = aw_event_spec_by_kind(kind);
-	struct aw_string_refs refs = {.n = 0, .used = 0};
+	struct aw_string_refs refs; /* what it holds is counted by n */
+	refs.n = refs.used = 0;
 	if (!spec) {
 		c->status = AW_DECODE_MALFORMED;
 		return;
