@@ -46,22 +46,20 @@ for python in "${pythons[@]}"; do
 	echo "$python $run" >>"$work/runs"
 done
 lttng stop "$session" >/dev/null
-babeltrace2 "$work/trace" >"$work/text" 2>&1
-# The worker's fetch of indices 1, 2, 3 as packed words: a run (form 0),
-# count 3, first 1, step 1 (tracepoints/accwatch_packed.h; packed.py).
-packed_1_2_3=135531268
+# The packed events as the plain ones the reader hands on (plain_events.py).
+babeltrace2 "$work/trace" 2>&1 | /usr/bin/python3 "$here/plain_events.py" >"$work/text"
 while read -r python run; do
 	counts=""
-	for event in process loader_new loader_len iter_begin batch_packed \
-		iter_end fork worker_start worker_fetch_packed exception; do
+	for event in process loader_new loader_len iter_begin batch \
+		iter_end fork worker_start worker_fetch exception; do
 		n=$(grep -c "accwatch:$event: .* run = $run, " "$work/text")
 		counts="$counts $event=$n"
 	done
-	want=" process=3 loader_new=1 loader_len=1 iter_begin=2 batch_packed=4 iter_end=2 fork=1 worker_start=1 worker_fetch_packed=1 exception=1"
+	want=" process=3 loader_new=1 loader_len=1 iter_begin=2 batch=4 iter_end=2 fork=1 worker_start=1 worker_fetch=1 exception=1"
 	if [ "$counts" = "$want" ] &&
 		grep -q "accwatch:iter_end: .* run = $run, .*drawn = 3, yielded = 3, exhausted = 1" "$work/text" &&
 		grep -q "accwatch:iter_end: .* run = $run, .*drawn = 1, yielded = 1, exhausted = 0" "$work/text" &&
-		grep -q "accwatch:worker_fetch_packed: .* run = $run, .*packed = \[ \[0\] = $packed_1_2_3 \]" "$work/text" &&
+		grep -q "accwatch:worker_fetch: .* run = $run, .*indices = \[ \[0\] = 1, \[1\] = 2, \[2\] = 3 \]" "$work/text" &&
 		grep -q "accwatch:exception: .* run = $run, .*type_name = \"LookupError\", message = \"no sample 17\", site = \"$here/preload_fake_torch_script.py:$raise_line\"" "$work/text"; then
 		passed=$((passed + 1))
 	else

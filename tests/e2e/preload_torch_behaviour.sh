@@ -34,7 +34,7 @@ if aw_session 2>/dev/null; then
 		"$here/preload_torch_behaviour.py" >run.out 2>run.err
 	compare "preloaded, recorded" $?
 	lttng stop "$session" >/dev/null
-	events=$(babeltrace2 "$work/trace" 2>/dev/null | grep -c 'accwatch:batch_packed:')
+	events=$(babeltrace2 "$work/trace" 2>/dev/null | grep -c -E 'accwatch:batch_(bits|packed):')
 	if [ "${events:-0}" -gt 0 ]; then
 		passed=$((passed + 1))
 	else
