@@ -179,3 +179,59 @@ Test(packed, bits_cut_short_are_refused)
 	}
 	cr_expect(bits_read(n, got, &offset, &total, &count));
 }
+
+/* Offsets of exactly width bits (the first 0, the second all ones, the
+ * rest pseudo-random) after lead bits of the stream; returns the words. */
+static size_t offsets_write(int64_t *values, uint32_t count, unsigned width,
+			    unsigned lead)
+{
+	struct accwatch_packed_writer w = {words, 0, 0, 0};
+	uint64_t mask = width < 64 ? (UINT64_C(1) << width) - 1 : ~UINT64_C(0);
+	uint64_t x = 0x9e3779b97f4a7c15u * (width + 1) + count;
+
+	for (uint32_t i = 0; i < count; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		values[i] = (int64_t)(i == 0 ? 0 : i == 1 ? mask : x & mask);
+	}
+	accwatch_packed_put(&w, ~UINT64_C(0), lead);
+	accwatch_packed_encode_i64_put(&w, values, count);
+	return accwatch_packed_finish(&w);
+}
+
+Test(packed, every_width_count_and_start_round_trips)
+{
+	int64_t values[130];
+	struct accwatch_packed_reader r;
+	uint64_t skipped;
+	uint32_t got;
+
+	for (unsigned width = 1; width <= 64; width++)
+		for (uint32_t count = 2; count <= 130; count += 1 + count / 8)
+			for (unsigned lead = 0; lead < 12; lead++) {
+				size_t n =
+				    offsets_write(values, count, width, lead);
+
+				cr_assert(
+				    accwatch_packed_reader_init(&r, words, n));
+				cr_assert(
+				    accwatch_packed_get(&r, lead, &skipped));
+				cr_assert(accwatch_packed_get_indices(
+					      &r, MAX, out, &got),
+					  "width %u count %u lead %u", width,
+					  count, lead);
+				cr_assert_eq(got, count);
+				cr_assert_arr_eq(out, values,
+						 count * sizeof(int64_t),
+						 "width %u count %u lead %u",
+						 width, count, lead);
+				/* the last word cut off: refused */
+				cr_assert(accwatch_packed_reader_init(&r, words,
+								      n - 1));
+				cr_expect_not(
+				    accwatch_packed_get(&r, lead, &skipped) &&
+				    accwatch_packed_get_indices(&r, MAX, out,
+								&got));
+			}
+}
