@@ -33,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The most words count indices take, and a _bits event's head besides. */
 #define ACCWATCH_PACKED_WORDS(count) ((size_t)(count) + 3u)
@@ -265,6 +266,77 @@ static inline int accwatch_packed_reader_init(struct accwatch_packed_reader *r,
 	return n_words <= UINT64_MAX / 64;
 }
 
+/* The 8 bytes of words from byte byte on, the first the lowest (the
+ * stream's order on a little-endian machine). */
+static inline uint64_t accwatch_packed_load(const uint64_t *words,
+					    uint64_t byte)
+{
+	uint64_t value;
+
+	memcpy(&value, (const unsigned char *)words + byte, sizeof(value));
+	return value;
+}
+
+/* How many of n fields of width bits from bit at can be read by a load of
+ * 8 bytes at their first byte, words holding bits bits: those that start
+ * before bits - 56 (their load ends in the words) when a field and its
+ * shift within its first byte fit 64 bits; 0 on a big-endian machine. */
+static inline uint32_t accwatch_packed_loadable(uint64_t bits, uint64_t at,
+						unsigned width, uint32_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t fields;
+
+	if (width > 57 || bits < 64 || at >= bits - 56)
+		return 0;
+	fields = (bits - 56 - at + width - 1) / width;
+	return fields < n ? (uint32_t)fields : n;
+#else
+	(void)bits;
+	(void)at;
+	(void)width;
+	(void)n;
+	return 0;
+#endif
+}
+
+/* n fields of width bits (1..64) from bit at of words[0..bits / 64), each
+ * plus first, into out; returns the bit after them. The caller checked
+ * that the bits are there. The fields whose load stays in the words are
+ * read by one unaligned load each, two a load when 2 * width + 7 fits 64
+ * bits; the last few of the stream by word. */
+static inline uint64_t accwatch_packed_unpack(const uint64_t *words,
+					      uint64_t bits, uint64_t at,
+					      unsigned width, uint64_t first,
+					      int64_t *out, uint32_t n)
+{
+	uint64_t mask = width < 64 ? (UINT64_C(1) << width) - 1 : ~UINT64_C(0);
+	uint64_t field, shift;
+	uint32_t i = 0, fast = accwatch_packed_loadable(bits, at, width, n);
+
+	if (width <= 28) {
+		for (; i + 2 <= fast; i += 2, at += 2 * width) {
+			field =
+			    accwatch_packed_load(words, at >> 3) >> (at & 7);
+			out[i] = (int64_t)(first + (field & mask));
+			out[i + 1] =
+			    (int64_t)(first + ((field >> width) & mask));
+		}
+	}
+	for (; i < fast; i++, at += width) {
+		field = accwatch_packed_load(words, at >> 3) >> (at & 7);
+		out[i] = (int64_t)(first + (field & mask));
+	}
+	for (; i < n; i++, at += width) {
+		shift = at & 63;
+		field = words[at >> 6] >> shift;
+		if (shift + width > 64)
+			field |= words[(at >> 6) + 1] << (64 - shift);
+		out[i] = (int64_t)(first + (field & mask));
+	}
+	return at;
+}
+
 /* The indices from where the reader is to *count indices in out (room for
  * max); 1, or 0 when the bits are not such a stream (too short, a width
  * above 64, more than max indices). */
@@ -272,8 +344,7 @@ static inline int accwatch_packed_get_indices(struct accwatch_packed_reader *r,
 					      uint32_t max, int64_t *out,
 					      uint32_t *count)
 {
-	const uint64_t *words = r->words;
-	uint64_t form, n, first, step, width, offset, mask, shift, at;
+	uint64_t form, n, first, step, width;
 	uint32_t i;
 
 	*count = 0;
@@ -295,16 +366,8 @@ static inline int accwatch_packed_get_indices(struct accwatch_packed_reader *r,
 	    (r->bits - r->at) / width < n)
 		return 0;
 	/* The bits are there (checked above): no check per index. */
-	mask = width < 64 ? (UINT64_C(1) << width) - 1 : ~UINT64_C(0);
-	at = r->at;
-	for (i = 0; i < n; i++, at += width) {
-		shift = at & 63;
-		offset = words[at >> 6] >> shift;
-		if (shift + width > 64)
-			offset |= words[(at >> 6) + 1] << (64 - shift);
-		out[i] = (int64_t)(first + (offset & mask));
-	}
-	r->at = at;
+	r->at = accwatch_packed_unpack(
+	    r->words, r->bits, r->at, (unsigned)width, first, out, (uint32_t)n);
 	*count = (uint32_t)n;
 	return 1;
 }
