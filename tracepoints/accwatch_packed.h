@@ -300,11 +300,65 @@ static inline uint32_t accwatch_packed_loadable(uint64_t bits, uint64_t at,
 #endif
 }
 
+/* groups of 8 fields of width bits (a constant where it is inlined) from
+ * byte p on, the first at bit shift (< 8) of it: field k of a group is in
+ * the 8 bytes at byte k * width / 8, shifted by shift then by the
+ * constant k * width % 8 (at most 14 bits in all, so width <= 50). */
+static inline __attribute__((always_inline)) void
+accwatch_packed_groups(const unsigned char *p, unsigned shift, unsigned width,
+		       uint64_t first, int64_t *out, uint32_t groups)
+{
+	const uint64_t mask = (UINT64_C(1) << width) - 1;
+	uint64_t field;
+
+	for (uint32_t g = 0; g < groups; g++, p += width, out += 8) {
+#pragma GCC unroll 8
+		for (unsigned k = 0; k < 8; k++) {
+			memcpy(&field, p + k * width / 8, sizeof(field));
+			field = field >> shift >> (k * width % 8);
+			out[k] = (int64_t)(first + (field & mask));
+		}
+	}
+}
+
+#define ACCWATCH_PACKED_GROUPS_OF(w)                                           \
+	case w:                                                                \
+		accwatch_packed_groups(p, shift, w, first, out, groups);       \
+		return 1
+#define ACCWATCH_PACKED_GROUPS_OF_4(w)                                         \
+	ACCWATCH_PACKED_GROUPS_OF(w);                                          \
+	ACCWATCH_PACKED_GROUPS_OF(w + 1);                                      \
+	ACCWATCH_PACKED_GROUPS_OF(w + 2);                                      \
+	ACCWATCH_PACKED_GROUPS_OF(w + 3)
+
+/* The groups of 8 fields of a width up to 32, by a loop of that width; 0
+ * (nothing read) for a wider one. */
+static inline int accwatch_packed_groups_by_width(const unsigned char *p,
+						  unsigned shift,
+						  unsigned width,
+						  uint64_t first, int64_t *out,
+						  uint32_t groups)
+{
+	switch (width) {
+		ACCWATCH_PACKED_GROUPS_OF_4(1);
+		ACCWATCH_PACKED_GROUPS_OF_4(5);
+		ACCWATCH_PACKED_GROUPS_OF_4(9);
+		ACCWATCH_PACKED_GROUPS_OF_4(13);
+		ACCWATCH_PACKED_GROUPS_OF_4(17);
+		ACCWATCH_PACKED_GROUPS_OF_4(21);
+		ACCWATCH_PACKED_GROUPS_OF_4(25);
+		ACCWATCH_PACKED_GROUPS_OF_4(29);
+	default:
+		return 0;
+	}
+}
+
 /* n fields of width bits (1..64) from bit at of words[0..bits / 64), each
  * plus first, into out; returns the bit after them. The caller checked
  * that the bits are there. The fields whose load stays in the words are
- * read by one unaligned load each, two a load when 2 * width + 7 fits 64
- * bits; the last few of the stream by word. */
+ * read by one unaligned load each: by groups of 8 in a loop of their
+ * width up to 32, then two a load when 2 * width + 7 fits 64 bits, else
+ * one; the last few of the stream by word. */
 static inline uint64_t accwatch_packed_unpack(const uint64_t *words,
 					      uint64_t bits, uint64_t at,
 					      unsigned width, uint64_t first,
@@ -313,6 +367,13 @@ static inline uint64_t accwatch_packed_unpack(const uint64_t *words,
 	uint64_t mask = width < 64 ? (UINT64_C(1) << width) - 1 : ~UINT64_C(0);
 	uint64_t field, shift;
 	uint32_t i = 0, fast = accwatch_packed_loadable(bits, at, width, n);
+
+	if (fast >= 8 && accwatch_packed_groups_by_width(
+			     (const unsigned char *)words + (at >> 3), at & 7,
+			     width, first, out, fast / 8)) {
+		i = fast / 8 * 8;
+		at += (uint64_t)i * width;
+	}
 
 	if (width <= 28) {
 		for (; i + 2 <= fast; i += 2, at += 2 * width) {
