@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """How the report grows with the number of indices: shuffled indices (4
-ranks, batches of 64, packed events) made by accwatch_trace_gen's `bench`
+ranks, batches of 64, the recorder's `_bits` events; --form packed or
+plain for the events of recorders before) made by accwatch_trace_gen's `bench`
 scenario and recorded through an LTTng session (with --spread, the
 generator moved between the processors so that each one's stream holds
 part of the events), at 1e7, 1e8 and 1e9 by default, one size at a time
@@ -53,6 +54,8 @@ def main():
     parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
     parser.add_argument("--sizes", default="10000000,100000000,1000000000")
     parser.add_argument("--work", help="where the traces go (default: a new directory under $TMPDIR)")
+    parser.add_argument("--form", default="bits", choices=("bits", "packed", "plain"),
+                        help="the generated events (default %(default)s: the recorder's)")
     parser.add_argument("--real", action="store_true", help="add a real recording's row")
     parser.add_argument("--spread", action="store_true",
                         help="move the generator between the processors (streams of even size)")
@@ -73,7 +76,7 @@ def main():
                 continue
             trace = os.path.join(work, f"gen-{indices}")
             start = time.perf_counter()
-            record_gen(gen, trace, ["bench", str(indices), "packed"], 4500 + run, "billion", opts.spread)
+            record_gen(gen, trace, ["bench", str(indices), opts.form], 4500 + run, "billion", opts.spread)
             row("generated", indices, time.perf_counter() - start, trace, report, env)
             shutil.rmtree(trace)
         if opts.real:
