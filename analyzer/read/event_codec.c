@@ -247,7 +247,7 @@ static bool aw_cursor_ok(const struct aw_cursor *c)
 	return c->status == AW_DECODE_OK;
 }
 
-static uint64_t aw_get_uvarint_slow(struct aw_cursor *c)
+static uint64_t aw_get_uvarint_checked(struct aw_cursor *c)
 {
 	uint64_t value = 0;
 	for (unsigned shift = 0; aw_cursor_ok(c); shift += 7) {
@@ -266,6 +266,42 @@ static uint64_t aw_get_uvarint_slow(struct aw_cursor *c)
 			return value;
 	}
 	return 0;
+}
+
+/* A varint of several bytes (a run, a pid, an unknown id) of up to 8, with
+ * 8 bytes left: two bytes at once, more by one load, its 7-bit groups
+ * joined pairwise (no check per byte); longer ones and the record's last
+ * bytes in the loop above. */
+static uint64_t aw_get_uvarint_slow(struct aw_cursor *c)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x, stops;
+	if (!aw_cursor_ok(c) || c->end - c->at < 8)
+		return aw_get_uvarint_checked(c);
+	if (c->at[1] < 0x80) { /* two bytes: a run, a batch ordinal */
+		x = (uint64_t)(c->at[0] & 0x7f) | (uint64_t)c->at[1] << 7;
+		c->at += 2;
+		return x;
+	}
+	memcpy(&x, c->at, sizeof(x));
+	stops = ~x & UINT64_C(0x8080808080808080);
+	if (!stops)
+		return aw_get_uvarint_checked(c);
+	unsigned bytes = ((unsigned)__builtin_ctzll(stops) >> 3) + 1;
+	if (bytes < 8)
+		x &= (UINT64_C(1) << (8 * bytes)) - 1;
+	x &= UINT64_C(0x7f7f7f7f7f7f7f7f);
+	x = (x & UINT64_C(0x007f007f007f007f)) |
+	    (x & UINT64_C(0x7f007f007f007f00)) >> 1;
+	x = (x & UINT64_C(0x00003fff00003fff)) |
+	    (x & UINT64_C(0x3fff00003fff0000)) >> 2;
+	x = (x & UINT64_C(0x000000000fffffff)) |
+	    (x & UINT64_C(0x0fffffff00000000)) >> 4;
+	c->at += bytes;
+	return x;
+#else
+	return aw_get_uvarint_checked(c);
+#endif
 }
 
 /* One byte, the usual case, inline; longer ones in the loop above. */
