@@ -296,13 +296,30 @@ static void aw_sample_set_fold(struct aw_sample_set *set)
 	set->n_staged = 0;
 }
 
-/* The bits of flat container k, counted; their number. */
+/* The bits of flat container k, counted; their number. Each word's bits
+ * summed per byte (at most 8), 16 words' byte sums added (at most 128),
+ * then in 16-bit lanes (at most 1024) added up: no popcount instruction
+ * is assumed. */
 static uint32_t aw_flat_card(const struct aw_sample_set *set, uint32_t k)
 {
 	const uint64_t *bits = set->flat + (size_t)k * AW_ROARING_BITSET_WORDS;
+	const uint64_t m1 = UINT64_C(0x5555555555555555);
+	const uint64_t m2 = UINT64_C(0x3333333333333333);
+	const uint64_t m4 = UINT64_C(0x0f0f0f0f0f0f0f0f);
 	uint32_t card = 0;
-	for (uint32_t w = 0; w < AW_ROARING_BITSET_WORDS; w++)
-		card += (uint32_t)__builtin_popcountll(bits[w]);
+	for (uint32_t w = 0; w < AW_ROARING_BITSET_WORDS; w += 16) {
+		uint64_t bytes = 0;
+		for (uint32_t i = 0; i < 16; i++) {
+			uint64_t x = bits[w + i];
+			x -= (x >> 1) & m1;
+			x = (x & m2) + ((x >> 2) & m2);
+			bytes += (x + (x >> 4)) & m4;
+		}
+		bytes = (bytes & UINT64_C(0x00ff00ff00ff00ff)) +
+			((bytes >> 8) & UINT64_C(0x00ff00ff00ff00ff));
+		card +=
+		    (uint32_t)((bytes * UINT64_C(0x0001000100010001)) >> 48);
+	}
 	return card;
 }
 
