@@ -4,6 +4,9 @@
  * records kept for the reader to judge the outcome. */
 #include "ingest.h"
 
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,11 +162,26 @@ static bool aw_ingest_decode(struct aw_ingest *ingest,
 }
 
 /* One pass: in[0..n) narrowed into out, and the bits above 32 gathered
- * (their or) to tell whether they all fit; four at a time. */
+ * (their or) to tell whether they all fit; four at a time, by SSE2 where
+ * there is (two loads, an or, a shuffle of the low halves, a store). */
 static uint64_t aw_ingest_narrow(uint32_t *out, const int64_t *in, uint32_t n)
 {
 	uint64_t high = 0;
 	uint32_t i = 0;
+#if defined(__SSE2__) && defined(__x86_64__)
+	__m128i any = _mm_setzero_si128();
+	for (; i + 4 <= n; i += 4) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(in + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(in + i + 2));
+		any = _mm_or_si128(any, _mm_or_si128(a, b));
+		__m128 low =
+		    _mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b),
+				   _MM_SHUFFLE(2, 0, 2, 0));
+		_mm_storeu_si128((__m128i *)(out + i), _mm_castps_si128(low));
+	}
+	high = (uint64_t)_mm_cvtsi128_si64(any) >> 32 |
+	       (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(any, any)) >> 32;
+#else
 	for (; i + 4 <= n; i += 4) {
 		uint64_t a = (uint64_t)in[i], b = (uint64_t)in[i + 1];
 		uint64_t c = (uint64_t)in[i + 2], d = (uint64_t)in[i + 3];
@@ -173,6 +191,7 @@ static uint64_t aw_ingest_narrow(uint32_t *out, const int64_t *in, uint32_t n)
 		out[i + 2] = (uint32_t)c;
 		out[i + 3] = (uint32_t)d;
 	}
+#endif
 	for (; i < n; i++) {
 		high |= (uint64_t)in[i] >> 32;
 		out[i] = (uint32_t)in[i];
