@@ -7,17 +7,6 @@
 
 #include "util.h"
 
-static size_t aw_index_map_slot(uint64_t key, size_t capacity)
-{
-	/* splitmix64 finalizer: pids and ordinals are small and clustered. */
-	key ^= key >> 30;
-	key *= 0xbf58476d1ce4e5b9ULL;
-	key ^= key >> 27;
-	key *= 0x94d049bb133111ebULL;
-	key ^= key >> 31;
-	return (size_t)key & (capacity - 1);
-}
-
 void aw_index_map_init(struct aw_index_map *map)
 {
 	map->keys = NULL;
@@ -31,19 +20,6 @@ void aw_index_map_fini(struct aw_index_map *map)
 	free(map->keys);
 	free(map->values);
 	aw_index_map_init(map);
-}
-
-uint32_t aw_index_map_get(const struct aw_index_map *map, uint64_t key)
-{
-	if (map->capacity == 0)
-		return AW_NONE;
-	for (size_t i = aw_index_map_slot(key, map->capacity);;
-	     i = (i + 1) & (map->capacity - 1)) {
-		if (map->values[i] == AW_NONE)
-			return AW_NONE;
-		if (map->keys[i] == key)
-			return map->values[i];
-	}
 }
 
 static void aw_index_map_insert(struct aw_index_map *map, uint64_t key,
