@@ -265,14 +265,16 @@ static void aw_iteration_pending_room(struct aw_iteration *it)
 }
 
 /* A new pending batch whose first chunk starts at base and brings count
- * indices: that many slots, at the end of the buffer. */
+ * indices: that many slots, at the end of the buffer, marked empty unless
+ * the chunk's 32-bit indices fill them all right after (filled). */
 static struct aw_pending_batch *
 aw_iteration_reserve(struct aw_iteration *it, uint32_t ordinal, uint32_t total,
-		     uint32_t base, uint32_t count)
+		     uint32_t base, uint32_t count, bool filled)
 {
 	AW_GROW(it->buffer, it->buffer_cap, it->buffer_len + count);
-	memset(it->buffer + it->buffer_len, 0xff,
-	       (size_t)count * sizeof(*it->buffer));
+	if (!filled)
+		memset(it->buffer + it->buffer_len, 0xff,
+		       (size_t)count * sizeof(*it->buffer));
 	aw_iteration_pending_room(it);
 	struct aw_pending_batch *batch = &it->pending[it->n_pending++];
 	if (!it->pending_any || ordinal > it->pending_max)
@@ -481,9 +483,9 @@ void aw_iteration_add_chunk(struct aw_iteration *it,
 			return;
 		}
 		uint32_t fits = (uint32_t)total - chunk->offset;
-		batch =
-		    aw_iteration_reserve(it, ordinal, (uint32_t)total,
-					 chunk->offset, AW_MIN(count, fits));
+		batch = aw_iteration_reserve(it, ordinal, (uint32_t)total,
+					     chunk->offset, AW_MIN(count, fits),
+					     u32 != NULL);
 	}
 
 	uint32_t fits =
