@@ -62,12 +62,6 @@ static void aw_put_string(struct aw_encoder *enc, const char *s)
 	enc->len += len;
 }
 
-static bool aw_slot_signed(enum accwatch_kind slot)
-{
-	return slot == ACCWATCH_KIND_i8 || slot == ACCWATCH_KIND_i32 ||
-	       slot == ACCWATCH_KIND_i64;
-}
-
 void aw_encode_event_head(struct aw_encoder *enc, enum aw_event_kind kind,
 			  uint32_t source)
 {
@@ -371,20 +365,36 @@ static void aw_get_string_member(struct aw_cursor *c, struct aw_decoder *dec,
 	refs->offset[refs->n++] = offset;
 }
 
-/* Inline: the integers of every event go through here. */
+/* Inline: the integers of every event go through here; one switch on the
+ * slot picks the varint's sign and the store's width. */
 static inline void aw_get_member(struct aw_cursor *c, struct aw_decoder *dec,
 				 struct aw_string_refs *refs,
 				 struct aw_event *event,
 				 const struct aw_member_spec *spec)
 {
-	if (spec->slot == ACCWATCH_KIND_str) {
+	char *at = (char *)event + spec->offset;
+	switch (spec->slot) {
+	case ACCWATCH_KIND_u8:
+		*(uint8_t *)at = (uint8_t)aw_get_uvarint(c);
+		break;
+	case ACCWATCH_KIND_i8:
+		*(int8_t *)at = (int8_t)aw_get_svarint(c);
+		break;
+	case ACCWATCH_KIND_u32:
+		*(uint32_t *)at = (uint32_t)aw_get_uvarint(c);
+		break;
+	case ACCWATCH_KIND_i32:
+		*(int32_t *)at = (int32_t)aw_get_svarint(c);
+		break;
+	case ACCWATCH_KIND_u64:
+		*(uint64_t *)at = aw_get_uvarint(c);
+		break;
+	case ACCWATCH_KIND_i64:
+		*(int64_t *)at = aw_get_svarint(c);
+		break;
+	case ACCWATCH_KIND_str:
 		aw_get_string_member(c, dec, refs, spec);
-	} else if (aw_slot_signed(spec->slot)) {
-		accwatch_kind_store((char *)event + spec->offset, spec->slot,
-				    aw_get_svarint(c));
-	} else {
-		accwatch_kind_store((char *)event + spec->offset, spec->slot,
-				    (int64_t)aw_get_uvarint(c));
+		break;
 	}
 }
 
