@@ -28,8 +28,12 @@ void aw_index_head_add(struct aw_index_head *head,
 	if (chunk->offset != 0 || head->n || (!u32 && !i64))
 		return;
 	head->n = AW_MIN(count, AW_INDEX_HEAD_MAX);
+	if (!u32) {
+		memcpy(head->head, i64, head->n * sizeof(*i64));
+		return;
+	}
 	for (uint32_t i = 0; i < head->n; i++)
-		head->head[i] = u32 ? (int64_t)u32[i] : i64[i];
+		head->head[i] = (int64_t)u32[i];
 }
 
 void aw_index_head_format(const struct aw_index_head *head, char *buf,
