@@ -69,34 +69,9 @@ void aw_encode_event_head(struct aw_encoder *enc, enum aw_event_kind kind,
 	aw_put_uvarint(enc, source);
 }
 
-void aw_encode_member(struct aw_encoder *enc, const struct aw_member_spec *spec,
-		      int64_t value)
+void aw_encoder_grow(struct aw_encoder *enc, size_t n)
 {
-	/* The width and sign struct aw_event keeps (accwatch_kind_store,
-	 * then accwatch_kind_load), signed ones zigzag-encoded. */
-	uint64_t bits;
-	switch (spec->slot) {
-	case ACCWATCH_KIND_u8:
-		bits = (uint8_t)value;
-		break;
-	case ACCWATCH_KIND_i8:
-		bits = aw_zigzag((int8_t)value);
-		break;
-	case ACCWATCH_KIND_u32:
-		bits = (uint32_t)value;
-		break;
-	case ACCWATCH_KIND_i32:
-		bits = aw_zigzag((int32_t)value);
-		break;
-	case ACCWATCH_KIND_i64:
-		bits = aw_zigzag(value);
-		break;
-	default:
-		bits = (uint64_t)value;
-		break;
-	}
-	AW_GROW(enc->data, enc->cap, enc->len + 10);
-	aw_encode_uvarint_unchecked(enc, bits);
+	AW_GROW(enc->data, enc->cap, enc->len + n);
 }
 
 void aw_encode_member_string(struct aw_encoder *enc, const char *value)

@@ -123,9 +123,6 @@ void aw_encode_event(struct aw_encoder *enc, const struct aw_event *event);
  * its count and that many elements. */
 void aw_encode_event_head(struct aw_encoder *enc, enum aw_event_kind kind,
 			  uint32_t source);
-/* An integer member, narrowed to its slot as struct aw_event keeps it. */
-void aw_encode_member(struct aw_encoder *enc, const struct aw_member_spec *spec,
-		      int64_t value);
 void aw_encode_member_string(struct aw_encoder *enc, const char *value);
 /* The count, and room for the count elements that follow. */
 void aw_encode_elements_begin(struct aw_encoder *enc, uint32_t count);
@@ -139,6 +136,45 @@ static inline void aw_encode_uvarint_unchecked(struct aw_encoder *enc,
 		value >>= 7;
 	}
 	enc->data[enc->len++] = (unsigned char)value;
+}
+
+/* Room for n more bytes: out of line, the usual case has it. */
+void aw_encoder_grow(struct aw_encoder *enc, size_t n);
+
+/* An integer member, narrowed to its slot as struct aw_event keeps it
+ * (accwatch_kind_store, then accwatch_kind_load), signed ones
+ * zigzag-encoded; inline: every member of every event comes here. */
+static inline void aw_encode_member(struct aw_encoder *enc,
+				    const struct aw_member_spec *spec,
+				    int64_t value)
+{
+	uint64_t bits;
+	int64_t wide;
+	switch (spec->slot) {
+	case ACCWATCH_KIND_u8:
+		bits = (uint8_t)value;
+		break;
+	case ACCWATCH_KIND_i8:
+		wide = (int8_t)value;
+		bits = ((uint64_t)wide << 1) ^ (uint64_t)(wide >> 63);
+		break;
+	case ACCWATCH_KIND_u32:
+		bits = (uint32_t)value;
+		break;
+	case ACCWATCH_KIND_i32:
+		wide = (int32_t)value;
+		bits = ((uint64_t)wide << 1) ^ (uint64_t)(wide >> 63);
+		break;
+	case ACCWATCH_KIND_i64:
+		bits = ((uint64_t)value << 1) ^ (uint64_t)(value >> 63);
+		break;
+	default:
+		bits = (uint64_t)value;
+		break;
+	}
+	if (!enc->data || enc->cap - enc->len < 10)
+		aw_encoder_grow(enc, 10);
+	aw_encode_uvarint_unchecked(enc, bits);
 }
 
 /* A word as its 8 bytes, little-endian, where room was made. */
