@@ -253,13 +253,19 @@ static void aw_reader_put_array(struct aw_bt_reader *reader,
 		length = UINT32_MAX;
 	aw_encode_elements_begin(&reader->enc, (uint32_t)length);
 	if (kind == AW_ARRAY_PACKED && !entry->array_signed) {
-		/* The bulk of a trace: two calls and a store a word. */
-		for (uint64_t i = 0; i < length; i++)
-			aw_encode_word_unchecked(
-			    &reader->enc,
-			    bt_field_integer_unsigned_get_value(
-				bt_field_array_borrow_element_field_by_index_const(
-				    array, i)));
+		/* The bulk of a trace: two calls and a store a word, through a
+		 * local pointer (the calls could not move the encoder's). */
+		unsigned char *out = reader->enc.data + reader->enc.len;
+		for (uint64_t i = 0; i < length; i++) {
+			uint64_t word = bt_field_integer_unsigned_get_value(
+			    bt_field_array_borrow_element_field_by_index_const(
+				array, i));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			word = __builtin_bswap64(word);
+#endif
+			memcpy(out + 8 * i, &word, 8);
+		}
+		reader->enc.len += (size_t)length * 8;
 		return;
 	}
 	for (uint64_t i = 0; i < length; i++)
