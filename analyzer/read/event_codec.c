@@ -253,6 +253,11 @@ static uint64_t aw_get_uvarint_slow(struct aw_cursor *c)
 		return x;
 	}
 	memcpy(&x, c->at, sizeof(x));
+	if ((x & UINT64_C(0xffffffffff)) == UINT64_C(0x0fffffffff)) {
+		/* 2^32 - 1, an absent id (a _bits event's fields) */
+		c->at += 5;
+		return UINT32_MAX;
+	}
 	stops = ~x & UINT64_C(0x8080808080808080);
 	if (!stops)
 		return aw_get_uvarint_checked(c);
