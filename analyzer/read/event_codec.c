@@ -42,11 +42,6 @@ static void aw_put_uvarint(struct aw_encoder *enc, uint64_t value)
 	aw_encode_uvarint_unchecked(enc, value);
 }
 
-static uint64_t aw_zigzag(int64_t value)
-{
-	return ((uint64_t)value << 1) ^ (uint64_t)(value >> 63);
-}
-
 static void aw_put_svarint(struct aw_encoder *enc, int64_t value)
 {
 	aw_put_uvarint(enc, aw_zigzag(value));

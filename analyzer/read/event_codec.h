@@ -138,6 +138,13 @@ static inline void aw_encode_uvarint_unchecked(struct aw_encoder *enc,
 	enc->data[enc->len++] = (unsigned char)value;
 }
 
+/* A signed integer as the unsigned one its varint carries: 0, -1, 1, -2
+ * ... as 0, 1, 2, 3 ... */
+static inline uint64_t aw_zigzag(int64_t value)
+{
+	return ((uint64_t)value << 1) ^ (uint64_t)(value >> 63);
+}
+
 /* Room for n more bytes: out of line, the usual case has it. */
 void aw_encoder_grow(struct aw_encoder *enc, size_t n);
 
@@ -149,24 +156,21 @@ static inline void aw_encode_member(struct aw_encoder *enc,
 				    int64_t value)
 {
 	uint64_t bits;
-	int64_t wide;
 	switch (spec->slot) {
 	case ACCWATCH_KIND_u8:
 		bits = (uint8_t)value;
 		break;
 	case ACCWATCH_KIND_i8:
-		wide = (int8_t)value;
-		bits = ((uint64_t)wide << 1) ^ (uint64_t)(wide >> 63);
+		bits = aw_zigzag((int8_t)value);
 		break;
 	case ACCWATCH_KIND_u32:
 		bits = (uint32_t)value;
 		break;
 	case ACCWATCH_KIND_i32:
-		wide = (int32_t)value;
-		bits = ((uint64_t)wide << 1) ^ (uint64_t)(wide >> 63);
+		bits = aw_zigzag((int32_t)value);
 		break;
 	case ACCWATCH_KIND_i64:
-		bits = ((uint64_t)value << 1) ^ (uint64_t)(value >> 63);
+		bits = aw_zigzag(value);
 		break;
 	default:
 		bits = (uint64_t)value;
@@ -199,8 +203,7 @@ static inline void aw_encode_element(struct aw_encoder *enc,
 		aw_encode_uvarint_unchecked(enc, (uint32_t)bits);
 		break;
 	case AW_ARRAY_I64:
-		aw_encode_uvarint_unchecked(
-		    enc, (bits << 1) ^ (uint64_t)((int64_t)bits >> 63));
+		aw_encode_uvarint_unchecked(enc, aw_zigzag((int64_t)bits));
 		break;
 	case AW_ARRAY_U64:
 		aw_encode_uvarint_unchecked(enc, bits);
