@@ -11,6 +11,11 @@
  *                                     bits (the recorder's, the default),
  *                                     packed or plain (the events of
  *                                     recorders before)
+ *   trace_gen RUN discards INDICES    the bench's burst (bits), then four
+ *                                     batch events of 2^15 indices (128 KiB):
+ *                                     LTTng drops an event larger than a
+ *                                     sub-buffer, so under 64 KiB sub-buffers
+ *                                     events are lost whatever the timing
  *   trace_gen RUN absurd              values no sane run has: a dataset of
  *                                     2^62, negative and huge indices, a batch
  *                                     of 10^7 indices, extreme ids and counts
@@ -245,6 +250,29 @@ static int scenario_bench(uint32_t run, unsigned long long total,
 	return 0;
 }
 
+/* The bench's burst, which may or may not outrun the consumer, then four
+ * batch events too large for a sub-buffer of 64 KiB: those are lost on any
+ * machine, so a trace recorded with such sub-buffers surely has discards. */
+static int scenario_discards(uint32_t run, unsigned long long total)
+{
+	enum { BIG = 1u << 15, EVENTS = 4 };
+	scenario_bench(run, total, TG_BITS);
+	uint32_t *big = malloc(BIG * sizeof(*big));
+	if (!big)
+		return 1;
+	for (uint32_t i = 0; i < BIG; i++)
+		big[i] = i;
+	for (uint32_t e = 0; e < EVENTS; e++)
+		lttng_ust_tracepoint(accwatch, batch,
+				     TG_INFO(batch, run, 5000, .loader = 0,
+					     .iteration = 1, .batch = e,
+					     .offset = 0, .total = BIG,
+					     .count = BIG),
+				     big);
+	free(big);
+	return 0;
+}
+
 /* Values at the edges of every field type, for the analyzer's robustness
  * tests: the report must come out, with the odd values flagged or counted. */
 static int scenario_absurd(uint32_t run)
@@ -455,12 +483,15 @@ int main(int argc, char **argv)
 				      : strcmp(argv[4], "packed") == 0
 					  ? TG_PACKED
 					  : TG_BITS);
+	if (argc >= 4 && strcmp(scenario, "discards") == 0)
+		return scenario_discards(run, strtoull(argv[3], NULL, 10));
 	if (argc >= 5 && strcmp(scenario, "growth") == 0)
 		return scenario_growth(run, argv[3],
 				       strtoull(argv[4], NULL, 10));
 usage:
-	fprintf(stderr, "usage: trace_gen RUN sharded|unsharded|none|absurd|"
-			"bench INDICES [bits|packed|plain]|growth "
-			"loaders|epochs|processes N\n");
+	fprintf(stderr,
+		"usage: trace_gen RUN sharded|unsharded|none|absurd|"
+		"bench INDICES [bits|packed|plain]|discards INDICES|growth "
+		"loaders|epochs|processes N\n");
 	return 2;
 }
