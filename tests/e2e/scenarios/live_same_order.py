@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
 """--live at the first batch of epoch 1: DistributedSampler(shuffle=True,
-seed=1) without set_epoch over 160 samples, batches of 8, 0.5 s a step:
-epoch 1 draws epoch 0's first batch with the same seed and epoch, and the
-live line says same-order before any rank ends epoch 1."""
+seed=1) without set_epoch over 160 samples, batches of 8, 0.1 s a step in
+epoch 0 and 1.5 s in epoch 1 (7.5 s for its five batches a rank, room for a
+loaded machine's live reader): epoch 1 draws epoch 0's first batch with the
+same seed and epoch, and the live line says same-order before any rank ends
+epoch 1."""
 import time
 
 from torch.utils.data import DataLoader
@@ -21,5 +23,5 @@ def run(truth, rank, world):
     sampler = DistributedSampler(dataset, shuffle=True, seed=1)
     site = here(); loader = DataLoader(dataset, batch_size=8, sampler=sampler)
     entry = truth.loader(site)
-    for _ in range(2):  # no sampler.set_epoch(): epoch 1 repeats epoch 0
-        truth.read(entry, loader, step=lambda batch: time.sleep(0.5))
+    for pause in (0.1, 1.5):  # no sampler.set_epoch(): epoch 1 repeats 0
+        truth.read(entry, loader, step=lambda batch, pause=pause: time.sleep(pause))
