@@ -11,8 +11,11 @@ recording: one torch rank drawing --real-epochs epochs of a shuffled
 2^24 - 1 samples (bench/loop.py --raw) under accwatch-run. Prints, per
 size, the trace's bytes per index, the seconds to record it, then the wall
 and CPU seconds and peak MiB of accwatch-report and the wall seconds of
-`babeltrace2 ... -c sink.utils.dummy` on it (one run each)."""
+`babeltrace2 ... -c sink.utils.dummy` on it (one run each). Each
+trace's report (JSON, run once more, untimed) must count every index drawn,
+once."""
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -41,10 +44,25 @@ def record_real(opts, trace):
 
 
 
+def reported(trace, report, env):
+    """The samples the JSON report counts in all (every rank, loader and
+    epoch) and the union of each epoch's, summed: each must be the indices
+    drawn, or the row would time a report that lost some."""
+    out = subprocess.run([report, "--format", "json", trace], env=env, capture_output=True,
+                         text=True).stdout
+    epochs = [e for loader in json.loads(out)["loaders"] for e in loader["epochs"]]
+    return (sum(r["samples"] for e in epochs for r in e["ranks"]),
+            sum(e["union"] for e in epochs))
+
+
 def row(name, indices, recorded, trace, report, env):
     size = du(trace)
     dummy = timed(["babeltrace2", trace, "-c", "sink.utils.dummy"], env)
     wall, cpu, mib = timed([report, trace], env)
+    samples, union = reported(trace, report, env)
+    if (samples, union) != (indices, indices):
+        raise SystemExit(f"bench: the report counts {samples:,} samples, {union:,} distinct, "
+                         f"of {indices:,} drawn")
     print(f"{name:<10} {indices:>14,} {size / indices:>11.2f} {recorded:>9.1f} {wall:>9.1f} {cpu:>7.1f}"
           f" {mib:>9.0f} {dummy[0]:>9.1f} {wall / dummy[0]:>9.2f}", flush=True)
 
