@@ -119,34 +119,10 @@ static void accwatch_walk_indices(accwatch_pyobject *indices,
 		ACCWATCH_DEBUG("%s %u: indices not recorded", what, ordinal);
 }
 
-/* The integer fields of a _bits event's list but offset and total, which
- * lead its words (accwatch_packed.h). */
-static void accwatch_head_batch(struct accwatch_packed_writer *w,
-				const struct accwatch_batch_info *of)
-{
-	accwatch_packed_put_short(w, of->loader);
-	accwatch_packed_put_short(w, of->iteration);
-	accwatch_packed_put_short(w, of->batch);
-}
-
-static void accwatch_head_worker_fetch(struct accwatch_packed_writer *w,
-				       const struct accwatch_chunk_info *of)
-{
-	accwatch_packed_put_short(
-	    w, (uint32_t)accwatch_packed_zigzag(of->worker_id));
-	accwatch_packed_put_short(w, of->loader);
-	accwatch_packed_put_short(w, of->iteration);
-	accwatch_packed_put_short(w, of->batch);
-}
-
-static void
-accwatch_head_dataset_map(struct accwatch_packed_writer *w,
-			  const struct accwatch_dataset_map_info *of)
-{
-	accwatch_packed_put_short(w, of->loader);
-	accwatch_packed_put_short(w, of->depth);
-	accwatch_packed_put_sized(w, accwatch_packed_zigzag(of->base_len));
-}
+/* One field of a _bits event's head (ACCWATCH_BITS_HEAD_<event>,
+ * accwatch_catalogue.def), of the info `of`, into writer w. */
+#define ACCWATCH_HEAD_PUT(of, name, coding)                                    \
+	accwatch_packed_put_##coding(w, (of)->name);
 
 /* Room for the words of a chunk of count indices: small chunks (a batch)
  * use the stack; NULL when none could be had. */
@@ -176,8 +152,13 @@ accwatch_pack(struct accwatch_packed_writer *w, uint32_t offset, uint32_t total,
 
 /* The emitter of an event with indices: its _bits event (tracepoint names
  * are literals; the plain, _wide and _packed ones are for traces of
- * before). */
+ * before), the head of its words as the catalogue lists it. */
 #define ACCWATCH_INDICES_EMITTER(function, event, type, iteration, batch)      \
+	static inline void function##_head(struct accwatch_packed_writer *w,   \
+					   const struct type *of)              \
+	{                                                                      \
+		ACCWATCH_BITS_HEAD_##event##_bits(ACCWATCH_HEAD_PUT, of)       \
+	}                                                                      \
 	static void function##_now(const void *info, const uint32_t *narrow,   \
 				   const int64_t *wide)                        \
 	{                                                                      \
@@ -190,7 +171,7 @@ accwatch_pack(struct accwatch_packed_writer *w, uint32_t offset, uint32_t total,
                                                                                \
 		if (!words)                                                    \
 			return;                                                \
-		accwatch_head_##event(&w, of);                                 \
+		function##_head(&w, of);                                       \
 		n = accwatch_pack(&w, of->offset, of->total, of->count,        \
 				  narrow, wide);                               \
 		lttng_ust_tracepoint(accwatch, event##_bits, info, words,      \

@@ -18,9 +18,10 @@
  * their list in the stream too, before the indices, so that the event's
  * fixed part is run, pid and the words' count ("short": 5 bits c, then the
  * value in c bits, 32 when c is 31; a 32-bit value or less):
- *   short    each integer field of the list but offset and total, in the
- *            list's order; a signed one zigzagged (worker_id); base_len
- *            (64 bits) sized, zigzagged
+ *   head     each integer field of the list but offset and total, in the
+ *            list's order (ACCWATCH_BITS_HEAD_<event>,
+ *            accwatch_catalogue.def): short, a signed one zigzagged
+ *            (worker_id); base_len (64 bits) sized, zigzagged
  *   1 bit    place: 0 the chunk is the whole batch (offset 0, total the
  *            count below), 1 short offset then short total follow
  *   then the indices as above.
@@ -98,6 +99,23 @@ static inline void accwatch_packed_put_short(struct accwatch_packed_writer *w,
 
 	accwatch_packed_put(w, code | (uint64_t)value << 5,
 			    5 + (code < 31 ? code : 32));
+}
+
+/* The codings of a _bits event's head that are more than a put
+ * (ACCWATCH_BITS_HEAD_<event>, accwatch_catalogue.def): a signed field
+ * zigzagged, short (32 bits) or sized (64). */
+static inline void
+accwatch_packed_put_short_zigzag(struct accwatch_packed_writer *w,
+				 int32_t value)
+{
+	accwatch_packed_put_short(w, (uint32_t)accwatch_packed_zigzag(value));
+}
+
+static inline void
+accwatch_packed_put_sized_zigzag(struct accwatch_packed_writer *w,
+				 int64_t value)
+{
+	accwatch_packed_put_sized(w, accwatch_packed_zigzag(value));
 }
 
 /* The words of a stream: the bits not yet stored go in one more word. */
@@ -252,6 +270,32 @@ static inline int accwatch_packed_get_short(struct accwatch_packed_reader *r,
 	    !accwatch_packed_get(r, code < 31 ? (unsigned)code : 32u, &got))
 		return 0;
 	*value = (uint32_t)got;
+	return 1;
+}
+
+/* The readers of the codings above: *value set only when the words held
+ * it. */
+static inline int
+accwatch_packed_get_short_zigzag(struct accwatch_packed_reader *r,
+				 int32_t *value)
+{
+	uint32_t got;
+
+	if (!accwatch_packed_get_short(r, &got))
+		return 0;
+	*value = (int32_t)accwatch_packed_unzigzag(got);
+	return 1;
+}
+
+static inline int
+accwatch_packed_get_sized_zigzag(struct accwatch_packed_reader *r,
+				 int64_t *value)
+{
+	uint64_t got;
+
+	if (!accwatch_packed_get_sized(r, &got))
+		return 0;
+	*value = accwatch_packed_unzigzag(got);
 	return 1;
 }
 

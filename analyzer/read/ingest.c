@@ -60,42 +60,26 @@ static void aw_ingest_end(struct aw_ingest *ingest,
 		 "%s%s%s", dir ? dir : "", dir ? ": " : "", record->message);
 }
 
-/* The fields at the head of a _bits event's words (accwatch_packed.h),
- * into the event; 0 when the words end first. */
+/* The fields at the head of a _bits event's words (accwatch_packed.h), as
+ * ACCWATCH_BITS_HEAD_<event> (accwatch_catalogue.def) lists them, into the
+ * event's model; 0 when the words end first (the fields read so far set,
+ * the others left as they were). */
 typedef int aw_bits_head(struct accwatch_packed_reader *r,
 			 struct aw_event *event);
 
-static int aw_bits_head_batch(struct accwatch_packed_reader *r,
-			      struct aw_event *event)
-{
-	struct aw_event_chunk *chunk = &event->u.chunk;
-	return accwatch_packed_get_short(r, &chunk->loader) &&
-	       accwatch_packed_get_short(r, &chunk->iteration) &&
-	       accwatch_packed_get_short(r, &chunk->batch);
-}
-
-static int aw_bits_head_worker_fetch(struct accwatch_packed_reader *r,
-				     struct aw_event *event)
-{
-	uint32_t worker_id;
-	if (!accwatch_packed_get_short(r, &worker_id))
-		return 0;
-	event->u.chunk.worker_id = (int32_t)accwatch_packed_unzigzag(worker_id);
-	return aw_bits_head_batch(r, event);
-}
-
-static int aw_bits_head_dataset_map(struct accwatch_packed_reader *r,
-				    struct aw_event *event)
-{
-	struct aw_event_dataset_map *map = &event->u.dataset_map;
-	uint64_t base_len;
-	if (!accwatch_packed_get_short(r, &map->loader) ||
-	    !accwatch_packed_get_short(r, &map->depth) ||
-	    !accwatch_packed_get_sized(r, &base_len))
-		return 0;
-	map->base_len = accwatch_packed_unzigzag(base_len);
-	return 1;
-}
+/* One field of the head from reader r into the model `of`. */
+#define AW_BITS_GET(of, name, coding)                                          \
+	accwatch_packed_get_##coding(r, &(of)->name) &&
+#define AW_BITS_HEAD(name, model)                                              \
+	static int aw_bits_head_##name(struct accwatch_packed_reader *r,       \
+				       struct aw_event *event)                 \
+	{                                                                      \
+		struct aw_event_##model *of = &event->u.model;                 \
+		return ACCWATCH_BITS_HEAD_##name(AW_BITS_GET, of) 1;           \
+	}
+AW_BITS_HEAD(batch_bits, chunk)
+AW_BITS_HEAD(worker_fetch_bits, chunk)
+AW_BITS_HEAD(dataset_map_bits, dataset_map)
 
 /* How a _packed or _bits event is read: the plain and _wide event it is
  * handed on as, the head of its words (NULL: none, a _packed event) and
@@ -119,11 +103,12 @@ static const struct aw_packed_kind aw_packed_kinds[] = {
     {AW_EVENT_DATASET_MAP_PACKED, AW_EVENT_DATASET_MAP,
      AW_EVENT_DATASET_MAP_WIDE, NULL, 0, 0},
     {AW_EVENT_BATCH_BITS, AW_EVENT_BATCH, AW_EVENT_BATCH_WIDE,
-     aw_bits_head_batch, AW_CHUNK_PLACE},
+     aw_bits_head_batch_bits, AW_CHUNK_PLACE},
     {AW_EVENT_WORKER_FETCH_BITS, AW_EVENT_WORKER_FETCH,
-     AW_EVENT_WORKER_FETCH_WIDE, aw_bits_head_worker_fetch, AW_CHUNK_PLACE},
+     AW_EVENT_WORKER_FETCH_WIDE, aw_bits_head_worker_fetch_bits,
+     AW_CHUNK_PLACE},
     {AW_EVENT_DATASET_MAP_BITS, AW_EVENT_DATASET_MAP, AW_EVENT_DATASET_MAP_WIDE,
-     aw_bits_head_dataset_map, AW_MAP_PLACE},
+     aw_bits_head_dataset_map_bits, AW_MAP_PLACE},
 };
 
 static const struct aw_packed_kind *aw_packed_kind(enum aw_event_kind kind)
