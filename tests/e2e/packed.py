@@ -2,14 +2,29 @@
 """Packed indices (tracepoints/accwatch_packed.h) decoded in Python, for the
 tests that read a trace with bt2: the words of a _packed or _bits event ->
 its indices (and a _bits event's fields)."""
-MASK = 2**64 - 1
+import os
+import re
 
-# The integer fields leading a _bits event's words, in order, each "short"
-# or "sized", signed ones zigzagged; offset and total follow as its place.
-BITS_HEADS = {"batch": (("loader", "short"), ("iteration", "short"), ("batch", "short")),
-              "worker_fetch": (("worker_id", "short_signed"), ("loader", "short"),
-                               ("iteration", "short"), ("batch", "short")),
-              "dataset_map": (("loader", "short"), ("depth", "short"), ("base_len", "sized_signed"))}
+MASK = 2**64 - 1
+CATALOGUE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                         "tracepoints", "accwatch_catalogue.def")
+
+
+def _bits_heads(path):
+    """{event: ((field, coding), ...)}: the integer fields leading a _bits
+    event's words, in order, as the catalogue's ACCWATCH_BITS_HEAD_<event>
+    lists them (coding "short", "short_zigzag" or "sized_zigzag"); offset
+    and total follow as its place."""
+    with open(path) as f:
+        text = f.read()
+    heads = {m.group(1): tuple(re.findall(r"H\(X, (\w+), (\w+)\)", m.group(2)))
+             for m in re.finditer(r"#define ACCWATCH_BITS_HEAD_(\w+)_bits\(H, X\)((?:[^\n]*\\\n)*[^\n]*)", text)}
+    if sorted(heads) != ["batch", "dataset_map", "worker_fetch"] or not all(heads.values()):
+        raise ValueError(f"{path}: the _bits heads not found")
+    return heads
+
+
+BITS_HEADS = _bits_heads(CATALOGUE)
 
 
 def _signed(value):
@@ -63,7 +78,7 @@ def unpack_bits(event, words):
     fields = {}
     for name, how in BITS_HEADS[event]:
         value = bits.short() if how.startswith("short") else bits.sized()
-        fields[name] = _unzigzag(value) if how.endswith("_signed") else value
+        fields[name] = _unzigzag(value) if how.endswith("_zigzag") else value
     place = bits.get(1)
     if place:
         fields["offset"], fields["total"] = bits.short(), bits.short()
