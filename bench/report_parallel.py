@@ -2,7 +2,8 @@
 """The report with its streams decoded by one babeltrace2 process and by
 several (ACCWATCH_REPORT_READERS), paired with `babeltrace2 ... -c
 sink.utils.dummy` (the decoding floor) on the same trace: N shuffled indices
-(4 ranks, batches of 64, packed events) made by accwatch_trace_gen's `bench`
+(4 ranks, batches of 64, packed events; --form bits: the recorder's `_bits`
+events) made by accwatch_trace_gen's `bench`
 scenario and recorded through an LTTng session, the generator moved between
 the processors so that each one's stream holds part of the events.
 Interleaved rounds; prints the medians of wall and CPU seconds (user +
@@ -63,12 +64,14 @@ def main():
     parser.add_argument("--readers", default="1,2", help="reader counts to pair (default %(default)s)")
     parser.add_argument("--callgrind", type=int, default=0, metavar="N",
                         help="also count instructions on a trace of N indices")
+    parser.add_argument("--form", default="packed", choices=("packed", "bits", "plain"),
+                        help="the events of the trace (default %(default)s, the tables of the README)")
     opts = parser.parse_args()
     gen, report = build_tools(opts.build)
     ensure_sessiond()
     with tempfile.TemporaryDirectory(prefix="accwatch-bench-parallel-") as work:
         trace = os.path.join(work, "trace")
-        record_gen(gen, trace, ["bench", str(opts.indices), "packed"], 4400, "parallel", spread=True)
+        record_gen(gen, trace, ["bench", str(opts.indices), opts.form], 4400, "parallel", spread=True)
         tools = {"babeltrace2 dummy": (["babeltrace2", trace, "-c", "sink.utils.dummy"], {})}
         for n in opts.readers.split(","):
             tools[f"accwatch-report, {n} reader{'s' if n != '1' else ''}"] = (
@@ -79,7 +82,7 @@ def main():
                 results[tool].append(timed(cmd, dict(os.environ, **extra)))
         sizes = streams(trace)
         share = " / ".join(f"{100 * s / sum(sizes):.0f}%" for s in sizes)
-        print(f"# {opts.indices:,} shuffled indices, 4 ranks, batches of 64; {len(sizes)} streams "
+        print(f"# {opts.indices:,} shuffled indices ({opts.form} events), 4 ranks, batches of 64; {len(sizes)} streams "
               f"({share} of the bytes); medians of {opts.rounds} interleaved rounds")
         print(f"{'tool':<28} {'wall s':>7} {'CPU s':>7} {'peak MiB':>9} {'wall vs dummy':>13} "
               f"{'CPU vs dummy':>12}")
@@ -90,7 +93,7 @@ def main():
                   f"{cpu / floor[1]:>12.2f}")
         if opts.callgrind:
             shutil.rmtree(trace)
-            record_gen(gen, trace, ["bench", str(opts.callgrind), "packed"], 4401, "parallel", spread=True)
+            record_gen(gen, trace, ["bench", str(opts.callgrind), opts.form], 4401, "parallel", spread=True)
             print(f"\n# instructions (millions) on {opts.callgrind:,} indices, one run under callgrind")
             print(f"{'tool':<28} {'analyzer':>9} {'readers':>17} {'all':>8} {'all vs dummy':>12}")
             dummy = None
