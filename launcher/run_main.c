@@ -5,7 +5,6 @@
 
 #include "run_args.h"
 #include "run_log.h"
-#include "run_preflight.h"
 #include "run_record.h"
 
 #ifndef ACCWATCH_VERSION
@@ -23,7 +22,6 @@ int main(int argc, char *argv[])
 	status = accwatch_run_args_parse(argc, argv, &options, &error);
 	switch (status) {
 	case ACCWATCH_RUN_ARGS_OK:
-		accwatch_run_preflight_size(&options);
 		exit_code = accwatch_run_record(&options);
 		break;
 	case ACCWATCH_RUN_ARGS_HELP:

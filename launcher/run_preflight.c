@@ -140,26 +140,50 @@ static bool accwatch_run_preflight_shares_shm(void)
 	       stat(root_shm, &theirs) == 0 && ours.st_dev == theirs.st_dev;
 }
 
+/* What the session's buffers will find, probed once: whether they go in
+ * our /dev/shm, its free bytes (-1: unknown), the CPUs and the page. */
+struct accwatch_run_room {
+	bool shares;
+	int64_t free_bytes;
+	long cpus, page;
+};
+
+static void accwatch_run_preflight_room(struct accwatch_run_room *room)
+{
+	room->shares = accwatch_run_preflight_shares_shm();
+	room->free_bytes = room->shares ? accwatch_shm_free_bytes() : -1;
+	room->cpus = accwatch_run_preflight_cpus();
+	room->page = sysconf(_SC_PAGESIZE);
+	if (room->page <= 0)
+		room->page = 4096;
+}
+
+/* The burst's sizes (accwatch_run_buffers_grow) when options leave the
+ * sizes to accwatch-run and the room has them, else the defaults stay. */
+static void accwatch_run_preflight_size(struct accwatch_run_options *options,
+					const struct accwatch_run_room *room)
+{
+	if (accwatch_run_buffers_grow(options, room->cpus, room->free_bytes,
+				      room->page))
+		accwatch_run_log_debug(
+		    "buffers of %" PRIu64 " x %" PRIu64 " KiB per CPU",
+		    options->num_subbuf, options->subbuf_size / 1024);
+}
+
 /* The session's buffers, which the consumer zero-fills in /dev/shm as each
  * is created (an allocation that fails there records nothing, quietly). */
 static bool
 accwatch_run_preflight_buffers(const struct accwatch_run_options *options,
-			       char *why, size_t why_len)
+			       const struct accwatch_run_room *room, char *why,
+			       size_t why_len)
 {
-	long page = sysconf(_SC_PAGESIZE), cpus;
-	int64_t free_bytes, needed;
+	int64_t needed;
 
-	if (!accwatch_run_preflight_shares_shm())
+	if (room->free_bytes < 0)
 		return true;
-	free_bytes = accwatch_shm_free_bytes();
-	if (free_bytes < 0)
-		return true;
-	if (page <= 0)
-		page = 4096;
-	cpus = accwatch_run_preflight_cpus();
-	needed = accwatch_run_buffers_bytes(cpus, options->num_subbuf,
-					    options->subbuf_size, page);
-	if (free_bytes >= needed)
+	needed = accwatch_run_buffers_bytes(room->cpus, options->num_subbuf,
+					    options->subbuf_size, room->page);
+	if (room->free_bytes >= needed)
 		return true;
 	snprintf(
 	    why, why_len,
@@ -169,9 +193,9 @@ accwatch_run_preflight_buffers(const struct accwatch_run_options *options,
 	    "(a container: docker run --shm-size above %" PRId64
 	    "m), or record with a smaller "
 	    "--subbuf-size/--num-subbuf",
-	    ACCWATCH_SHM_DIR, free_bytes / 1024,
+	    ACCWATCH_SHM_DIR, room->free_bytes / 1024,
 	    options->buffers == ACCWATCH_RUN_BUFFERS_PER_PID ? "at least " : "",
-	    needed / 1024, cpus, options->num_subbuf,
+	    needed / 1024, room->cpus, options->num_subbuf,
 	    options->subbuf_size / 1024,
 	    options->buffers == ACCWATCH_RUN_BUFFERS_PER_PID
 		? ", per traced process"
@@ -180,26 +204,11 @@ accwatch_run_preflight_buffers(const struct accwatch_run_options *options,
 	return false;
 }
 
-void accwatch_run_preflight_size(struct accwatch_run_options *options)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	if (options->sizes_given ||
-	    options->buffers != ACCWATCH_RUN_BUFFERS_PER_UID ||
-	    !accwatch_run_preflight_shares_shm())
-		return;
-	if (accwatch_run_buffers_grow(options, accwatch_run_preflight_cpus(),
-				      accwatch_shm_free_bytes(),
-				      page > 0 ? page : 4096))
-		accwatch_run_log_debug(
-		    "buffers of %" PRIu64 " x %" PRIu64 " KiB per CPU",
-		    options->num_subbuf, options->subbuf_size / 1024);
-}
-
-bool accwatch_run_preflight(const struct accwatch_run_options *options,
-			    char *why, size_t why_len)
+bool accwatch_run_preflight(struct accwatch_run_options *options, char *why,
+			    size_t why_len)
 {
 	struct accwatch_shm_check check;
+	struct accwatch_run_room room;
 
 	if (!accwatch_run_preflight_home(why, why_len))
 		return false;
@@ -207,7 +216,9 @@ bool accwatch_run_preflight(const struct accwatch_run_options *options,
 		accwatch_shm_describe(&check, why, why_len);
 		return false;
 	}
-	return accwatch_run_preflight_buffers(options, why, why_len);
+	accwatch_run_preflight_room(&room);
+	accwatch_run_preflight_size(options, &room);
+	return accwatch_run_preflight_buffers(options, &room, why, why_len);
 }
 
 bool accwatch_run_preflight_shm_after(char *why, size_t why_len)

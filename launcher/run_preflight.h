@@ -10,16 +10,15 @@
 
 #include "run_args.h"
 
-/* Sizes the buffers when options leaves it to accwatch-run: the burst's
- * (accwatch_run_buffers_grow) when the daemon's consumer shares this
- * /dev/shm and it has the room, else the defaults stay. */
-void accwatch_run_preflight_size(struct accwatch_run_options *options);
-
 /* True when recording can work; else false with the cause and its fix in
- * why (one line, no newline). May create LTTng-UST's wait files in /dev/shm
- * (as the traced processes would) to reserve their pages. */
-bool accwatch_run_preflight(const struct accwatch_run_options *options,
-			    char *why, size_t why_len);
+ * why (one line, no newline). Sizes the buffers first when options leave
+ * it to accwatch-run: the burst's (accwatch_run_buffers_grow) when the
+ * daemon's consumer shares this /dev/shm and it has the room, else the
+ * defaults stay; one probe of the daemon and /dev/shm serves both. May
+ * create LTTng-UST's wait files in /dev/shm (as the traced processes
+ * would) to reserve their pages. */
+bool accwatch_run_preflight(struct accwatch_run_options *options, char *why,
+			    size_t why_len);
 
 /* After a run that recorded nothing: whether /dev/shm is the reason (the
  * preload stayed dormant for it), in why. */

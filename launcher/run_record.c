@@ -590,7 +590,7 @@ accwatch_run_record_relayd_summary(const struct accwatch_run_options *options,
 		run_id);
 }
 
-int accwatch_run_record(const struct accwatch_run_options *options)
+int accwatch_run_record(struct accwatch_run_options *options)
 {
 	char relayd_url[300] = "";
 	int exit_code = ACCWATCH_RUN_EXIT_FAILURE;

@@ -21,7 +21,8 @@
 #define ACCWATCH_RUN_DAEMON_TIMEOUT_MS 10000
 
 /* Returns the exit status for accwatch-run: the command's, or one of the
- * ACCWATCH_RUN_EXIT_* codes. */
-int accwatch_run_record(const struct accwatch_run_options *options);
+ * ACCWATCH_RUN_EXIT_* codes. Sets options' buffer sizes when they are left
+ * to it (accwatch_run_preflight). */
+int accwatch_run_record(struct accwatch_run_options *options);
 
 #endif
