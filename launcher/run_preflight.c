@@ -140,18 +140,19 @@ static bool accwatch_run_preflight_shares_shm(void)
 	       stat(root_shm, &theirs) == 0 && ours.st_dev == theirs.st_dev;
 }
 
-/* What the session's buffers will find, probed once: whether they go in
- * our /dev/shm, its free bytes (-1: unknown), the CPUs and the page. */
+/* What the session's buffers will find, probed once: the free bytes of
+ * /dev/shm when they go in ours (-1: they do not, or unknown), the CPUs
+ * and the page. */
 struct accwatch_run_room {
-	bool shares;
 	int64_t free_bytes;
 	long cpus, page;
 };
 
 static void accwatch_run_preflight_room(struct accwatch_run_room *room)
 {
-	room->shares = accwatch_run_preflight_shares_shm();
-	room->free_bytes = room->shares ? accwatch_shm_free_bytes() : -1;
+	room->free_bytes = accwatch_run_preflight_shares_shm()
+			       ? accwatch_shm_free_bytes()
+			       : -1;
 	room->cpus = accwatch_run_preflight_cpus();
 	room->page = sysconf(_SC_PAGESIZE);
 	if (room->page <= 0)
