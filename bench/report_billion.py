@@ -48,9 +48,12 @@ def reported(trace, report, env):
     """The samples the JSON report counts in all (every rank, loader and
     epoch) and the union of each epoch's, summed: each must be the indices
     drawn, or the row would time a report that lost some."""
-    out = subprocess.run([report, "--format", "json", trace], env=env, capture_output=True,
-                         text=True).stdout
-    epochs = [e for loader in json.loads(out)["loaders"] for e in loader["epochs"]]
+    done = subprocess.run([report, "--format", "json", trace], env=env, capture_output=True,
+                          text=True)
+    if done.returncode not in (0, 1):  # 1: findings
+        raise SystemExit(f"bench: {report} --format json exited {done.returncode}: "
+                         f"{done.stderr.strip()[:300]}")
+    epochs = [e for loader in json.loads(done.stdout)["loaders"] for e in loader["epochs"]]
     return (sum(r["samples"] for e in epochs for r in e["ranks"]),
             sum(e["union"] for e in epochs))
 
