@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* How processes ended: DataLoader workers that were killed or crashed
  * (worker-died), workers that never came back from a fetch (worker-stuck)
- * and ranks whose end cut an epoch short (rank-died). Each finding quotes
- * what the process was reading: that is where the bug is reproduced. */
+ * and ranks whose end cut an epoch short (rank-died), or came after their
+ * data was read (rank-ended-after-data, an info). Each finding quotes what
+ * the process was reading: that is where the bug is reproduced. */
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -470,6 +471,16 @@ static const struct aw_cell *aw_furthest_peer(const struct aw_epoch *e,
 	return best;
 }
 
+/* The rank's cell of an epoch, NULL. */
+static const struct aw_cell *aw_rank_cell(const struct aw_epoch *e,
+					  int32_t rank)
+{
+	for (size_t c = 0; c < e->n_cells; c++)
+		if (e->cells[c].rank == rank)
+			return &e->cells[c];
+	return NULL;
+}
+
 /* Trace clock when a cell's pass drew its last batch, -1 unknown. */
 static int64_t aw_last_draw_ns(const struct aw_model *model,
 			       const struct aw_cell *cell)
@@ -543,6 +554,17 @@ static bool aw_rank_cut_short(const struct aw_model *model, uint32_t process,
 	end->peer = e ? aw_furthest_peer(e, p->rank, end->batches) : NULL;
 	if (end->inside)
 		return true;
+	/* What its loop got in that epoch is its cell's: accelerate's
+	 * dispatcher rebuilds a rank's share from rank 0's reads while the
+	 * rank's own iterator only primed. A cell that ran to the end was
+	 * read whatever the pass itself drew. */
+	const struct aw_cell *own = e ? aw_rank_cell(e, p->rank) : NULL;
+	if (own && own->exhausted)
+		return false;
+	if (own) {
+		end->batches = own->batches;
+		end->peer = aw_furthest_peer(e, p->rank, own->batches);
+	}
 	if (!end->peer)
 		return false;
 	if (badly || !it->ended)
@@ -800,6 +822,148 @@ static void aw_evidence_failed_elsewhere(struct aw_finding *f,
 	}
 }
 
+/* --- rank-ended-after-data ------------------------------------------------ */
+
+/* The newest pass of a rank process, AW_NONE when it began none. */
+static uint32_t aw_last_pass(const struct aw_model *model, uint32_t process)
+{
+	for (size_t i = model->n_iterations; i-- > 0;)
+		if (model->loaders[model->iterations[i].loader].process ==
+		    process)
+			return (uint32_t)i;
+	return AW_NONE;
+}
+
+/* A rank that read and then ended badly or was stopped, none of its
+ * passes cut short by that end. */
+static bool aw_rank_ended_after_data(const struct aw_model *model,
+				     uint32_t process)
+{
+	const struct aw_process *p = &model->processes[process];
+	struct aw_rank_end end;
+	return aw_rank_ended_badly(p) &&
+	       aw_last_pass(model, process) != AW_NONE &&
+	       !aw_rank_cut_short(model, process, &end);
+}
+
+/* " (its last: epoch 1 of L0 (train.py:10), 8 batches, to its end)" */
+static void aw_last_pass_said(const struct aw_model *model, uint32_t process,
+			      struct aw_text *t)
+{
+	const struct aw_iteration *it =
+	    &model->iterations[aw_last_pass(model, process)];
+	char name[128];
+	aw_loader_name(model, it->loader, name, sizeof(name));
+	uint64_t n = aw_iteration_batches(it);
+	const struct aw_epoch *e = aw_pass_epoch(model, it);
+	const struct aw_cell *own =
+	    e ? aw_rank_cell(e, model->processes[process].rank) : NULL;
+	bool to_end = own ? own->exhausted : it->exhausted;
+	if (own)
+		n = own->batches;
+	aw_text_add(t,
+		    "its last: epoch %" PRIu32 " of %s, %" PRIu64 " batch%s%s",
+		    it->epoch, name, n, n == 1 ? "" : "es",
+		    to_end ? ", to its end" : ", its loop left it");
+}
+
+static const char *aw_after_data_fix(const struct aw_process *p)
+{
+	if (p->exit_signal == SIGABRT)
+		return "nothing to change in the data path; the abort is in "
+		       "the rank's stderr. With torch 2.x over gloo, "
+		       "\"terminate called without an active exception\" "
+		       "at exit is a gloo worker thread releasing a "
+		       "collective's work while the interpreter shuts down (a "
+		       "race in torch and CPython before 3.14); ending the "
+		       "rank with os._exit(0) after destroy_process_group() "
+		       "avoids it";
+	if (p->exception_type)
+		return "nothing to change in the data path: fix the exception "
+		       "where its traceback (the rank's stderr) points";
+	if (aw_stop_signal(p->exit_signal))
+		return "nothing to change in the data path: the rank was "
+		       "stopped from outside (a launcher once another rank "
+		       "failed, a scheduler, Ctrl-C) after reading its data";
+	return "nothing to change in the data path: why the rank ended is "
+	       "in its stderr";
+}
+
+/* One finding for a rank that ended after its data, its message. */
+static struct aw_finding *aw_after_data_finding(const struct aw_model *model,
+						uint32_t process,
+						struct aw_findings *out)
+{
+	const struct aw_process *p = &model->processes[process];
+	const struct aw_iteration *it =
+	    &model->iterations[aw_last_pass(model, process)];
+	struct aw_finding *f =
+	    aw_findings_add(out, "rank-ended-after-data", AW_SEVERITY_INFO,
+			    model->loaders[it->loader].global, it->epoch);
+	aw_finding_add_rank(f, p->rank);
+	aw_finding_add_integer(f, "pid", p->pid);
+	char how[64];
+	aw_how_ended(f, p, how, sizeof(how));
+	struct aw_text message = {0};
+	aw_text_add(&message,
+		    "rank %d (pid %d) %s after every pass it began had ended (",
+		    p->rank, p->pid, how);
+	aw_last_pass_said(model, process, &message);
+	aw_text_add(&message, ")");
+	aw_add_raised(&message, "; it ", p);
+	aw_text_add(&message, ": what it read is complete, this is not a "
+			      "data-loading problem");
+	aw_finding_set_message(f, "%s", aw_text_str(&message));
+	aw_text_fini(&message);
+	double after =
+	    aw_seconds(it->n_batch_ns ? it->last_batch_ns : -1, p->exit_ns);
+	if (after >= 0)
+		aw_finding_add_evidence(f,
+					"it ended %.3f s after the last batch "
+					"of that pass was drawn",
+					after);
+	if (p->exception_type && *p->exception_site)
+		aw_finding_add_evidence(f, "the exception was raised at %s",
+					p->exception_site);
+	aw_finding_set_fix(f, "%s", aw_after_data_fix(p));
+	return f;
+}
+
+/* Ranks that ended badly or were stopped after reading, none of them
+ * inside a pass: one finding for each that failed, the stopped ones
+ * told under the first (the launcher stopped them), or, when none
+ * failed, one finding for all. */
+static void aw_check_ended_after_data(const struct aw_model *model,
+				      struct aw_findings *out)
+{
+	struct aw_finding *first = NULL;
+	for (int stopped = 0; stopped < 2; stopped++) {
+		for (size_t i = 0; i < model->n_processes; i++) {
+			const struct aw_process *p = &model->processes[i];
+			if (aw_stop_signal(p->exit_signal) != stopped ||
+			    !aw_rank_ended_after_data(model, (uint32_t)i))
+				continue;
+			if (!first || !stopped) {
+				struct aw_finding *f = aw_after_data_finding(
+				    model, (uint32_t)i, out);
+				first = first ? first : f;
+				continue;
+			}
+			struct aw_text said = {0};
+			aw_last_pass_said(model, (uint32_t)i, &said);
+			aw_finding_add_rank(first, p->rank);
+			aw_finding_add_evidence(
+			    first,
+			    "rank %d (pid %d) was stopped by %s after its "
+			    "passes ended too (%s): most likely by the "
+			    "launcher",
+			    p->rank, p->pid, aw_signal_name(p->exit_signal),
+			    aw_text_str(&said));
+			aw_text_fini(&said);
+		}
+	}
+}
+
 /* rank-died: a rank whose end cut one of its passes over a loader short
  * (aw_rank_cut_short says when). A rank that crashed, raised or ended
  * itself is a finding of its own; ranks stopped by SIGTERM, SIGINT or
@@ -834,4 +998,6 @@ void aw_check_rank_died(const struct aw_check_input *in,
 			any = true;
 		}
 	}
+	if (!any)
+		aw_check_ended_after_data(model, out);
 }

@@ -318,12 +318,84 @@ Test(checks_exit, ranks_stopped_by_ctrl_c_are_one_finding)
 
 Test(checks_exit, no_rank_died_after_its_epochs)
 {
-	/* Killed after its loop ended: not a data-loading death. */
+	/* Killed after its loop ended: not a data-loading death, and the
+	 * report says so. */
 	struct s_run r = s_run_of(2, &base);
 	s_rank_reads(r.model, 0, 0, 0, 50, 10);
 	s_rank_reads(r.model, 1, 0, 50, 100, 10);
 	s_exit(r.model, 99, 101, -1, SIGKILL);
 	s_finish_only(&r, NULL);
+	const struct aw_finding *f = s_get(&r, "rank-ended-after-data");
+	cr_assert(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_INFO);
+	cr_expect(s_has_rank(f, 1) && f->n_ranks == 1);
+	cr_expect_eq(s_number(f, "signal"), SIGKILL);
+	s_expect_says(f, "rank 1 (pid 101) was killed by signal 9 (SIGKILL) "
+			 "after every pass it began had ended (its last: "
+			 "epoch 0 of L0 (train.py:10), 5 batches, to its "
+			 "end): what it read is complete, this is not a "
+			 "data-loading problem");
+	s_done(&r);
+}
+
+Test(checks_exit, an_abort_after_the_loops_and_the_ranks_stopped_after_it)
+{
+	/* Rank 1 aborted at exit (gloo's race), the launcher then stopped
+	 * rank 0, also past its loop: one info naming both, no error. */
+	struct s_run r = s_run_of(2, &base);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_rank_reads(r.model, 1, 0, 50, 100, 10);
+	s_exit(r.model, 99, 101, -1, SIGABRT);
+	s_exit(r.model, 99, 100, -1, SIGTERM);
+	s_finish_only(&r, NULL);
+	cr_expect_eq(s_count(&r.findings, "rank-ended-after-data"), 1);
+	const struct aw_finding *f = s_get(&r, "rank-ended-after-data");
+	cr_assert(f);
+	cr_expect(s_has_rank(f, 0) && s_has_rank(f, 1));
+	s_expect_says(f, "(SIGABRT) after every pass it began had ended");
+	s_expect_says(f, "rank 0 (pid 100) was stopped by SIGTERM after its "
+			 "passes ended too");
+	s_expect_says(f, "gloo");
+	s_done(&r);
+
+	/* Stopped alone (a scheduler's SIGTERM once training was done). */
+	r = s_run_of(2, &base);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_rank_reads(r.model, 1, 0, 50, 100, 10);
+	s_exit(r.model, 99, 100, -1, SIGTERM);
+	s_exit(r.model, 99, 101, -1, SIGTERM);
+	s_finish_only(&r, NULL);
+	cr_expect_eq(s_count(&r.findings, "rank-ended-after-data"), 1);
+	f = s_get(&r, "rank-ended-after-data");
+	cr_expect(s_has_rank(f, 0) && s_has_rank(f, 1));
+	s_expect_says(f, "stopped from outside");
+	s_done(&r);
+
+	/* A rank that ended cleanly is no finding. */
+	r = s_run_of(2, &base);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_rank_reads(r.model, 1, 0, 50, 100, 10);
+	s_exit(r.model, 99, 101, 0, -1);
+	s_finish_only(&r, NULL);
+	cr_expect_eq(s_count(&r.findings, "rank-ended-after-data"), 0);
+	s_done(&r);
+}
+
+Test(checks_exit, no_after_data_info_beside_a_rank_died)
+{
+	/* Rank 0 raised after its loop; ranks 1 and 2 were stopped inside
+	 * theirs: rank-died tells rank 0's error first, no info besides. */
+	struct s_run r = s_run_of(3, &base);
+	s_rank_reads(r.model, 0, 0, 0, 30, 10);
+	s_rank_reads_cut(r.model, 1, 0, 30, 50, 10);
+	s_rank_reads_cut(r.model, 2, 0, 30, 50, 10);
+	s_exception(r.model, 100, "ValueError", "loss is nan",
+		    "/src/train.py:40");
+	s_exit(r.model, 99, 100, 1, -1);
+	s_exit(r.model, 99, 101, -1, SIGTERM);
+	s_exit(r.model, 99, 102, -1, SIGTERM);
+	s_finish_only(&r, "rank-died");
+	cr_expect_eq(s_count(&r.findings, "rank-ended-after-data"), 0);
 	s_done(&r);
 }
 
