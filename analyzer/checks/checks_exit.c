@@ -834,6 +834,58 @@ static uint32_t aw_last_pass(const struct aw_model *model, uint32_t process)
 	return AW_NONE;
 }
 
+/* What a rank read last: its newest pass, and its cell of that pass's
+ * epoch; for a rank whose share another process read (accelerate's
+ * dispatcher on rank 0), the cell of its pid whose pass drew last. */
+struct aw_last_read {
+	uint32_t global, epoch;
+	const struct aw_iteration *pass; /* NULL: the cell alone */
+	const struct aw_cell *cell;      /* NULL: the pass alone */
+};
+
+static const struct aw_cell *aw_newest_cell_of(const struct aw_model *model,
+					       const struct aw_process *p,
+					       uint32_t *global,
+					       uint32_t *epoch)
+{
+	const struct aw_cell *best = NULL;
+	for (size_t g = 0; g < model->n_loaders_global; g++) {
+		const struct aw_global_loader *l = &model->loaders_global[g];
+		for (size_t e = 0; e < l->n_epochs; e++)
+			for (size_t c = 0; c < l->epochs[e].n_cells; c++) {
+				const struct aw_cell *cell =
+				    &l->epochs[e].cells[c];
+				if (cell->pid != p->pid ||
+				    (best && aw_last_draw_ns(model, cell) <
+						 aw_last_draw_ns(model, best)))
+					continue;
+				best = cell;
+				*global = (uint32_t)g;
+				*epoch = l->epochs[e].epoch;
+			}
+	}
+	return best;
+}
+
+static bool aw_rank_last_read(const struct aw_model *model, uint32_t process,
+			      struct aw_last_read *out)
+{
+	const struct aw_process *p = &model->processes[process];
+	memset(out, 0, sizeof(*out));
+	uint32_t index = aw_last_pass(model, process);
+	if (index == AW_NONE) {
+		out->cell =
+		    aw_newest_cell_of(model, p, &out->global, &out->epoch);
+		return out->cell != NULL;
+	}
+	out->pass = &model->iterations[index];
+	out->global = model->loaders[out->pass->loader].global;
+	out->epoch = out->pass->epoch;
+	const struct aw_epoch *e = aw_pass_epoch(model, out->pass);
+	out->cell = e ? aw_rank_cell(e, p->rank) : NULL;
+	return true;
+}
+
 /* A rank that read and then ended badly or was stopped, none of its
  * passes cut short by that end. */
 static bool aw_rank_ended_after_data(const struct aw_model *model,
@@ -841,29 +893,25 @@ static bool aw_rank_ended_after_data(const struct aw_model *model,
 {
 	const struct aw_process *p = &model->processes[process];
 	struct aw_rank_end end;
+	struct aw_last_read last;
 	return aw_rank_ended_badly(p) &&
-	       aw_last_pass(model, process) != AW_NONE &&
+	       aw_rank_last_read(model, process, &last) &&
 	       !aw_rank_cut_short(model, process, &end);
 }
 
-/* " (its last: epoch 1 of L0 (train.py:10), 8 batches, to its end)" */
-static void aw_last_pass_said(const struct aw_model *model, uint32_t process,
+/* "its last: epoch 1 of L0 (train.py:10), 8 batches, to its end" */
+static void aw_last_read_said(const struct aw_model *model,
+			      const struct aw_last_read *last,
 			      struct aw_text *t)
 {
-	const struct aw_iteration *it =
-	    &model->iterations[aw_last_pass(model, process)];
-	char name[128];
-	aw_loader_name(model, it->loader, name, sizeof(name));
-	uint64_t n = aw_iteration_batches(it);
-	const struct aw_epoch *e = aw_pass_epoch(model, it);
-	const struct aw_cell *own =
-	    e ? aw_rank_cell(e, model->processes[process].rank) : NULL;
-	bool to_end = own ? own->exhausted : it->exhausted;
-	if (own)
-		n = own->batches;
-	aw_text_add(t,
-		    "its last: epoch %" PRIu32 " of %s, %" PRIu64 " batch%s%s",
-		    it->epoch, name, n, n == 1 ? "" : "es",
+	uint64_t n =
+	    last->cell ? last->cell->batches : aw_iteration_batches(last->pass);
+	bool to_end =
+	    last->cell ? last->cell->exhausted : last->pass->exhausted;
+	char of[160];
+	aw_of_loader(model, last->global, of, sizeof(of));
+	aw_text_add(t, "its last: epoch %" PRIu32 "%s, %" PRIu64 " batch%s%s",
+		    last->epoch, of, n, n == 1 ? "" : "es",
 		    to_end ? ", to its end" : ", its loop left it");
 }
 
@@ -895,11 +943,11 @@ static struct aw_finding *aw_after_data_finding(const struct aw_model *model,
 						struct aw_findings *out)
 {
 	const struct aw_process *p = &model->processes[process];
-	const struct aw_iteration *it =
-	    &model->iterations[aw_last_pass(model, process)];
+	struct aw_last_read last;
+	aw_rank_last_read(model, process, &last);
 	struct aw_finding *f =
 	    aw_findings_add(out, "rank-ended-after-data", AW_SEVERITY_INFO,
-			    model->loaders[it->loader].global, it->epoch);
+			    last.global, last.epoch);
 	aw_finding_add_rank(f, p->rank);
 	aw_finding_add_integer(f, "pid", p->pid);
 	char how[64];
@@ -908,15 +956,16 @@ static struct aw_finding *aw_after_data_finding(const struct aw_model *model,
 	aw_text_add(&message,
 		    "rank %d (pid %d) %s after every pass it began had ended (",
 		    p->rank, p->pid, how);
-	aw_last_pass_said(model, process, &message);
+	aw_last_read_said(model, &last, &message);
 	aw_text_add(&message, ")");
 	aw_add_raised(&message, "; it ", p);
 	aw_text_add(&message, ": what it read is complete, this is not a "
 			      "data-loading problem");
 	aw_finding_set_message(f, "%s", aw_text_str(&message));
 	aw_text_fini(&message);
-	double after =
-	    aw_seconds(it->n_batch_ns ? it->last_batch_ns : -1, p->exit_ns);
+	int64_t drawn =
+	    last.pass && last.pass->n_batch_ns ? last.pass->last_batch_ns : -1;
+	double after = aw_seconds(drawn, p->exit_ns);
 	if (after >= 0)
 		aw_finding_add_evidence(f,
 					"it ended %.3f s after the last batch "
@@ -950,7 +999,9 @@ static void aw_check_ended_after_data(const struct aw_model *model,
 				continue;
 			}
 			struct aw_text said = {0};
-			aw_last_pass_said(model, (uint32_t)i, &said);
+			struct aw_last_read last;
+			aw_rank_last_read(model, (uint32_t)i, &last);
+			aw_last_read_said(model, &last, &said);
 			aw_finding_add_rank(first, p->rank);
 			aw_finding_add_evidence(
 			    first,
