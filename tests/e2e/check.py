@@ -46,9 +46,9 @@ All problems are listed, not just the first. The work directory (trace,
 truth, report.json, report.txt) is kept on failure.
 
 Each scenario is one file, scenarios/<case>.py: what it does (run), the
-findings expected (EXPECT, per stack where they differ), the stacks it runs
-on (STACKS) and the other options below (OPTIONS); options given here come
-after those of the file.
+findings expected (EXPECT), the stacks it runs on (STACKS) and the other
+options below (OPTIONS), EXPECT and OPTIONS per stack where they differ;
+options given here come after those of the file.
 
     check.py --build BUILD --case prepare_ignored
     check.py --case worker_killed --plain     # the rank program alone, no accwatch"""
@@ -809,7 +809,8 @@ def check_worker_pids(trace, truth_dir, truths, problems):
 
 def scenario_options(case, stack):
     """check.py options of scenarios/<case>.py: its OPTIONS and --expect from
-    its EXPECT (a list, or a list per stack). Read as literals: no import."""
+    its EXPECT (each a list, or a dict of a list per stack). Read as
+    literals: no import."""
     path = os.path.join(HERE, "scenarios", f"{case}.py")
     try:
         tree = ast.parse(open(path).read(), path)
@@ -823,10 +824,9 @@ def scenario_options(case, stack):
     stacks = literal("STACKS", ("debian", "venv"))
     if stack not in stacks:
         raise SystemExit(f"check.py: scenario {case} runs on {', '.join(stacks)} only, not {stack}")
-    expected = literal("EXPECT", [])
-    if isinstance(expected, dict):
-        expected = expected[stack]
-    return list(literal("OPTIONS", [])) + ["--expect"] + list(expected)
+    per_stack = lambda value: value[stack] if isinstance(value, dict) else value
+    expected = per_stack(literal("EXPECT", []))
+    return list(per_stack(literal("OPTIONS", []))) + ["--expect"] + list(expected)
 
 
 def main():

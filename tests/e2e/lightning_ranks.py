@@ -20,7 +20,7 @@ import lightning as L
 import torch
 from torch.utils.data import DataLoader
 
-from scenario_kit import IndexDataset, Truth, here, load_scenario
+from scenario_kit import IndexDataset, Truth, end_process_group, here, load_scenario
 
 
 class Model(L.LightningModule):
@@ -105,6 +105,7 @@ def main():
     else:
         trainer.fit(model)
     truth.write(opts.truth, trainer.global_rank, trainer.world_size)
+    end_process_group()
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import argparse
 import torch
 import torch.distributed as dist
 
-from scenario_kit import Truth, load_scenario, rank_options
+from scenario_kit import Truth, end_process_group, load_scenario, rank_options
 
 
 def main():
@@ -28,7 +28,7 @@ def main():
     dist.barrier()
 
     truth.write(opts.truth, rank, world)
-    dist.destroy_process_group()
+    end_process_group()
 
 
 if __name__ == "__main__":

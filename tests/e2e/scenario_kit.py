@@ -34,6 +34,8 @@ Truth format (rank-<r>.json):
                                                 "module.Type: message" (builtins bare)
 Items are the dataset index (IndexDataset) or the value the IterableDataset
 produced; with accelerate's dispatcher they are the slice this rank received."""
+import gc
+import importlib.util
 import inspect
 import json
 import os
@@ -650,6 +652,40 @@ def rank_ends_early(truth, rank, world, how):
         if how == "exit0" and len(batches) == 3:
             leave({"batch": 2, "indices": batches[-1]})
             os._exit(0)
+
+def end_process_group():
+    """Ends a rank program the way the bundled examples do
+    (examples/tiny_ddp.py's end_process_group: torch 2.x's gloo can abort
+    the interpreter's exit after a DDP backward), once loaders that only a
+    reference cycle kept are freed, so that their workers are shut down as
+    at a normal exit."""
+    gc.collect()
+    source = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    spec = importlib.util.spec_from_file_location("tiny_ddp", os.path.join(source, "examples", "tiny_ddp.py"))
+    examples = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(examples)
+    examples.end_process_group()
+
+
+# A rank that aborts after its loops ended (rank_abort_*).
+ABORTING_RANK = 1
+
+
+def abort_in_destroy(rank):
+    """dist.destroy_process_group as ranks.py calls it once the truth is
+    written: the real one, then rank 1 raises SIGABRT (as torch 2.x's gloo
+    does at interpreter exit: examples/tiny_ddp.py's end_process_group) and
+    the others wait there for the launcher's SIGTERM."""
+    real = dist.destroy_process_group
+
+    def destroy(*args, **kwargs):
+        real(*args, **kwargs)
+        if rank == ABORTING_RANK:
+            os.kill(os.getpid(), signal.SIGABRT)
+        time.sleep(120)
+
+    dist.destroy_process_group = destroy
+
 
 # accelerate's dispatcher: rank 0 reads, every rank gets a slice. ACCELERATE
 def accelerator_dispatching(dispatch):
