@@ -146,6 +146,14 @@ struct aw_padding aw_epoch_padding(const struct aw_check_input *in)
 	return p;
 }
 
+/* A link's len() as the coverage model may read it: how many it yields of
+ * what flows in. A link with a rule of its own states it, but what it
+ * yields is not known to be a part of that: -1 there. */
+static int64_t aw_known_length(const struct aw_sampler_link *link)
+{
+	return link->own_iter == 1 ? -1 : link->length;
+}
+
 /* What one link of the chain leaves out of the samples flowing through it
  * (`per` in each of `streams` rank streams), innermost link first. */
 static void aw_coverage_link(const struct aw_sampler_link *link, bool outermost,
@@ -192,14 +200,14 @@ static void aw_coverage_link(const struct aw_sampler_link *link, bool outermost,
 	if (link->batch_size < 0) {
 		/* A sampler drawing fewer than it is given: a subset (its len)
 		 * or num_samples of a random one. */
-		int64_t draws =
-		    link->length >= 0 ? link->length : link->num_samples;
+		int64_t length = aw_known_length(link);
+		int64_t draws = length >= 0 ? length : link->num_samples;
 		if (link->replacement != 1 && draws >= 0 &&
 		    (uint64_t)draws < *per) {
 			c->by_subset += (*per - (uint64_t)draws) * *streams;
 			*per = (uint64_t)draws;
 		}
-		if (outermost && link->length < 0 && link->drop_last < 0) {
+		if (outermost && length < 0 && link->drop_last < 0) {
 			/* A batch sampler of the user's: its drop rule is not
 			 * known; at most one batch per rank is no error. */
 			c->by_unknown_batches += batch_size * *streams;
@@ -314,6 +322,34 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 	c.left_out =
 	    c.by_subset + c.by_drop_last + c.by_skip + c.by_unknown_batches;
 	return c;
+}
+
+/* A link that draws with code of its own (own_iter) states a plain split
+ * when its numbers are DistributedSampler's: num_replicas, rank, its
+ * num_samples each of total_size, and a len() of num_samples (or of its
+ * batches of them, for a batch sampler) or none. */
+static bool aw_link_states_split(const struct aw_sampler_link *s)
+{
+	if (s->num_replicas < 1 || s->rank < 0 || s->num_samples < 0 ||
+	    s->total_size < 0 ||
+	    s->num_samples * (int64_t)s->num_replicas != s->total_size)
+		return false;
+	if (s->length < 0 || s->length == s->num_samples)
+		return true;
+	return s->batch_size > 0 &&
+	       (s->length == s->num_samples / s->batch_size ||
+		s->length ==
+		    (s->num_samples + s->batch_size - 1) / s->batch_size);
+}
+
+const struct aw_sampler_link *aw_own_rule_link(const struct aw_loader *d)
+{
+	for (uint32_t i = 0; i < d->n_chain; i++) {
+		const struct aw_sampler_link *s = &d->chain[i];
+		if (s->seen && s->own_iter == 1 && !aw_link_states_split(s))
+			return s;
+	}
+	return NULL;
 }
 
 /* Either link cuts the rank's part out of the positions of the rank's own
@@ -504,7 +540,7 @@ static const struct aw_check aw_checks[] = {
 	{"unsharded", AW_SEV(ERROR), "every rank read (almost) the whole dataset", AW_CHECK_EPOCH, aw_check_unsharded},
 	{"split-diverged", AW_SEV(ERROR), "the ranks hold different subsets of the data", AW_CHECK_EPOCH, aw_check_split_diverged},
 	{"order-diverged", AW_SEV(ERROR), "the ranks' shuffling samplers differ in seed or epoch", AW_CHECK_EPOCH, aw_check_order_diverged},
-	{"overlap", AW_SEV(ERROR), "ranks read the same samples beyond the padding", AW_CHECK_EPOCH, aw_check_overlap},
+	{"overlap", AW_SEV(ERROR) | AW_SEV(WARNING), "ranks read the same samples beyond the padding", AW_CHECK_EPOCH, aw_check_overlap},
 	{"missing", AW_SEV(ERROR) | AW_SEV(WARNING), "the ranks together did not cover the dataset", AW_CHECK_EPOCH, aw_check_missing},
 	{"padding", AW_SEV(INFO), "samples repeated to even out the ranks' shares", AW_CHECK_EPOCH, aw_check_padding},
 	{"group-diverged", AW_SEV(ERROR), "ranks of one data-parallel group read different data", AW_CHECK_RANKS, aw_check_group_diverged},

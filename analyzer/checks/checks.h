@@ -128,6 +128,11 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in);
 /* The sharding link of a loader's chain (DistributedSampler's indices,
  * BatchSamplerShard's batches), NULL when none. */
 const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d);
+/* The first link of the chain whose rule the report does not know: it
+ * draws with code of its own (the program's, or a package's the report
+ * does not model) and its numbers state no plain split; NULL when there
+ * is none. A verdict on what such a chain reads rests on that rule. */
+const struct aw_sampler_link *aw_own_rule_link(const struct aw_loader *d);
 /* The link whose permutation a sharding link cuts the ranks' shares from:
  * the sharding link itself when it shuffles (DistributedSampler), or a
  * shuffling link below it (a RandomSampler under accelerate's

@@ -36,6 +36,10 @@ struct aw_finding *aw_epoch_finding(const struct aw_check_input *in,
 /* "L2 (train.py:33)": a loader object named by its global loader. */
 const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
 			   char *buf, size_t size);
+/* Evidence and fix of a finding `id` that rests on a link whose rule is
+ * its own (aw_own_rule_link): what it states, and how to say it is meant. */
+void aw_evidence_own_rule(struct aw_finding *f, const struct aw_check_input *in,
+			  const struct aw_sampler_link *link, const char *id);
 /* A class name without its module: "DistributedSampler". */
 const char *aw_short_class(const char *name);
 /* "rank 1" or "the ranks 0-3" for a sorted list. */

@@ -439,8 +439,10 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 	    aw_unjudgeable(in) || aw_one_cause(in) ||
 	    !aw_epoch_coverage(in).promised)
 		return;
-	struct aw_finding *f =
-	    aw_sharing_finding(in, out, "overlap", AW_SEVERITY_ERROR, &pad);
+	const struct aw_sampler_link *own = aw_own_rule_link(in->desc);
+	struct aw_finding *f = aw_sharing_finding(
+	    in, out, "overlap", own ? AW_SEVERITY_WARNING : AW_SEVERITY_ERROR,
+	    &pad);
 	struct aw_text source = {0};
 	aw_padding_source(in, &pad, &source);
 	if (pad.samples)
@@ -461,7 +463,9 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 	aw_text_fini(&source);
 	aw_evidence_sharing(f, e);
 	aw_evidence_sampler(f, in);
-	if (in->desc->iterable || !aw_model_uses_accelerate(in->model))
+	if (own)
+		aw_evidence_own_rule(f, in, own, "overlap");
+	else if (in->desc->iterable || !aw_model_uses_accelerate(in->model))
 		aw_unsharded_fix(in, f);
 	else
 		aw_finding_set_fix(
@@ -694,7 +698,10 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	uint64_t outside = gaps->judged ? gaps->outside : 0;
 	if (!reads_short && !holes && !outside)
 		return;
-	bool error = reads_short || holes;
+	/* What a link with a rule of its own reads is its design or a bug:
+	 * said, as a warning naming it. */
+	const struct aw_sampler_link *own = aw_own_rule_link(d);
+	bool error = (reads_short || holes) && !own;
 	double coverage = aw_percent(e->union_in_range, (uint64_t)expected);
 	struct aw_finding *f =
 	    aw_epoch_finding(in, out, "missing",
@@ -757,6 +764,8 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 		    "rank under DistributedSampler(dataset, "
 		    "num_replicas=%" PRIu64 ", rank=r)",
 		    in->world, in->world);
+	else if (own)
+		aw_evidence_own_rule(f, in, own, "missing");
 	else if (!reads_short)
 		aw_finding_set_fix(
 		    f, "nothing to change if another loader reads the rest "
@@ -995,6 +1004,21 @@ static void aw_evidence_join_raised(const struct aw_check_input *in,
 	}
 }
 
+/* A sharding link's share: its num_samples, else its len() (a sampler
+ * that keeps only its rank and world, as detectron2's InferenceSampler,
+ * states its share by its length); -1 none. */
+static int64_t aw_link_share(const struct aw_sampler_link *s)
+{
+	return s->num_samples >= 0 ? s->num_samples : s->length;
+}
+
+/* What the shares of a sharding link are of: its total_size, else the
+ * length of what it shards (`below`); -1 unknown. */
+static int64_t aw_link_whole(const struct aw_sampler_link *s, int64_t below)
+{
+	return s->total_size >= 0 ? s->total_size : below;
+}
+
 /* The sharding link of a loader's chain that states the rank's share
  * (num_samples) of what all ranks draw together (total_size), NULL; *below
  * the length of what it shards (the link under it, or the dataset), -1
@@ -1006,13 +1030,13 @@ static const struct aw_sampler_link *aw_stated_share(const struct aw_loader *l,
 		const struct aw_sampler_link *s = &l->chain[i];
 		if (!s->seen || s->num_replicas < 1 || s->rank < 0)
 			continue;
-		if (s->num_samples < 0 || s->total_size < 0)
-			return NULL;
 		if (i + 1 < l->n_chain)
 			*below =
 			    l->chain[i + 1].seen ? l->chain[i + 1].length : -1;
 		else
 			*below = l->dataset_len;
+		if (aw_link_share(s) < 0 || aw_link_whole(s, *below) < 0)
+			return NULL;
 		return s;
 	}
 	return NULL;
@@ -1040,26 +1064,26 @@ static bool aw_shares_uneven(const struct aw_model *model,
 		int64_t below = -1;
 		const struct aw_sampler_link *s =
 		    aw_stated_share(&model->loaders[it->loader], &below);
+		int64_t share = s ? aw_link_share(s) : -1,
+			whole = s ? aw_link_whole(s, below) : -1;
 		ok = s && (uint64_t)s->num_replicas == e->n_cells &&
 		     (uint64_t)s->rank < e->n_cells && !seen[s->rank] &&
-		     (total < 0 || s->total_size == total) &&
-		     (below < 0 || s->total_size == below) &&
+		     (total < 0 || whole == total) &&
+		     (below < 0 || whole == below) &&
 		     (!read_whole ||
 		      (cell->n_iterations == 1 && !cell->rebuilt &&
-		       cell->exhausted &&
-		       cell->samples == (uint64_t)s->num_samples));
+		       cell->exhausted && cell->samples == (uint64_t)share));
 		if (!ok)
 			break;
 		seen[s->rank] = true;
-		total = s->total_size;
-		sum += s->num_samples;
-		differ |= first >= 0 && s->num_samples != first;
-		first = s->num_samples;
+		total = whole;
+		sum += share;
+		differ |= first >= 0 && share != first;
+		first = share;
 		if (class_name)
 			*class_name = s->class_name;
 		if (shares && c < AW_EVIDENCE_RANKS)
-			aw_text_add(shares, "%s%" PRId64, c ? ", " : "",
-				    s->num_samples);
+			aw_text_add(shares, "%s%" PRId64, c ? ", " : "", share);
 	}
 	free(seen);
 	if (shares && ok && e->n_cells > AW_EVIDENCE_RANKS)

@@ -131,6 +131,44 @@ const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
 	return aw_global_loader_label(model, g, buf, size);
 }
 
+/* ", name=value" for a link's number it states, nothing for -1. */
+static void aw_stated_number(struct aw_text *t, const char *name, int64_t value)
+{
+	if (value >= 0)
+		aw_text_add(t, "%s%s=%" PRId64, t->len ? ", " : "", name,
+			    value);
+}
+
+void aw_evidence_own_rule(struct aw_finding *f, const struct aw_check_input *in,
+			  const struct aw_sampler_link *link, const char *id)
+{
+	const char *name = aw_short_class(link->class_name);
+	struct aw_text stated = {0};
+	aw_stated_number(&stated, "num_replicas", link->num_replicas);
+	aw_stated_number(&stated, "rank", link->rank);
+	aw_stated_number(&stated, "num_samples", link->num_samples);
+	aw_stated_number(&stated, "total_size", link->total_size);
+	aw_stated_number(&stated, "len()", link->length);
+	aw_finding_add_evidence(
+	    f,
+	    "%s draws with code of its own (%s), whose rule accwatch does "
+	    "not know; it states %s, not a plain split of the %" PRId64
+	    " samples, so this is a warning, not an error",
+	    name, link->class_name,
+	    stated.len ? aw_text_str(&stated) : "no share",
+	    in->desc->dataset_len);
+	aw_text_fini(&stated);
+	aw_finding_set_fix(
+	    f,
+	    "if %s reads so on purpose (it repeats or leaves out samples by "
+	    "its design), nothing to fix: say so with `# accwatch: allow "
+	    "%s` on the loader's line; if not, make it state its share as "
+	    "DistributedSampler does (num_replicas, rank, num_samples, "
+	    "total_size, a len() of num_samples) and accwatch holds it to "
+	    "that",
+	    name, id);
+}
+
 const char *aw_short_class(const char *name)
 {
 	if (!name || !*name)

@@ -137,6 +137,8 @@ void aw_sampler_chain_text(const struct aw_loader *loader, struct aw_text *out)
 		aw_chain_number(out, "batch_size", s->batch_size, &first);
 		aw_chain_flag(out, "drop_last", s->drop_last, &first);
 		aw_chain_number(out, "skip", s->skip, &first);
+		if (s->own_iter == 1) /* its rule is its own: what it states */
+			aw_chain_number(out, "len", s->length, &first);
 		aw_text_add(out, ")");
 	}
 }

@@ -501,7 +501,8 @@ static void aw_model_on_sampler(struct aw_loader *l,
 	    .batch_size = e->batch_size,
 	    .skip = e->skip,
 	    .total_size = e->total_size,
-	    .object_id = e->object_id};
+	    .object_id = e->object_id,
+	    .own_iter = e->own_iter};
 	l->n_chain = AW_MAX(l->n_chain, e->depth + 1);
 }
 

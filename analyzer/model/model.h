@@ -112,6 +112,9 @@ struct aw_sampler_link {
 	/* The link's object in its process (0: not known): loaders built
 	 * around one sampler object share it. */
 	uint64_t object_id;
+	/* 1: it draws with code outside the frameworks the report models
+	 * (its rule is not known), 0: a framework's, -1 unknown. */
+	int8_t own_iter;
 };
 
 /* One link of an IterableDataset's own split among replicas (a

@@ -220,6 +220,7 @@ static json_t *aw_json_sampler_chain(const struct aw_loader *d)
 		aw_json_set_known_int(link, "total_size", s->total_size);
 		aw_json_set_known_int(link, "batch_size", s->batch_size);
 		aw_json_set_known_int(link, "skip", s->skip);
+		aw_json_set_tristate(link, "own_iter", s->own_iter);
 		json_array_append_new(chain, link);
 	}
 	return chain;

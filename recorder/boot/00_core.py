@@ -100,6 +100,7 @@ import re
 import sys
 import threading
 import types
+import warnings as _warnings
 import weakref
 
 _UNKNOWN = _aw.UNKNOWN

@@ -92,10 +92,17 @@ def _loader_shuffle(loader, chain):
     return shuffle
 
 
+# The names a sharding link keeps its replica count and index under:
+# torch's and Lightning's, accelerate's, and those samplers of programs and
+# other libraries use (detectron2's InferenceSampler: _world_size, _rank).
+_SHARE_NAMES = (("num_replicas", "rank"), ("num_processes", "process_index"),
+                ("world_size", "rank"), ("_world_size", "_rank"),
+                ("_num_replicas", "_rank"))
+
+
 def _sharding(chain):
     for obj in chain:
-        for count, index in (("num_replicas", "rank"),
-                             ("num_processes", "process_index")):
+        for count, index in _SHARE_NAMES:
             replicas = _int(_attr(obj, count))
             rank = _int(_attr(obj, index))
             if replicas >= 0 and rank >= 0:
@@ -127,19 +134,36 @@ def _link_shuffle(obj):
     return _flag(_attr(obj, "shuffle"))
 
 
-# Whose samplers' len() is a number they hold (asked); a user's class may
-# compute it (never asked).
-_LENGTH_MODULES = ("torch.", "accelerate.")
-
-
 def _link_length(obj):
-    module = getattr(type(obj), "__module__", "") or ""
-    if not module.startswith(_LENGTH_MODULES):
+    """The link's len(), asked once of any class that has one (a program's
+    sampler states its share by it: an inference sampler's uneven shares,
+    a repeating sampler's draws), -1 when it has none or asking raised;
+    what it warns is not shown to the program."""
+    if getattr(type(obj), "__len__", None) is None:
         return -1
     try:
-        return _int(len(obj))
+        with _warnings.catch_warnings():
+            _warnings.simplefilter("ignore")
+            return _int(len(obj))
     except Exception:
         return -1
+
+
+def _link_own_iter(obj):
+    """Whether the link draws its indices with code outside the frameworks
+    whose samplers the report models (torch, accelerate, Lightning,
+    torchdata): 1 when the __iter__ its class has is a Python function of
+    such code (the program's, or another package's), 0 when it is a
+    framework's or a built-in's (a list or range given as sampler), -1
+    unknown."""
+    for kind in type(obj).__mro__:
+        if "__iter__" not in vars(kind):
+            continue
+        code = getattr(vars(kind)["__iter__"], "__code__", None)
+        if code is None:
+            return 0 if kind.__module__ == "builtins" else -1
+        return 0 if code.co_filename.startswith(_internal_prefixes()) else 1
+    return -1
 
 
 # id(link) -> the object_id given to that sampler link while it lives (the
@@ -182,7 +206,7 @@ def _emit_sampler_chain(ordinal, chain):
             batch_size=_link_int(obj, ("batch_size",)),
             skip=_link_int(obj, ("skip_batches",)),
             total_size=_link_int(obj, ("total_size",)),
-            object_id=_object_id(obj))
+            object_id=_object_id(obj), own_iter=_link_own_iter(obj))
 
 
 def _first_int(chain, names):

@@ -366,8 +366,48 @@ def test_the_sampler_chain_is_sent_link_by_link(torch_process):
     assert inner["drop_last"] == 0 and inner["num_samples"] == 3
     assert inner["total_size"] == 12 and outer["total_size"] == -1
     assert inner["replacement"] == -1  # its property raised: not known
-    assert inner["length"] == -1  # a user's class: its len() is not asked
+    assert inner["length"] == 3  # asked: a program's sampler states its share by it
+    assert outer["length"] == -1  # it has no len()
+    assert inner["own_iter"] == 1 and outer["own_iter"] == 1  # the program's __iter__
     assert [b for b in loader] == [[3, 7]]  # the loader works as before
+
+
+class InferenceShard:
+    """A sampler that keeps its share under names of its own (as
+    detectron2's InferenceSampler), and a len() that warns."""
+
+    def __init__(self, n, rank, world):
+        self._rank, self._world_size = rank, world
+        size = (n - 1) // world + 1
+        self._local_indices = range(size * rank, min(size * (rank + 1), n))
+
+    def __iter__(self):
+        return iter(self._local_indices)
+
+    def __bool__(self):  # the fake DataLoader asks `sampler or ...`
+        return True
+
+    def __len__(self):
+        import warnings
+        warnings.warn("a warning the program's own code gives")
+        return len(self._local_indices)
+
+
+class LengthRaises(InferenceShard):
+    def __len__(self):
+        raise TypeError("no length")
+
+
+def test_a_programs_sampler_is_asked_its_share(torch_process, recwarn):
+    modules, namespace, recorder = torch_process
+    dataloader(modules)(list(range(50)), batch_size=4, sampler=InferenceShard(50, 3, 4))
+    dataloader(modules)(list(range(50)), batch_size=4, sampler=LengthRaises(50, 1, 4))
+    _, shard, _, raises = recorder.of("sampler")
+    assert (shard["num_replicas"], shard["rank"], shard["length"]) == (4, 3, 11)
+    assert shard["own_iter"] == 1
+    assert (raises["num_replicas"], raises["rank"], raises["length"]) == (4, 1, -1)
+    assert not recwarn.list  # the warning of its len() did not reach the program
+    assert sys.exc_info() == (None, None, None)
 
 
 def test_loaders_around_one_sampler_name_its_object_alike(torch_process):
