@@ -581,7 +581,8 @@ struct aw_event_sampler s_link(const char *class_name)
 					 .num_samples = -1,
 					 .batch_size = -1,
 					 .skip = -1,
-					 .total_size = -1};
+					 .total_size = -1,
+					 .own_iter = -1};
 }
 
 void s_loader_around(struct aw_model *m, int32_t pid, uint32_t loader,

@@ -875,6 +875,92 @@ Test(checks_sharding, uneven_by_design_is_info)
 	s_done(&r);
 }
 
+Test(checks_sharding, uneven_by_design_stated_by_a_programs_len)
+{
+	/* detectron2's InferenceSampler keeps only _rank, _world_size and
+	 * its range: its share is its len() (13, 13, 13, 11 of 50), the whole
+	 * what it shards. */
+	struct s_loader_opts o = base0;
+	o.dataset_len = 50;
+	o.batch_size = 4;
+	struct s_run r = s_run_of(4, &o);
+	for (int rank = 0; rank < 4; rank++) {
+		uint32_t n = rank < 3 ? 13 : 11;
+		struct aw_event_sampler links[2] = {
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("eval.InferenceShard")};
+		links[0].batch_size = 4;
+		links[0].drop_last = 0;
+		links[1].num_replicas = 4;
+		links[1].rank = rank;
+		links[1].length = n;
+		links[1].own_iter = 1;
+		s_chain(r.model, 100 + rank, 0, links, 2);
+		uint32_t idx[13];
+		s_range(idx, (uint32_t)rank * 13, n, 1);
+		s_reads_in_order(r.model, rank, 0, 0, idx, n, 4);
+		s_exit(r.model, 99, 100 + rank, 0, -1);
+	}
+	cr_expect_null(s_finish_only(&r, NULL));
+	const struct aw_finding *f = s_get(&r, "uneven-batches");
+	cr_assert(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_INFO);
+	s_expect_says(f, "13, 13, 13, 11");
+	s_done(&r);
+}
+
+/* Four ranks over N = 240 through a link of the program's own that states
+ * num_samples and total_size, len() 60 each; ranks 0 and 2 read 0-59,
+ * ranks 1 and 3 read 20-79: 80 of the 240 in all. */
+static struct s_run own_link(int64_t num_samples, int64_t total_size)
+{
+	struct s_loader_opts o = base0;
+	o.dataset_len = 240;
+	o.batch_size = 6;
+	struct s_run r = s_run_of(4, &o);
+	for (int rank = 0; rank < 4; rank++) {
+		struct aw_event_sampler links[2] = {
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("train.RepeatedAugmentationSampler")};
+		links[0].batch_size = 6;
+		links[0].drop_last = 0;
+		links[1].num_replicas = 4;
+		links[1].rank = rank;
+		links[1].num_samples = num_samples;
+		links[1].total_size = total_size;
+		links[1].length = 60;
+		links[1].own_iter = 1;
+		s_chain(r.model, 100 + rank, 0, links, 2);
+		uint32_t idx[60];
+		s_range(idx, rank % 2 ? 20 : 0, 60, 1);
+		s_reads_in_order(r.model, rank, 0, 0, idx, 60, 6);
+	}
+	return r;
+}
+
+Test(checks_sharding, what_a_link_of_its_own_leaves_out_is_a_warning)
+{
+	/* It states 180 draws a rank of 720 but keeps 60: no plain split,
+	 * its rule decides, a warning naming it. */
+	struct s_run r = own_link(180, 720);
+	const struct aw_finding *f =
+	    s_finish_get(&r, "missing", AW_SEVERITY_WARNING);
+	s_expect_says(f, "RepeatedAugmentationSampler draws with code of its "
+			 "own");
+	s_expect_says(f, "num_samples=180, total_size=720, len()=60");
+	s_expect_says(f, "`# accwatch: allow missing`");
+	s_done(&r);
+
+	/* Stating DistributedSampler's split (60 each of 240), it is held to
+	 * it: the 160 never read are an error. */
+	r = own_link(60, 240);
+	s_finish(&r);
+	f = s_get(&r, "missing");
+	cr_assert(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	s_done(&r);
+}
+
 Test(checks_sharding, uneven_by_design_with_a_rank_that_died_is_an_error)
 {
 	struct s_run r = by_design(130, 0);
