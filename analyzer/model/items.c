@@ -157,9 +157,14 @@ size_t aw_item_epoch_build(const struct aw_item_streams *items,
 	qsort(reads, total, sizeof(*reads), aw_compare_reads);
 	out->reads = total;
 	uint64_t *source_reads = aw_xcalloc(n ? n : 1, sizeof(*source_reads));
-	for (size_t i = 0; i < n; i++)
+	int32_t *source_rank = aw_xcalloc(n ? n : 1, sizeof(*source_rank));
+	for (size_t i = 0; i < n; i++) {
 		source_reads[i] = items->streams[streams[i]].counted;
-	aw_item_rate_judge(reads, total, source_reads, n, &out->rate);
+		source_rank[i] = items->streams[streams[i]].rank;
+	}
+	aw_item_rate_judge(reads, total, source_reads, source_rank, n,
+			   &out->rate);
+	free(source_rank);
 	free(source_reads);
 
 	bool *rank_seen = aw_xcalloc(n_ranks ? n_ranks : 1, sizeof(*rank_seen));

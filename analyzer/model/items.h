@@ -130,9 +130,11 @@ struct aw_item_read {
 #define AW_ITEM_CHANCE_LIMIT 1e-6
 
 /* Judges the repeats of `total` reads sorted by (hash, slot), over
- * `n_sources` sources that read source_reads[s] each. */
+ * `n_sources` sources that read source_reads[s] each, source s of rank
+ * source_rank[s]. */
 void aw_item_rate_judge(const struct aw_item_read *reads, size_t total,
-			const uint64_t *source_reads, size_t n_sources,
+			const uint64_t *source_reads,
+			const int32_t *source_rank, size_t n_sources,
 			struct aw_item_rate *out);
 
 /* Per-rank counts of one epoch, filled by aw_item_epoch_build. */

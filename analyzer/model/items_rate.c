@@ -10,7 +10,10 @@
  * whole read was also read by the same other sources; its items are the
  * evidence, each on its own, and their chance under drawing with
  * replacement decides. Repeats that are not copies (sources sharing part
- * of what they read) are collisions of draws. */
+ * of what they read) are collisions of draws. The sources of a rank draw
+ * from one pool, and ranks that read items in common share theirs: an
+ * item's chance is taken among the sources of its pool, so the ranks of a
+ * stream split by rank (no item in common) are pools apart. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -61,13 +64,21 @@ static size_t aw_slot_end(const struct aw_item_read *reads, size_t end,
 	return j;
 }
 
+/* The pool of a source: the root of the sources linked by shared items. */
+static size_t aw_pool(size_t *parent, size_t s)
+{
+	while (parent[s] != s)
+		s = parent[s] = parent[parent[s]];
+	return s;
+}
+
 /* For each run of one item's reads: the pairs inside and across sources,
- * and who read it for each of its sources. Returns the repeated items. */
-static struct aw_repeated_item *aw_scan_items(const struct aw_item_read *reads,
-					      size_t total,
-					      struct aw_source_facts *src,
-					      struct aw_item_rate *out,
-					      size_t *n_repeated)
+ * who read it for each of its sources, and the pools its sources join.
+ * Returns the repeated items. */
+static struct aw_repeated_item *
+aw_scan_items(const struct aw_item_read *reads, size_t total,
+	      struct aw_source_facts *src, size_t *pool,
+	      struct aw_item_rate *out, size_t *n_repeated)
 {
 	struct aw_repeated_item *rep = NULL;
 	size_t n = 0, cap = 0;
@@ -92,6 +103,8 @@ static struct aw_repeated_item *aw_scan_items(const struct aw_item_read *reads,
 				s->mixed = true;
 			s->seen = true;
 			s->readers = readers;
+			pool[aw_pool(pool, reads[k].slot)] =
+			    aw_pool(pool, reads[i].slot);
 		}
 		if (sources > 1) {
 			AW_GROW(rep, cap, n + 1);
@@ -152,25 +165,58 @@ static double aw_lower_tail(double log_none, double expected, double seen)
 	return exp(-(expected - seen) * (expected - seen) / (2 * expected));
 }
 
+/* The chances of aw_distinct_chances among the sources of one pool (the
+ * others read none of its items), made once a pool. */
+static const double *aw_pool_chances(double **tables, const size_t *pool,
+				     size_t root, const uint64_t *source_reads,
+				     size_t n_sources, uint32_t max_t)
+{
+	if (tables[root])
+		return tables[root];
+	uint64_t *members = aw_xcalloc(n_sources, sizeof(*members));
+	size_t m = 0;
+	for (size_t s = 0; s < n_sources; s++)
+		if (pool[s] == root)
+			members[m++] = source_reads[s];
+	tables[root] = aw_distinct_chances(members, m, max_t);
+	free(members);
+	return tables[root];
+}
+
 void aw_item_rate_judge(const struct aw_item_read *reads, size_t total,
-			const uint64_t *source_reads, size_t n_sources,
+			const uint64_t *source_reads,
+			const int32_t *source_rank, size_t n_sources,
 			struct aw_item_rate *out)
 {
 	memset(out, 0, sizeof(*out));
-	struct aw_source_facts *src =
-	    aw_xcalloc(n_sources ? n_sources : 1, sizeof(*src));
+	size_t slots = n_sources ? n_sources : 1;
+	struct aw_source_facts *src = aw_xcalloc(slots, sizeof(*src));
+	size_t *pool = aw_xcalloc(slots, sizeof(*pool));
+	for (size_t s = 0; s < n_sources; s++) {
+		pool[s] = s;
+		for (size_t t = 0; t < s; t++)
+			if (source_rank[t] == source_rank[s]) {
+				pool[s] = aw_pool(pool, t);
+				break;
+			}
+	}
 	size_t n_rep = 0;
 	struct aw_repeated_item *rep =
-	    aw_scan_items(reads, total, src, out, &n_rep);
+	    aw_scan_items(reads, total, src, pool, out, &n_rep);
+	for (size_t s = 0; s < n_sources; s++)
+		pool[s] = aw_pool(pool, s);
 	uint32_t max_t = 0;
 	for (size_t i = 0; i < n_rep; i++)
 		max_t = AW_MAX(max_t, rep[i].reads);
 	max_t = (uint32_t)AW_MIN((size_t)max_t, n_sources);
-	double *none = aw_distinct_chances(source_reads, n_sources, max_t);
+	double **tables = aw_xcalloc(slots, sizeof(*tables));
 	double log_none = 0;
 	for (size_t i = 0; i < n_rep; i++) {
 		if (!aw_item_copied(reads, total, &rep[i], src))
 			continue;
+		const double *none = aw_pool_chances(
+		    tables, pool, pool[reads[rep[i].first].slot], source_reads,
+		    n_sources, max_t);
 		/* more reads than sources: some source read it twice */
 		double p = rep[i].reads <= max_t ? none[rep[i].reads] : 0.0;
 		out->copied_items++;
@@ -188,7 +234,10 @@ void aw_item_rate_judge(const struct aw_item_read *reads, size_t total,
 		out->verdict = AW_REPEATS_DRAWN;
 	else
 		out->verdict = AW_REPEATS_CHANCE;
-	free(none);
+	for (size_t s = 0; s < n_sources; s++)
+		free(tables[s]);
+	free(tables);
+	free(pool);
 	free(rep);
 	free(src);
 }

@@ -197,6 +197,32 @@ Test(checks_trace, copies_in_another_order_are_replication)
 	s_done(&r);
 }
 
+Test(checks_trace, workers_of_a_rank_replaying_its_part_are_replication)
+{
+	/* A stream split by rank and not by worker: each of a rank's 2
+	 * workers reads the rank's 25 items. Ranks share no item, so each
+	 * rank is a pool of its own: drawing with replacement there would
+	 * put half the items twice in one worker (chance of none: 0.5^100),
+	 * where over all 8 workers it gives 0.875^100, not rare enough. */
+	struct s_run r = s_run_of(0, NULL);
+	iterable_epoch(r.model, 4, "IndexStream");
+	for (int rank = 0; rank < 4; rank++)
+		for (int32_t w = 0; w < 2; w++) {
+			uint64_t h[25];
+			for (uint32_t k = 0; k < 25; k++)
+				h[k] = 0x7000 + 4 * k + (uint64_t)rank;
+			items_read(r.model, 4, rank, w, h, 25);
+		}
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "iterable-duplicate");
+	cr_assert(f);
+	s_expect_says(f, "100 repeated items have a source whose whole read "
+			 "the same other sources read too (a copy): 0 of "
+			 "them read twice by one source, where drawing with "
+			 "replacement gives about 50.0");
+	s_done(&r);
+}
+
 /* Two ranks, one worker each, read the one shard of `size` items `times`
  * times each. */
 static struct s_run one_shard(uint32_t size, int times)
