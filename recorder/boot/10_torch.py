@@ -138,8 +138,10 @@ def _link_length(obj):
     """The link's len(), asked once of any class that has one (a program's
     sampler states its share by it: an inference sampler's uneven shares,
     a repeating sampler's draws), -1 when it has none or asking raised;
-    what it warns is not shown to the program."""
-    if getattr(type(obj), "__len__", None) is None:
+    what it warns is not shown to the program. A list or range given as
+    sampler is not asked: each rank's is its own subset, no share of one."""
+    kind = type(obj)
+    if getattr(kind, "__len__", None) is None or kind.__module__ == "builtins":
         return -1
     try:
         with _warnings.catch_warnings():
