@@ -273,6 +273,9 @@ static json_t *aw_json_loader(const struct aw_model *model,
 	snprintf(dataset, sizeof(dataset), "%#" PRIx64, d->dataset_id);
 	json_object_set_new(loader, "dataset_id",
 			    d->dataset_id ? json_string(dataset) : json_null());
+	snprintf(dataset, sizeof(dataset), "%#" PRIx64, d->base_id);
+	json_object_set_new(loader, "base_id",
+			    d->base_id ? json_string(dataset) : json_null());
 	aw_json_set_bool(loader, "sharded", d->sharded);
 	json_object_set_new(loader, "built_from",
 			    aw_json_loader_ref(model, d->built_from));

@@ -192,6 +192,13 @@ def _object_id(obj):
     return number
 
 
+def _identity(obj):
+    """A number that names obj in this process while it lives and no other
+    object after it (_object_id); id() for an object that takes no weak
+    reference (a list given as dataset), which a later object may get."""
+    return _object_id(obj) or id(obj)
+
+
 def _emit_sampler_chain(ordinal, chain):
     """One sampler event per link, outermost first, with the parameters it
     has (attributes read, nothing called) and the identity of its object."""
@@ -299,6 +306,22 @@ def _index_map(obj):
         if found is not None:
             return found
     return None
+
+
+def _base_id(dataset):
+    """id() of the dataset at the bottom of dataset's index maps that name
+    what they point into (Subset, 4 levels at most): loaders over parts of
+    one dataset share it."""
+    obj = dataset
+    try:
+        for _ in range(4):
+            found = _index_map(obj)
+            if found is None or found[3] is None:
+                break
+            obj = found[3]
+    except Exception:
+        pass
+    return _identity(obj)
 
 
 def _base_len(dataset):
@@ -497,7 +520,7 @@ def _loader_new(loader, frame):
         site = stack = allow = ""
     batch_size = getattr(loader, "batch_size", None)
     _aw.loader_new(
-        loader=entry.ordinal, dataset_id=id(dataset),
+        loader=entry.ordinal, dataset_id=_identity(dataset), base_id=_base_id(dataset),
         dataset_type=type(dataset).__qualname__,
         dataset_len=_dataset_len(dataset),
         iterable=1 if _is_iterable(loader) else 0,

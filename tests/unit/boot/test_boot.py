@@ -443,6 +443,36 @@ def test_an_object_at_a_freed_samplers_address_is_another_object(torch_process, 
     assert object_id(second) not in (0, number)
 
 
+class Rows:
+    """A dataset that takes weak references, as a program's class does."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return i
+
+
+def test_a_dataset_at_a_freed_datasets_address_is_another_dataset(torch_process, monkeypatch):
+    # k-fold loops build a loader per fold over a new Subset at the line of
+    # the one before, which CPython may give the freed one's address.
+    modules, namespace, recorder = torch_process
+    monkeypatch.setitem(namespace, "id", lambda obj: 4096)
+    first = Rows(10)
+    dataloader(modules)(first, batch_size=2)
+    del first
+    gc.collect()
+    second = Rows(10)
+    dataloader(modules)(second, batch_size=2)
+    one, two = recorder.of("loader_new")
+    assert one["dataset_id"] and two["dataset_id"]
+    assert one["dataset_id"] != two["dataset_id"]
+    assert one["base_id"] == one["dataset_id"]  # it maps nothing: its own
+
+
 def test_index_maps_below_the_dataset_are_sent(torch_process, monkeypatch):
     modules, namespace, recorder = torch_process
 
@@ -466,6 +496,13 @@ def test_index_maps_below_the_dataset_are_sent(torch_process, monkeypatch):
         (0, "subset", 20), (1, "subset", 100)]
     assert list(maps[0]["indices"]) == [0, 2, 4]
     assert list(maps[1]["indices"]) == list(range(10, 30))
+    # A loader over a part of the same bottom dataset names it alike.
+    rows = Rows(100)
+    dataloader(modules)(rows, batch_size=2)
+    dataloader(modules)(Subset(Subset(rows, range(50)), [1, 3]), batch_size=2)
+    _, whole, part = recorder.of("loader_new")
+    assert part["base_id"] == whole["dataset_id"] == whole["base_id"]
+    assert part["dataset_id"] != whole["dataset_id"]
 
 
 class Join:
