@@ -543,6 +543,7 @@ static const struct aw_check aw_checks[] = {
 	{"overlap", AW_SEV(ERROR) | AW_SEV(WARNING), "ranks read the same samples beyond the padding", AW_CHECK_EPOCH, aw_check_overlap},
 	{"missing", AW_SEV(ERROR) | AW_SEV(WARNING), "the ranks together did not cover the dataset", AW_CHECK_EPOCH, aw_check_missing},
 	{"padding", AW_SEV(INFO), "samples repeated to even out the ranks' shares", AW_CHECK_EPOCH, aw_check_padding},
+	{"shared-remainder", AW_SEV(INFO), "every rank read the remainder a sharded loader left out", AW_CHECK_EPOCH, aw_check_shared_remainder},
 	{"group-diverged", AW_SEV(ERROR), "ranks of one data-parallel group read different data", AW_CHECK_RANKS, aw_check_group_diverged},
 	{"uneven-batches", AW_SEV(ERROR) | AW_SEV(INFO), "ranks consumed different numbers of batches", AW_CHECK_RANKS, aw_check_uneven_batches},
 	{"index-range", AW_SEV(ERROR), "a sampler produced an index outside the dataset", AW_CHECK_RANKS, aw_check_index_range},

@@ -76,6 +76,11 @@ aw_check_fn aw_check_unsharded, aw_check_split_diverged,
 aw_check_fn aw_check_same_order, aw_check_never_read, aw_check_unused_prepared,
     aw_check_len, aw_check_read_amplification, aw_check_worker_stale_epoch;
 
+/* checks_remainder.c: the remainder a sharded loader left out, read on
+ * every rank on purpose. */
+aw_check_fn aw_check_shared_remainder;
+bool aw_epoch_is_remainder(const struct aw_check_input *in);
+
 /* checks_resume.c: resumed passes and the passes they continue. */
 aw_check_fn aw_check_resume_repeats;
 

@@ -11,8 +11,6 @@
 #include "lineage.h"
 #include "util.h"
 
-/* A dispatched loader whose shares could not be rebuilt: its ranks' own
- * draws only primed an iterator, they say nothing about sharding. */
 /* The length indices are judged against: the dataset at the bottom of the
  * loader's index maps, else its own. */
 static int64_t aw_universe(const struct aw_check_input *in)
@@ -20,9 +18,14 @@ static int64_t aw_universe(const struct aw_check_input *in)
 	return in->epoch->mapped ? in->epoch->base_len : in->desc->dataset_len;
 }
 
+/* A dispatched loader whose shares could not be rebuilt: its ranks' own
+ * draws only primed an iterator, they say nothing about sharding; or the
+ * remainder of a sharded loader, read on every rank on purpose
+ * (shared-remainder says so). */
 static bool aw_unjudgeable(const struct aw_check_input *in)
 {
-	return in->loader->dispatched && !in->loader->rebuilt;
+	return (in->loader->dispatched && !in->loader->rebuilt) ||
+	       aw_epoch_is_remainder(in);
 }
 
 /* Each rank's distinct samples as a part of `whole` (of_what names it). */
