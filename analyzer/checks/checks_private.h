@@ -69,8 +69,14 @@ bool aw_model_uses_accelerate(const struct aw_model *model);
 /* checks_sharding.c: per loader and epoch. */
 aw_check_fn aw_check_unsharded, aw_check_split_diverged,
     aw_check_order_diverged, aw_check_overlap, aw_check_missing,
-    aw_check_padding, aw_check_uneven_batches, aw_check_index_range,
-    aw_check_group_diverged;
+    aw_check_padding, aw_check_index_range, aw_check_group_diverged;
+/* Whether the sharding checks leave the epoch alone: a dispatched loader
+ * whose shares could not be rebuilt, or a remainder read on every rank on
+ * purpose (shared-remainder). */
+bool aw_unjudgeable(const struct aw_check_input *in);
+
+/* checks_uneven.c: ranks that consumed different numbers of batches. */
+aw_check_fn aw_check_uneven_batches;
 
 /* checks_loader.c: loaders, their len() and lineage. */
 aw_check_fn aw_check_same_order, aw_check_never_read, aw_check_unused_prepared,
