@@ -14,7 +14,7 @@ import socket
 import torch
 import torch.distributed as dist
 
-from scenario_kit import Truth, load_scenario, rank_options
+from scenario_kit import Truth, load_scenario, rank_options, wait_file
 
 
 def free_port():
@@ -31,6 +31,12 @@ def main():
     os.environ.pop("TORCHELASTIC_USE_AGENT_STORE", None)
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{free_port()}", rank=0, world_size=1)
     torch.manual_seed(launched_as)
+    # Every process is alive before any reads: they run at the same time
+    # (what the report sees as one attempt), however slowly a loaded
+    # machine starts them.
+    open(os.path.join(opts.truth, f"started-{launched_as}"), "w").close()
+    for other in range(int(os.environ["WORLD_SIZE"])):
+        wait_file(os.path.join(opts.truth, f"started-{other}"))
     truth = Truth()
     load_scenario(opts.case).run(truth, 0, 1)
     truth.write(opts.truth, 0, 1, name=f"rank-0-{launched_as}")
