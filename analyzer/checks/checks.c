@@ -352,6 +352,26 @@ const struct aw_sampler_link *aw_own_rule_link(const struct aw_loader *d)
 	return NULL;
 }
 
+const struct aw_sampler_link *
+aw_epoch_own_rule_link(const struct aw_check_input *in)
+{
+	const struct aw_sampler_link *own = aw_own_rule_link(in->desc);
+	if (own)
+		return own;
+	for (uint32_t i = 0; i < in->desc->n_chain; i++) {
+		const struct aw_sampler_link *s = &in->desc->chain[i];
+		if (!s->seen || s->own_iter != 1 || s->num_samples < 0)
+			continue;
+		for (size_t c = 0; c < in->epoch->n_cells; c++) {
+			const struct aw_cell *cell = &in->epoch->cells[c];
+			if (cell->exhausted &&
+			    cell->samples != (uint64_t)s->num_samples)
+				return s;
+		}
+	}
+	return NULL;
+}
+
 /* Either link cuts the rank's part out of the positions of the rank's own
  * dataset. */
 const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d)

@@ -133,6 +133,11 @@ const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d);
  * does not model) and its numbers state no plain split; NULL when there
  * is none. A verdict on what such a chain reads rests on that rule. */
 const struct aw_sampler_link *aw_own_rule_link(const struct aw_loader *d);
+/* aw_own_rule_link, or a link of its own that states DistributedSampler's
+ * split while a rank that ran the epoch to its end read another count
+ * than its num_samples: what it yields is not what it states. */
+const struct aw_sampler_link *
+aw_epoch_own_rule_link(const struct aw_check_input *in);
 /* The link whose permutation a sharding link cuts the ranks' shares from:
  * the sharding link itself when it shuffles (DistributedSampler), or a
  * shuffling link below it (a RandomSampler under accelerate's

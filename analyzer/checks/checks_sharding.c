@@ -443,7 +443,7 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 	    aw_unjudgeable(in) || aw_one_cause(in) ||
 	    !aw_epoch_coverage(in).promised)
 		return;
-	const struct aw_sampler_link *own = aw_own_rule_link(in->desc);
+	const struct aw_sampler_link *own = aw_epoch_own_rule_link(in);
 	struct aw_finding *f = aw_sharing_finding(
 	    in, out, "overlap", own ? AW_SEVERITY_WARNING : AW_SEVERITY_ERROR,
 	    &pad);
@@ -704,7 +704,7 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 		return;
 	/* What a link with a rule of its own reads is its design or a bug:
 	 * said, as a warning naming it. */
-	const struct aw_sampler_link *own = aw_own_rule_link(d);
+	const struct aw_sampler_link *own = aw_epoch_own_rule_link(in);
 	bool error = (reads_short || holes) && !own;
 	double coverage = aw_percent(e->union_in_range, (uint64_t)expected);
 	struct aw_finding *f =

@@ -152,8 +152,10 @@ void aw_evidence_own_rule(struct aw_finding *f, const struct aw_check_input *in,
 	aw_finding_add_evidence(
 	    f,
 	    "%s draws with code of its own (%s), whose rule accwatch does "
-	    "not know; it states %s, not a plain split of the %" PRId64
-	    " samples, so this is a warning, not an error",
+	    "not know (it states %s; its ranks' reads are not "
+	    "DistributedSampler's split of the %" PRId64 " samples): "
+	    "what it yields may be its design, so this is a warning, not "
+	    "an error",
 	    name, link->class_name,
 	    stated.len ? aw_text_str(&stated) : "no share",
 	    in->desc->dataset_len);
