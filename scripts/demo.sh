@@ -12,7 +12,8 @@ build=${ACCWATCH_BUILD_DIR:-$here/build}
 
 trace=$(mktemp -d "${TMPDIR:-/tmp}/accwatch-demo.XXXXXX")/trace
 t0=$(date +%s)
-"$build/bin/accwatch-run" -o "$trace" -- \
+# OMP_NUM_THREADS set: torchrun then prints no banner saying it set it.
+OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} "$build/bin/accwatch-run" -o "$trace" -- \
 	"$here/.venv/bin/torchrun" --standalone --nproc-per-node 4 "$here/examples/train_unsharded.py"
 echo "demo: recorded in $(($(date +%s) - t0)) s" >&2
 echo
