@@ -316,13 +316,20 @@ Test(checks_exit, ranks_stopped_by_ctrl_c_are_one_finding)
 	s_done(&r);
 }
 
+/* Two ranks (N = 100, B = 10) that each read their 50 to the end. */
+static struct s_run both_read_all(void)
+{
+	struct s_run r = s_run_of(2, &base);
+	s_rank_reads(r.model, 0, 0, 0, 50, 10);
+	s_rank_reads(r.model, 1, 0, 50, 100, 10);
+	return r;
+}
+
 Test(checks_exit, no_rank_died_after_its_epochs)
 {
 	/* Killed after its loop ended: not a data-loading death, and the
 	 * report says so. */
-	struct s_run r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	s_rank_reads(r.model, 1, 0, 50, 100, 10);
+	struct s_run r = both_read_all();
 	s_exit(r.model, 99, 101, -1, SIGKILL);
 	s_finish_only(&r, NULL);
 	const struct aw_finding *f = s_get(&r, "rank-ended-after-data");
@@ -342,9 +349,7 @@ Test(checks_exit, an_abort_after_the_loops_and_the_ranks_stopped_after_it)
 {
 	/* Rank 1 aborted at exit (gloo's race), the launcher then stopped
 	 * rank 0, also past its loop: one info naming both, no error. */
-	struct s_run r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	s_rank_reads(r.model, 1, 0, 50, 100, 10);
+	struct s_run r = both_read_all();
 	s_exit(r.model, 99, 101, -1, SIGABRT);
 	s_exit(r.model, 99, 100, -1, SIGTERM);
 	s_finish_only(&r, NULL);
@@ -359,9 +364,7 @@ Test(checks_exit, an_abort_after_the_loops_and_the_ranks_stopped_after_it)
 	s_done(&r);
 
 	/* Stopped alone (a scheduler's SIGTERM once training was done). */
-	r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	s_rank_reads(r.model, 1, 0, 50, 100, 10);
+	r = both_read_all();
 	s_exit(r.model, 99, 100, -1, SIGTERM);
 	s_exit(r.model, 99, 101, -1, SIGTERM);
 	s_finish_only(&r, NULL);
@@ -372,9 +375,7 @@ Test(checks_exit, an_abort_after_the_loops_and_the_ranks_stopped_after_it)
 	s_done(&r);
 
 	/* A rank that ended cleanly is no finding. */
-	r = s_run_of(2, &base);
-	s_rank_reads(r.model, 0, 0, 0, 50, 10);
-	s_rank_reads(r.model, 1, 0, 50, 100, 10);
+	r = both_read_all();
 	s_exit(r.model, 99, 101, 0, -1);
 	s_finish_only(&r, NULL);
 	cr_expect_eq(s_count(&r.findings, "rank-ended-after-data"), 0);
