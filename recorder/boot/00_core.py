@@ -100,7 +100,6 @@ import re
 import sys
 import threading
 import types
-import warnings as _warnings
 import weakref
 
 _UNKNOWN = _aw.UNKNOWN

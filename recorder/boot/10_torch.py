@@ -137,16 +137,16 @@ def _link_shuffle(obj):
 def _link_length(obj):
     """The link's len(), asked once of any class that has one (a program's
     sampler states its share by it: an inference sampler's uneven shares,
-    a repeating sampler's draws), -1 when it has none or asking raised;
-    what it warns is not shown to the program. A list or range given as
+    a repeating sampler's draws), -1 when it has none or asking raised
+    (the exception does not reach the program; warnings are left alone, as
+    for the dataset's len(): catch_warnings would reset the registry that
+    shows each of the program's warnings once). A list or range given as
     sampler is not asked: each rank's is its own subset, no share of one."""
     kind = type(obj)
     if getattr(kind, "__len__", None) is None or kind.__module__ == "builtins":
         return -1
     try:
-        with _warnings.catch_warnings():
-            _warnings.simplefilter("ignore")
-            return _int(len(obj))
+        return _int(len(obj))
     except Exception:
         return -1
 
