@@ -93,8 +93,27 @@ aw_check_fn aw_check_resume_repeats;
 /* checks_process.c: forks, DataLoader workers, processes of one rank. */
 aw_check_fn aw_check_forks, aw_check_worker_respawn, aw_check_duplicate_rank;
 
-/* checks_exit.c: workers and ranks that died or hung. */
-aw_check_fn aw_check_worker_died, aw_check_worker_stuck, aw_check_rank_died;
+/* checks_exit.c: workers that died or hung, and what the checks of how a
+ * process ended share. */
+aw_check_fn aw_check_worker_died, aw_check_worker_stuck;
+/* "SIGKILL", "a signal" for one not named. */
+const char *aw_signal_name(int32_t sig);
+/* The signals launchers, schedulers, users and the DataLoader itself stop
+ * processes with: the process was stopped, it did not crash. */
+bool aw_stop_signal(int32_t sig);
+/* "was killed by signal 9 (SIGKILL)" or "exited with status 1" into buf;
+ * the finding gets the number. */
+void aw_how_ended(struct aw_finding *f, const struct aw_process *p, char *buf,
+		  size_t size);
+/* Seconds between two readings of the trace clock, -1 if unknown. */
+double aw_seconds(int64_t from_ns, int64_t to_ns);
+/* " of L0 (train.py:10)", or "" when the loader is unknown. */
+void aw_of_loader(const struct aw_model *model, uint32_t global, char *buf,
+		  size_t size);
+
+/* checks_rank_exit.c: ranks whose end cut a pass short or came after
+ * their data. */
+aw_check_fn aw_check_rank_died;
 
 /* checks_trace.c: item fingerprints and the trace itself. */
 aw_check_fn aw_check_iterable_duplicate, aw_check_resampled,
