@@ -324,29 +324,43 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in)
 	return c;
 }
 
-/* A link that draws with code of its own (own_iter) states a plain split
- * when its numbers are DistributedSampler's: num_replicas, rank, its
- * num_samples each of total_size, and a len() of num_samples (or of its
- * batches of them, for a batch sampler) or none. */
-static bool aw_link_states_split(const struct aw_sampler_link *s)
+/* Whether a len() is `n` items, or `n` items in batches of `batch_size`. */
+static bool aw_length_of(int64_t length, int64_t n, int64_t batch_size)
 {
-	if (s->num_replicas < 1 || s->rank < 0 || s->num_samples < 0 ||
-	    s->total_size < 0 ||
+	if (length == n)
+		return true;
+	return batch_size > 0 && (length == n / batch_size ||
+				  length == (n + batch_size - 1) / batch_size);
+}
+
+/* A link that draws with code of its own (own_iter) states a plain rule
+ * when its numbers say what it yields: a sharding link DistributedSampler's
+ * (num_replicas, rank, its num_samples each of total_size, a len() of
+ * num_samples or none), any other a len() of all it draws from (`below`:
+ * a shuffler or batcher of its own, as transformers' LengthGroupedSampler,
+ * which the checks then hold to covering its input). */
+static bool aw_link_states_split(const struct aw_sampler_link *s, int64_t below)
+{
+	if (s->num_replicas < 1 || s->rank < 0)
+		return s->length >= 0 && below >= 0 &&
+		       aw_length_of(s->length, below, s->batch_size);
+	if (s->num_samples < 0 || s->total_size < 0 ||
 	    s->num_samples * (int64_t)s->num_replicas != s->total_size)
 		return false;
-	if (s->length < 0 || s->length == s->num_samples)
-		return true;
-	return s->batch_size > 0 &&
-	       (s->length == s->num_samples / s->batch_size ||
-		s->length ==
-		    (s->num_samples + s->batch_size - 1) / s->batch_size);
+	return s->length < 0 ||
+	       aw_length_of(s->length, s->num_samples, s->batch_size);
 }
 
 const struct aw_sampler_link *aw_own_rule_link(const struct aw_loader *d)
 {
 	for (uint32_t i = 0; i < d->n_chain; i++) {
 		const struct aw_sampler_link *s = &d->chain[i];
-		if (s->seen && s->own_iter == 1 && !aw_link_states_split(s))
+		int64_t below =
+		    i + 1 < d->n_chain
+			? (d->chain[i + 1].seen ? d->chain[i + 1].length : -1)
+			: d->dataset_len;
+		if (s->seen && s->own_iter == 1 &&
+		    !aw_link_states_split(s, below))
 			return s;
 	}
 	return NULL;

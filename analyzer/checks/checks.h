@@ -130,8 +130,10 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in);
 const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d);
 /* The first link of the chain whose rule the report does not know: it
  * draws with code of its own (the program's, or a package's the report
- * does not model) and its numbers state no plain split; NULL when there
- * is none. A verdict on what such a chain reads rests on that rule. */
+ * does not model) and its numbers state no plain rule (a sharding link
+ * DistributedSampler's split, another a len() of all it draws from); NULL
+ * when there is none. A verdict on what such a chain reads rests on that
+ * rule. */
 const struct aw_sampler_link *aw_own_rule_link(const struct aw_loader *d);
 /* aw_own_rule_link, or a link of its own that states DistributedSampler's
  * split while a rank that ran the epoch to its end read another count

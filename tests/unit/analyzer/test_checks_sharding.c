@@ -961,6 +961,51 @@ Test(checks_sharding, what_a_link_of_its_own_leaves_out_is_a_warning)
 	s_done(&r);
 }
 
+/* Two ranks over N = 100 through a sampler of the program's own that does
+ * not shard, len() `length`: rank 0 reads 0-39, rank 1 40-79. */
+static struct s_run own_shuffler(int64_t length)
+{
+	struct s_loader_opts o = base0;
+	o.dataset_len = 100;
+	o.batch_size = 10;
+	struct s_run r = s_run_of(2, &o);
+	for (int rank = 0; rank < 2; rank++) {
+		struct aw_event_sampler links[2] = {
+		    s_link("torch.utils.data.sampler.BatchSampler"),
+		    s_link("train.GroupedByLength")};
+		links[0].batch_size = 10;
+		links[0].drop_last = 0;
+		links[1].length = length;
+		links[1].own_iter = 1;
+		s_chain(r.model, 100 + rank, 0, links, 2);
+		uint32_t idx[40];
+		s_range(idx, (uint32_t)rank * 40, 40, 1);
+		s_reads_in_order(r.model, rank, 0, 0, idx, 40, 10);
+	}
+	return r;
+}
+
+Test(checks_sharding, a_shuffler_of_its_own_over_all_its_input_is_held_to_it)
+{
+	/* Its len() is all of its input: it states that it yields it all,
+	 * and the 20 never read are an error. */
+	struct s_run r = own_shuffler(100);
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "missing");
+	cr_assert(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
+	s_done(&r);
+
+	/* A len() of 50: it draws fewer by a rule of its own, a warning. */
+	r = own_shuffler(50);
+	s_finish(&r);
+	f = s_get(&r, "missing");
+	cr_assert(f);
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	s_expect_says(f, "GroupedByLength draws with code of its own");
+	s_done(&r);
+}
+
 Test(checks_sharding, uneven_by_design_with_a_rank_that_died_is_an_error)
 {
 	struct s_run r = by_design(130, 0);
