@@ -308,22 +308,6 @@ def _index_map(obj):
     return None
 
 
-def _base_id(dataset):
-    """id() of the dataset at the bottom of dataset's index maps that name
-    what they point into (Subset, 4 levels at most): loaders over parts of
-    one dataset share it."""
-    obj = dataset
-    try:
-        for _ in range(4):
-            found = _index_map(obj)
-            if found is None or found[3] is None:
-                break
-            obj = found[3]
-    except Exception:
-        pass
-    return _identity(obj)
-
-
 def _base_len(dataset):
     length = _dataset_len(dataset)
     return length if length >= 0 else _int(_attr(dataset, "num_rows"))
@@ -372,30 +356,39 @@ def _concat_map(obj):
     return "concat", indices, total, None
 
 
-def _emit_index_maps(ordinal, dataset):
-    """One dataset_map event (in parts) per index map below the loader's
-    dataset, outermost first."""
+def _index_maps(dataset):
+    """The index maps below the loader's dataset, outermost first
+    (_index_map's tuples, 4 levels at most), and the dataset at the bottom
+    of those that name what they point into (Subset's .dataset): loaders
+    over parts of one dataset share it. Walked once, for the loader_new
+    and the dataset_map events both; a map that raised ends the walk."""
+    maps, obj = [], dataset
     try:
-        _emit_index_maps_of(ordinal, dataset)
+        for _ in range(4):
+            found = _index_map(obj)
+            if found is None:
+                break
+            maps.append(found)
+            if found[3] is None:
+                break
+            obj = found[3]
     except Exception:
         _debug("dataset_map")
+    return maps, obj
 
 
-def _emit_index_maps_of(ordinal, dataset):
-    obj = dataset
-    for depth in range(4):
-        found = _index_map(obj)
-        if found is None:
-            return
-        kind, indices, base_len, below = found
-        if len(indices) > _MAP_MAX:
-            _debug("dataset_map: %d entries, not recorded" % len(indices))
-            return
-        _aw.dataset_map(loader=ordinal, depth=depth, kind=kind,
-                        base_len=base_len, indices=indices)
-        if below is None:
-            return
-        obj = below
+def _emit_index_maps(ordinal, maps):
+    """One dataset_map event (in parts) per index map of _index_maps, up to
+    the first too long to record."""
+    try:
+        for depth, (kind, indices, base_len, _) in enumerate(maps):
+            if len(indices) > _MAP_MAX:
+                _debug("dataset_map: %d entries, not recorded" % len(indices))
+                return
+            _aw.dataset_map(loader=ordinal, depth=depth, kind=kind,
+                            base_len=base_len, indices=indices)
+    except Exception:
+        _debug("dataset_map")
 
 
 def _stream_shard(obj):
@@ -519,8 +512,9 @@ def _loader_new(loader, frame):
     else:
         site = stack = allow = ""
     batch_size = getattr(loader, "batch_size", None)
+    maps, bottom = _index_maps(dataset)
     _aw.loader_new(
-        loader=entry.ordinal, dataset_id=_identity(dataset), base_id=_base_id(dataset),
+        loader=entry.ordinal, dataset_id=_identity(dataset), base_id=_identity(bottom),
         dataset_type=type(dataset).__qualname__,
         dataset_len=_dataset_len(dataset),
         iterable=1 if _is_iterable(loader) else 0,
@@ -539,7 +533,7 @@ def _loader_new(loader, frame):
         sampler_rank=rank, site=site, stack=stack, allow=allow)
     _emit_sampler_chain(entry.ordinal, chain)
     _emit_dist_groups()
-    _emit_index_maps(entry.ordinal, dataset)
+    _emit_index_maps(entry.ordinal, maps)
     if _is_iterable(loader):
         _emit_stream_shards(entry.ordinal, dataset)
     return entry
