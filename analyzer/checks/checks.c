@@ -351,16 +351,19 @@ static bool aw_link_states_split(const struct aw_sampler_link *s, int64_t below)
 	       aw_length_of(s->length, s->num_samples, s->batch_size);
 }
 
+int64_t aw_link_below(const struct aw_loader *d, uint32_t i)
+{
+	if (i + 1 < d->n_chain)
+		return d->chain[i + 1].seen ? d->chain[i + 1].length : -1;
+	return d->dataset_len;
+}
+
 const struct aw_sampler_link *aw_own_rule_link(const struct aw_loader *d)
 {
 	for (uint32_t i = 0; i < d->n_chain; i++) {
 		const struct aw_sampler_link *s = &d->chain[i];
-		int64_t below =
-		    i + 1 < d->n_chain
-			? (d->chain[i + 1].seen ? d->chain[i + 1].length : -1)
-			: d->dataset_len;
 		if (s->seen && s->own_iter == 1 &&
-		    !aw_link_states_split(s, below))
+		    !aw_link_states_split(s, aw_link_below(d, i)))
 			return s;
 	}
 	return NULL;

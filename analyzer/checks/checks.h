@@ -128,6 +128,9 @@ struct aw_coverage aw_epoch_coverage(const struct aw_check_input *in);
 /* The sharding link of a loader's chain (DistributedSampler's indices,
  * BatchSamplerShard's batches), NULL when none. */
 const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d);
+/* How many link i of the chain draws from: the len() of the link below
+ * it, the dataset's length under the innermost; -1 unknown. */
+int64_t aw_link_below(const struct aw_loader *d, uint32_t i);
 /* The first link of the chain whose rule the report does not know: it
  * draws with code of its own (the program's, or a package's the report
  * does not model) and its numbers state no plain rule (a sharding link

@@ -156,11 +156,7 @@ static const struct aw_sampler_link *aw_stated_share(const struct aw_loader *l,
 		const struct aw_sampler_link *s = &l->chain[i];
 		if (!s->seen || s->num_replicas < 1 || s->rank < 0)
 			continue;
-		if (i + 1 < l->n_chain)
-			*below =
-			    l->chain[i + 1].seen ? l->chain[i + 1].length : -1;
-		else
-			*below = l->dataset_len;
+		*below = aw_link_below(l, i);
 		if (aw_link_share(s) < 0 || aw_link_whole(s, *below) < 0)
 			return NULL;
 		return s;

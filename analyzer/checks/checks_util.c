@@ -131,24 +131,17 @@ const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
 	return aw_global_loader_label(model, g, buf, size);
 }
 
-/* ", name=value" for a link's number it states, nothing for -1. */
-static void aw_stated_number(struct aw_text *t, const char *name, int64_t value)
-{
-	if (value >= 0)
-		aw_text_add(t, "%s%s=%" PRId64, t->len ? ", " : "", name,
-			    value);
-}
-
 void aw_evidence_own_rule(struct aw_finding *f, const struct aw_check_input *in,
 			  const struct aw_sampler_link *link, const char *id)
 {
 	const char *name = aw_short_class(link->class_name);
 	struct aw_text stated = {0};
-	aw_stated_number(&stated, "num_replicas", link->num_replicas);
-	aw_stated_number(&stated, "rank", link->rank);
-	aw_stated_number(&stated, "num_samples", link->num_samples);
-	aw_stated_number(&stated, "total_size", link->total_size);
-	aw_stated_number(&stated, "len()", link->length);
+	bool first = true;
+	aw_chain_number(&stated, "num_replicas", link->num_replicas, &first);
+	aw_chain_number(&stated, "rank", link->rank, &first);
+	aw_chain_number(&stated, "num_samples", link->num_samples, &first);
+	aw_chain_number(&stated, "total_size", link->total_size, &first);
+	aw_chain_number(&stated, "len()", link->length, &first);
 	aw_finding_add_evidence(
 	    f,
 	    "%s draws with code of its own (%s), whose rule accwatch does "

@@ -108,8 +108,8 @@ static void aw_chain_flag(struct aw_text *out, const char *name, int8_t value,
 	*first = false;
 }
 
-static void aw_chain_number(struct aw_text *out, const char *name,
-			    int64_t value, bool *first)
+void aw_chain_number(struct aw_text *out, const char *name, int64_t value,
+		     bool *first)
 {
 	if (value < 0)
 		return;

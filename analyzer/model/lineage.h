@@ -30,5 +30,9 @@ const char *aw_loader_wrap_kind(const struct aw_model *model,
  * num_replicas=4, rank=0, ...)": each link by the last part of its class
  * name with the parameters it has; nothing for a loader without a chain. */
 void aw_sampler_chain_text(const struct aw_loader *loader, struct aw_text *out);
+/* Appends ", name=value" (no comma while *first) for a number a link
+ * has, nothing for -1. */
+void aw_chain_number(struct aw_text *out, const char *name, int64_t value,
+		     bool *first);
 
 #endif
