@@ -305,7 +305,75 @@ def _index_map(obj):
         found = finder(obj)
         if found is not None:
             return found
+    return _own_index_map(obj)
+
+
+_SEQUENCES = (list, tuple, range)
+_NOT_DATASETS = (str, bytes, bytearray, dict)
+
+
+def _int_sequence(value):
+    """value's entries when it is a flat list of ints (a list, tuple or
+    range of them, or a 1-D integer ndarray or tensor), else None."""
+    if isinstance(value, _SEQUENCES):
+        if all(type(v) is int for v in value):
+            return value
+        return None
+    kind = type(value).__module__
+    if kind == "numpy" and getattr(value, "ndim", 0) == 1 and \
+            getattr(getattr(value, "dtype", None), "kind", "") in "iu":
+        return value.tolist()
+    if _Tensor is not None and isinstance(value, _Tensor) and \
+            value.dim() == 1 and not value.is_floating_point() and \
+            not value.is_complex() and str(value.dtype) != "torch.bool":
+        return value.tolist()
     return None
+
+
+def _own_index_map(obj):
+    """The map a dataset of the program's own keeps from its positions into
+    another dataset (a Partition(data, index) whose __getitem__ reads
+    data[index[i]]): asked of a dataset whose __getitem__ is code outside
+    the frameworks, read from its __dict__ only (none of its code runs
+    but its len()), and taken when it holds exactly one other dataset and
+    exactly one list of distinct indices of that dataset, as long as
+    itself. That __getitem__ reads through it is assumed: the kind,
+    "own:<class>.<attribute>", lets the report say so. None otherwise."""
+    getitem = None
+    for kind in type(obj).__mro__:
+        if "__getitem__" in vars(kind):
+            getitem = getattr(vars(kind)["__getitem__"], "__code__", None)
+            break
+    if getitem is None or \
+            getitem.co_filename.startswith(_internal_prefixes()):
+        return None
+    try:
+        own = vars(obj)
+    except TypeError:
+        return None
+    lists, below = [], []
+    for name, value in own.items():
+        if isinstance(value, _NOT_DATASETS) or value is obj:
+            continue
+        entries = _int_sequence(value)
+        if entries is not None:
+            lists.append((name, entries))
+        elif getattr(type(value), "__getitem__", None) is not None and \
+                getattr(type(value), "__len__", None) is not None:
+            below.append(value)
+    if len(below) != 1 or not lists:
+        return None
+    length, base_len = _dataset_len(obj), _base_len(below[0])
+    found = [(name, entries) for name, entries in lists
+             if len(entries) == length and length <= _MAP_MAX]
+    if len(found) != 1 or base_len < 0:
+        return None
+    name, entries = found[0]
+    if entries and (min(entries) < 0 or max(entries) >= base_len or
+                    len(set(entries)) != len(entries)):
+        return None
+    return ("own:%s.%s" % (_class_name(obj), name), list(entries),
+            base_len, below[0])
 
 
 def _base_len(dataset):

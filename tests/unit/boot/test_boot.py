@@ -502,6 +502,52 @@ def test_index_maps_below_the_dataset_are_sent(torch_process, monkeypatch):
     assert part["dataset_id"] != whole["dataset_id"]
 
 
+class Partition:
+    """A program's dataset that reads the base data through a list of its
+    indices; its __getitem__ is never called by the recorder."""
+
+    def __init__(self, data, index, **more):
+        self.data, self.index = data, index
+        vars(self).update(more)
+
+    def __len__(self):
+        return len(self.index)
+
+    def __getitem__(self, i):
+        raise AssertionError("the recorder ran the program's __getitem__")
+
+
+def test_a_programs_dataset_that_keeps_an_index_list_is_read_as_its_map(torch_process):
+    modules, namespace, recorder = torch_process
+    rows = Rows(100)
+    dataloader(modules)(Partition(rows, [5, 3, 9], name="part", scale=2.5), batch_size=2)
+    [found] = recorder.of("dataset_map")
+    assert (found["kind"], found["base_len"], list(found["indices"])) == (
+        "own:test_boot.Partition.index", 100, [5, 3, 9])
+    # The list points into rows: a loader over rows names it alike.
+    dataloader(modules)(rows, batch_size=2)
+    part, whole = recorder.of("loader_new")
+    assert part["base_id"] == whole["dataset_id"]
+
+
+@pytest.mark.parametrize("part", [
+    # labels: a list as long as the wrapper, with repeats
+    lambda rows: Partition(rows, [1, 1, 2, 2]),
+    # indices the dataset below does not have
+    lambda rows: Partition(rows, [0, 100]),
+    # two datasets it could read from
+    lambda rows: Partition(rows, [0, 1], other=Rows(5)),
+    # two lists that could be its map
+    lambda rows: Partition(rows, [0, 1], order=[1, 0]),
+    # a list of floats
+    lambda rows: Partition(rows, [0.0, 1.0]),
+])
+def test_a_programs_dataset_whose_map_is_not_one_list_is_not_mapped(torch_process, part):
+    modules, namespace, recorder = torch_process
+    dataloader(modules)(part(Rows(100)), batch_size=2)
+    assert recorder.of("dataset_map") == []
+
+
 class Join:
     """torch.distributed.algorithms.Join, reduced: its attributes, and an
     exit that raises with throw_on_early_termination."""
