@@ -389,6 +389,17 @@ aw_epoch_own_rule_link(const struct aw_check_input *in)
 	return NULL;
 }
 
+const struct aw_mapping_level *aw_epoch_own_map(const struct aw_check_input *in)
+{
+	for (size_t c = 0; c < in->epoch->n_cells; c++) {
+		const struct aw_mapping_level *own = aw_mapping_own(
+		    aw_model_cell_mapping(in->model, &in->epoch->cells[c]));
+		if (own)
+			return own;
+	}
+	return NULL;
+}
+
 /* Either link cuts the rank's part out of the positions of the rank's own
  * dataset. */
 const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d)
@@ -575,8 +586,8 @@ bool aw_epoch_unsharded(const struct aw_check_input *in)
 // clang-format off
 static const struct aw_check aw_checks[] = {
 	{"unsharded", AW_SEV(ERROR), "every rank read (almost) the whole dataset", AW_CHECK_EPOCH, aw_check_unsharded},
-	{"split-diverged", AW_SEV(ERROR), "the ranks hold different subsets of the data", AW_CHECK_EPOCH, aw_check_split_diverged},
-	{"order-diverged", AW_SEV(ERROR), "the ranks' shuffling samplers differ in seed or epoch", AW_CHECK_EPOCH, aw_check_order_diverged},
+	{"split-diverged", AW_SEV(ERROR) | AW_SEV(WARNING), "the ranks hold different subsets of the data", AW_CHECK_EPOCH, aw_check_split_diverged},
+	{"order-diverged", AW_SEV(ERROR) | AW_SEV(WARNING), "the ranks' shuffling samplers differ in seed or epoch", AW_CHECK_EPOCH, aw_check_order_diverged},
 	{"overlap", AW_SEV(ERROR) | AW_SEV(WARNING), "ranks read the same samples beyond the padding", AW_CHECK_EPOCH, aw_check_overlap},
 	{"missing", AW_SEV(ERROR) | AW_SEV(WARNING), "the ranks together did not cover the dataset", AW_CHECK_EPOCH, aw_check_missing},
 	{"padding", AW_SEV(INFO), "samples repeated to even out the ranks' shares", AW_CHECK_EPOCH, aw_check_padding},

@@ -143,6 +143,11 @@ const struct aw_sampler_link *aw_own_rule_link(const struct aw_loader *d);
  * than its num_samples: what it yields is not what it states. */
 const struct aw_sampler_link *
 aw_epoch_own_rule_link(const struct aw_check_input *in);
+/* The outermost index map level of the epoch's ranks read from a dataset
+ * of the program's own (aw_mapping_own), NULL when none is: a verdict on
+ * the samples below it rests on that dataset reading through it. */
+const struct aw_mapping_level *
+aw_epoch_own_map(const struct aw_check_input *in);
 /* The link whose permutation a sharding link cuts the ranks' shares from:
  * the sharding link itself when it shuffles (DistributedSampler), or a
  * shuffling link below it (a RandomSampler under accelerate's

@@ -40,6 +40,14 @@ const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
  * its own (aw_own_rule_link): what it states, and how to say it is meant. */
 void aw_evidence_own_rule(struct aw_finding *f, const struct aw_check_input *in,
 			  const struct aw_sampler_link *link, const char *id);
+/* Evidence and fix of a finding `id` whose samples were read through the
+ * index list of a dataset of the program's own (aw_epoch_own_map): the
+ * list it was taken from, and that reading through it is assumed (no fix
+ * when id is NULL: the finding's own stands). */
+void aw_evidence_own_map(struct aw_finding *f,
+			 const struct aw_mapping_level *level, const char *id);
+/* "Partition.index": the class and the attribute of an own map level. */
+const char *aw_own_map_name(const struct aw_mapping_level *level);
 /* A class name without its module: "DistributedSampler". */
 const char *aw_short_class(const char *name);
 /* "rank 1" or "the ranks 0-3" for a sorted list. */

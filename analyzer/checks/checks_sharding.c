@@ -309,13 +309,16 @@ static int64_t aw_unread_of_maps(const struct aw_epoch *e)
 }
 
 /* A finding of the one cause of an epoch's overlap and gaps: every rank,
- * both numbers. */
+ * both numbers; a warning when the ranks' maps are a dataset's of the
+ * program's own (the caller adds aw_evidence_own_map). */
 static struct aw_finding *aw_cause_finding(const struct aw_check_input *in,
 					   struct aw_findings *out,
 					   const char *id)
 {
 	const struct aw_epoch *e = in->epoch;
-	struct aw_finding *f = aw_epoch_finding(in, out, id, AW_SEVERITY_ERROR);
+	struct aw_finding *f = aw_epoch_finding(
+	    in, out, id,
+	    aw_epoch_own_map(in) ? AW_SEVERITY_WARNING : AW_SEVERITY_ERROR);
 	aw_add_all_ranks(f, e);
 	aw_finding_add_integer(f, "cross_rank_duplicates",
 			       (int64_t)e->cross_rank_duplicates);
@@ -356,7 +359,16 @@ void aw_check_split_diverged(const struct aw_check_input *in,
 	const struct aw_mapping_level *part =
 	    aw_mapping_parting(aw_model_cell_mapping(in->model, a),
 			       aw_model_cell_mapping(in->model, b));
-	if (part && part->datasets)
+	if (part && part->own)
+		aw_finding_set_fix(
+		    f,
+		    "shard once: a part of its own for each rank (the list "
+		    "`%s`) and %s over it split the data twice; keep the "
+		    "whole dataset under the sampler, or each rank's part "
+		    "without it",
+		    aw_own_map_name(part),
+		    aw_short_class(aw_shard_link(in->desc)->class_name));
+	else if (part && part->datasets)
 		aw_finding_set_fix(
 		    f, "split once, the same way on every rank: give the HF "
 		       "datasets split or shuffle one seed on every rank "
@@ -369,6 +381,9 @@ void aw_check_split_diverged(const struct aw_check_input *in,
 		       "random_split(dataset, lengths, "
 		       "generator=torch.Generator().manual_seed(<one "
 		       "number>)), or split before the processes start");
+	const struct aw_mapping_level *own_map = aw_epoch_own_map(in);
+	if (own_map)
+		aw_evidence_own_map(f, own_map, NULL);
 }
 
 void aw_check_order_diverged(const struct aw_check_input *in,
@@ -430,6 +445,9 @@ void aw_check_order_diverged(const struct aw_check_input *in,
 			       "per rank), and shuffle with set_epoch(epoch)"
 			     : "call sampler.set_epoch(epoch) with the same "
 			       "epoch on every rank before each epoch");
+	const struct aw_mapping_level *own_map = aw_epoch_own_map(in);
+	if (own_map)
+		aw_evidence_own_map(f, own_map, NULL);
 }
 
 void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
@@ -444,9 +462,10 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 	    !aw_epoch_coverage(in).promised)
 		return;
 	const struct aw_sampler_link *own = aw_epoch_own_rule_link(in);
+	const struct aw_mapping_level *own_map = aw_epoch_own_map(in);
 	struct aw_finding *f = aw_sharing_finding(
-	    in, out, "overlap", own ? AW_SEVERITY_WARNING : AW_SEVERITY_ERROR,
-	    &pad);
+	    in, out, "overlap",
+	    own || own_map ? AW_SEVERITY_WARNING : AW_SEVERITY_ERROR, &pad);
 	struct aw_text source = {0};
 	aw_padding_source(in, &pad, &source);
 	if (pad.samples)
@@ -469,6 +488,8 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 	aw_evidence_sampler(f, in);
 	if (own)
 		aw_evidence_own_rule(f, in, own, "overlap");
+	else if (own_map)
+		aw_evidence_own_map(f, own_map, "overlap");
 	else if (in->desc->iterable || !aw_model_uses_accelerate(in->model))
 		aw_unsharded_fix(in, f);
 	else
@@ -705,7 +726,8 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	/* What a link with a rule of its own reads is its design or a bug:
 	 * said, as a warning naming it. */
 	const struct aw_sampler_link *own = aw_epoch_own_rule_link(in);
-	bool error = (reads_short || holes) && !own;
+	const struct aw_mapping_level *own_map = aw_epoch_own_map(in);
+	bool error = (reads_short || holes) && !own && !own_map;
 	double coverage = aw_percent(e->union_in_range, (uint64_t)expected);
 	struct aw_finding *f =
 	    aw_epoch_finding(in, out, "missing",
@@ -770,6 +792,8 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 		    in->world, in->world);
 	else if (own)
 		aw_evidence_own_rule(f, in, own, "missing");
+	else if (own_map)
+		aw_evidence_own_map(f, own_map, "missing");
 	else if (!reads_short)
 		aw_finding_set_fix(
 		    f, "nothing to change if another loader reads the rest "

@@ -164,6 +164,45 @@ void aw_evidence_own_rule(struct aw_finding *f, const struct aw_check_input *in,
 	    name, id);
 }
 
+const char *aw_own_map_name(const struct aw_mapping_level *level)
+{
+	/* "module.Class.attribute": from the dot before the class on. */
+	const char *attribute = strrchr(level->own, '.');
+	const char *name = level->own;
+	for (const char *dot = level->own;
+	     attribute && (dot = strchr(dot, '.')) && dot < attribute; dot++)
+		name = dot + 1;
+	return name;
+}
+
+void aw_evidence_own_map(struct aw_finding *f,
+			 const struct aw_mapping_level *level, const char *id)
+{
+	const char *attribute = strrchr(level->own, '.');
+	int class_len =
+	    attribute ? (int)(attribute - level->own) : (int)strlen(level->own);
+	const char *name = aw_own_map_name(level);
+	int name_len = class_len - (int)(name - level->own);
+	attribute = attribute ? attribute + 1 : "?";
+	aw_finding_add_evidence(
+	    f,
+	    "%.*s is a dataset of the program's own (%.*s); its samples were "
+	    "counted as the %" PRIu32 " indices of the dataset below that "
+	    "its list `%s` holds, which assumes that its __getitem__ reads "
+	    "through that list: so this is a warning, not an error",
+	    name_len, name, class_len, level->own, level->n, attribute);
+	if (!id)
+		return;
+	aw_finding_set_fix(
+	    f,
+	    "if %.*s reads its samples through `%s` (data[%s[i]]), the "
+	    "ranks' parts are as said: give each rank its own part of the "
+	    "whole data; if it reads otherwise, say so with `# accwatch: "
+	    "allow %s` on the loader's line, or build the part with "
+	    "torch.utils.data.Subset, whose map accwatch knows",
+	    name_len, name, attribute, attribute, id);
+}
+
 const char *aw_short_class(const char *name)
 {
 	if (!name || !*name)

@@ -28,6 +28,10 @@ bool aw_mapping_add(struct aw_mapping *m, const struct aw_event *event,
 	}
 	level->base_len = e->base_len;
 	level->datasets = e->kind && strcmp(e->kind, "datasets") == 0;
+	free(level->own);
+	level->own = e->kind && strncmp(e->kind, "own:", 4) == 0
+			 ? aw_xstrdup(e->kind + 4)
+			 : NULL;
 	uint32_t count = AW_MIN(event->count, e->total - e->offset);
 	bool wide = event->kind == AW_EVENT_DATASET_MAP_WIDE;
 	for (uint32_t i = 0; i < count; i++) {
@@ -43,9 +47,19 @@ void aw_mapping_free(struct aw_mapping *m)
 {
 	if (!m)
 		return;
-	for (uint32_t i = 0; i < AW_MAPPING_LEVELS_MAX; i++)
+	for (uint32_t i = 0; i < AW_MAPPING_LEVELS_MAX; i++) {
 		free(m->levels[i].to);
+		free(m->levels[i].own);
+	}
 	free(m);
+}
+
+const struct aw_mapping_level *aw_mapping_own(const struct aw_mapping *m)
+{
+	for (uint32_t i = 0; m && i < m->n_levels; i++)
+		if (m->levels[i].own)
+			return &m->levels[i];
+	return NULL;
 }
 
 /* A position of level `from` through the levels below it. */

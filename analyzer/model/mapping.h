@@ -27,6 +27,10 @@ struct aw_mapping_level {
 	/* Made by HF datasets (an indices mapping: select, shuffle,
 	 * train_test_split), whose permutations take a seed= argument. */
 	bool datasets;
+	/* Read from a dataset of the program's own ("<class>.<attribute>"
+	 * of the list it keeps), NULL for a framework's: that its
+	 * __getitem__ reads through the list is assumed. */
+	char *own;
 };
 
 /* Outermost first; owned by its loader, on the heap (iterations point at
@@ -58,6 +62,9 @@ uint32_t aw_mapping_common_levels(const struct aw_mapping *a,
  * ranks' maps part), NULL when they are alike all the way. */
 const struct aw_mapping_level *aw_mapping_parting(const struct aw_mapping *a,
 						  const struct aw_mapping *b);
+/* The outermost level read from a dataset of the program's own, NULL
+ * when none is. */
+const struct aw_mapping_level *aw_mapping_own(const struct aw_mapping *m);
 /* Whether two maps send every position to the same index. */
 bool aw_mapping_equal(const struct aw_mapping *a, const struct aw_mapping *b);
 /* The length of the dataset at the bottom, -1 unknown. */

@@ -210,6 +210,34 @@ class OffByOneShard(Sampler):
         return self.stop - self.start
 
 
+class Partition:
+    """A dataset of the program's own that reads the base data through a
+    list of its indices (the distributed tutorial's data partitioner)."""
+
+    def __init__(self, data, index):
+        self.data = data
+        self.index = index
+
+    def __len__(self):
+        return len(self.index)
+
+    def __getitem__(self, index):
+        data_idx = self.index[index]
+        return self.data[data_idx]
+
+
+def partition(length, rank, world, seed=1234):
+    """Rank's Partition of IndexDataset(length): one seeded shuffle of its
+    indices, alike on every rank, cut in `world` equal lists."""
+    rng = random.Random()
+    rng.seed(seed)
+    indexes = list(range(length))
+    rng.shuffle(indexes)
+    part_len = length // world
+    return Partition(IndexDataset(length),
+                     indexes[part_len * rank:part_len * (rank + 1)])
+
+
 def note_worker_pid(worker_id):
     with open(os.path.join(os.environ[TRUTH_ENV], f"worker-{os.getpid()}"), "w") as f:
         f.write(f"{os.environ.get('RANK', '-1')} {worker_id}\n")

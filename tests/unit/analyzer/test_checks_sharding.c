@@ -1472,6 +1472,24 @@ Test(checks_sharding, a_hf_split_apart_is_fixed_with_its_seed)
 	s_done(&r);
 }
 
+Test(checks_sharding, parts_a_programs_dataset_keeps_are_a_warning_naming_it)
+{
+	/* The maps are the index lists of a dataset of the program's own:
+	 * that its __getitem__ reads through them is assumed, so the finding
+	 * is a warning naming the class and the list, with the fix for a
+	 * rank's part sharded again. */
+	struct s_run r = subsets_apart("own:train.Partition.index");
+	s_expect_exactly(&r.findings, "split-diverged");
+	const struct aw_finding *f = s_get(&r, "split-diverged");
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	s_expect_says(f, "Partition is a dataset of the program's own "
+			 "(train.Partition)");
+	cr_expect(strstr(f->fix, "`Partition.index`") != NULL, "%s", f->fix);
+	cr_expect(strstr(f->fix, "split the data twice") != NULL, "%s",
+		  f->fix);
+	s_done(&r);
+}
+
 /* --- data-parallel groups ----------------------------------------------------
  */
 
