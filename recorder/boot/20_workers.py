@@ -93,13 +93,64 @@ def _task_of(frame):
     return None
 
 
-def _items_before(batched):
+def _whole_batch_size(dataset):
+    """(n, listed) for the batches of n an IterableDataset yields whole: a
+    webdataset pipeline whose last batching stage (batched(n), not undone
+    by a later unbatched or unlisted) makes them, listed when it collates
+    nothing (a batch is the list of its samples); (0, False) when it yields
+    samples or its stages are not known."""
+    found = (0, False)
+    for stage in getattr(dataset, "pipeline", None) or ():
+        name = getattr(getattr(stage, "f", None), "__name__", "")
+        if name == "_batched":
+            args, kw = getattr(stage, "args", ()), getattr(stage, "kw", {})
+            size = _int(args[0] if args else kw.get("batchsize", 20), 0)
+            listed = (args[1] if len(args) > 1
+                      else kw.get("collation_fn", True)) is None
+            found = (max(size, 0), listed)
+        elif name in ("_unbatched", "_unlisted"):
+            found = (0, False)
+    return found
+
+
+def _batch_rows(batch, size, listed):
+    """The samples of a batch of at most size that a dataset yielded whole:
+    the list itself when listed, else as webdataset's unbatched splits it
+    (the columns of a tuple, list or dict, all of one length); None when it
+    does not split so."""
+    if listed:
+        return batch if isinstance(batch, list) and len(batch) <= size else None
+    if isinstance(batch, dict):
+        columns = list(batch.values())
+    elif isinstance(batch, (list, tuple)):
+        columns = list(batch)
+    else:
+        return None
+    if any(isinstance(c, (str, bytes)) for c in columns):
+        return None
+    lengths = {_dataset_len(c) for c in columns}
+    if len(lengths) != 1 or not 0 < min(lengths) <= size:
+        return None
+    n = lengths.pop()
+    if isinstance(batch, dict):
+        return [{k: v[i] for k, v in batch.items()} for i in range(n)]
+    return [tuple(c[i] for c in columns) for i in range(n)]
+
+
+def _items_before(batched, whole=(0, False)):
     """Runs before an IterableDataset fetcher's collate_fn(data): item_fetch
-    with the fingerprints of data (a list of items when batched)."""
+    with the fingerprints of data (a list of items when batched; a batch
+    the dataset yielded whole, read with batch_size=None, is sent as its
+    samples when it splits as its pipeline's batches do)."""
     def before(*args, **kwargs):
         try:
             if len(args) != 1 or kwargs:
                 return
+            data, batched_now = args[0], batched
+            if whole[0] and not batched:
+                rows = _batch_rows(data, *whole)
+                if rows is not None:
+                    data, batched_now = rows, True
             worker = _state.worker
             if worker is not None:
                 fetch = worker.next_fetch()
@@ -107,15 +158,15 @@ def _items_before(batched):
                 _aw.item_fetch(worker_id=worker.id, loader=worker.loader,
                                iteration=worker.iteration,
                                batch=fetch if task is None else task,
-                               data=args[0], batched=batched)
+                               data=data, batched=batched_now)
                 return
             rec = getattr(_drawn, "rec", None)
             if rec is not None and rec.pid == _state.pid:
                 _aw.item_fetch(worker_id=-1, loader=rec.loader,
                                iteration=rec.iteration, batch=rec.drawn - 1,
-                               data=args[0], batched=batched)
+                               data=data, batched=batched_now)
             else:
-                _aw.item_fetch(worker_id=-1, data=args[0], batched=batched)
+                _aw.item_fetch(worker_id=-1, data=data, batched=batched_now)
         except Exception:
             _debug("items")
     return before
@@ -148,7 +199,9 @@ def _wrap_fetcher_init(original):
                 # Items exist only here, before collation; the C trampoline
                 # keeps collate errors' tracebacks as they were.
                 collate = _aw.call_before(
-                    self.collate_fn, _items_before(bool(self.auto_collation)))
+                    self.collate_fn,
+                    _items_before(bool(self.auto_collation),
+                                  _whole_batch_size(self.dataset)))
                 if collate is not None:
                     self.collate_fn = collate
         except Exception:

@@ -772,6 +772,12 @@ def webdataset_value(sample):
     return sample["cls"]
 
 
+def webdataset_row(sample):
+    """A decoded webdataset sample as a row {"index": its value}: batched
+    by the pipeline, a batch of them is {"index": the values}."""
+    return {"index": sample["cls"]}
+
+
 # --- litdata -----------------------------------------------------------------
 
 def litdata_item(index):

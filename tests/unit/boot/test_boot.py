@@ -597,3 +597,50 @@ def test_join_sends_its_begin_and_end(torch_process, monkeypatch):
     assert recorder.of("join")[5]["throw_on_early_termination"] == 1
     namespace["_on_module"]("torch.distributed.algorithms.join")  # patched once
     assert Join.__exit__.__wrapped__ is original_exit
+
+
+class Stage:
+    """A webdataset pipeline stage: a filter function and its arguments."""
+
+    def __init__(self, f, *args, **kw):
+        self.f, self.args, self.kw = f, args, kw
+
+
+def _batched(data, batchsize=20, collation_fn=None, partial=True):
+    ...
+
+
+def _unbatched(data):
+    ...
+
+
+class Pipeline:
+    def __init__(self, *stages):
+        self.pipeline = list(stages)
+
+
+def test_a_pipeline_that_batches_yields_whole_batches_of_its_size(torch_process):
+    _, namespace, _ = torch_process
+    size = namespace["_whole_batch_size"]
+    assert size(Pipeline(Stage(_batched, 8))) == (8, False)
+    assert size(Pipeline(Stage(_batched, batchsize=4, collation_fn=None))) == (4, True)
+    assert size(Pipeline(Stage(_batched))) == (20, False)
+    # undone by a later stage, or no stages known
+    assert size(Pipeline(Stage(_batched, 8), Stage(_unbatched))) == (0, False)
+    assert size(Pipeline(Stage(_unbatched), Stage(_batched, 2))) == (2, False)
+    assert size(Rows(4)) == (0, False)
+
+
+def test_a_whole_batch_is_split_as_the_pipeline_batched_it(torch_process):
+    _, namespace, _ = torch_process
+    rows = namespace["_batch_rows"]
+    assert rows({"index": [3, 4], "__key__": ["a", "b"]}, 8, False) == [
+        {"index": 3, "__key__": "a"}, {"index": 4, "__key__": "b"}]
+    assert rows(([3, 4], [5, 6]), 8, False) == [(3, 5), (4, 6)]
+    assert rows([{"x": 1}, {"x": 2}], 8, True) == [{"x": 1}, {"x": 2}]
+    # columns of different lengths, longer than a batch, or not columns
+    assert rows({"a": [1, 2], "b": [1]}, 8, False) is None
+    assert rows(([1, 2, 3],), 2, False) is None
+    assert rows({"text": "abc"}, 8, False) is None
+    assert rows(7, 8, False) is None
+    assert rows([1, 2, 3], 2, True) is None
