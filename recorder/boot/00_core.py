@@ -180,10 +180,11 @@ class _Iteration(list):
     iteration, drawn, yielded, recorded: a session had our events on at its
     start, indexed), then Python's own (open; pid; counted: holds the
     per-batch methods in place; handed: what a wrapper reading ahead gave
-    the loop). Python uses the names."""
+    the loop; cycle: the id of the link whose __iter__ starts a new cycle
+    of the pass, None). Python uses the names."""
     __slots__ = ()
     FIELDS = tuple(_aw.HOT_SLOTS.split()) + ("open", "pid", "counted",
-                                             "handed")
+                                             "handed", "cycle")
 
     def __init__(self, loader, iteration, indexed, recorded):
         list.__init__(self, [None] * len(self.FIELDS))
@@ -192,6 +193,7 @@ class _Iteration(list):
         self.recorded, self.indexed = bool(recorded), bool(indexed)
         self.open, self.pid, self.counted = True, _state.pid, False
         self.handed = -1  # batches a read-ahead wrapper gave the loop
+        self.cycle = None
 
 
 for _index, _name in enumerate(_Iteration.FIELDS):

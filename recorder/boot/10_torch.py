@@ -622,9 +622,17 @@ def _end(rec, exhausted):
     if not rec.open:
         return
     rec.open = False
+    if rec.cycle is not None:
+        found = _cycling.pop(rec.cycle, None)
+        rec.cycle = None
+        # A cycle the loop got whole ran to its end, though the sampler
+        # was not asked for more (an iterator kept for many epochs).
+        if found is not None and rec.drawn > 0 and rec.yielded >= rec.drawn \
+                and rec.drawn == _link_length(found[-1]):
+            exhausted = True
     if rec.pid == _state.pid and rec.recorded:
         _aw.iter_end(loader=rec.loader, iteration=rec.iteration,
-                     drawn=rec.drawn, yielded=rec.yielded,
+                     drawn=rec.drawn, yielded=max(rec.yielded, 0),
                      exhausted=1 if exhausted else 0, handed=rec.handed)
     if rec.counted:
         rec.counted = False
@@ -713,11 +721,16 @@ def _begin(loader):
             _debug("multiprocessing config")
     chain = _sampler_chain(loader)
     _emit_dist_groups()
+    dataset = getattr(loader, "dataset", None)
     _aw.iter_begin(loader=rec.loader, iteration=rec.iteration,
                    sampler_epoch=_first_int(chain, ("epoch",)),
                    seed=_pass_seed(chain),
-                   dataset_epoch=_dataset_epoch(getattr(loader, "dataset", None)),
+                   dataset_epoch=_dataset_epoch(dataset),
                    resumed=_resumed_batches(loader))
+    link = _cycle_link(chain) if rec.recorded and rec.indexed else None
+    if link is not None:
+        rec.cycle = id(link)
+        _cycling[rec.cycle] = (rec, entry, chain, dataset, link)
     # Persistent workers: the same iterator is _reset inside the original
     # __iter__ and draws this iteration's first batches there. (torchdata
     # keeps its last iterator in _iterator without persistent workers too:
@@ -729,7 +742,90 @@ def _begin(loader):
     return rec
 
 
+# --- sampler cycles ----------------------------------------------------------
+# A loader that keeps one iterator for the whole run over a sampler of its
+# own that starts torch's sampler over and over (the multi-epoch loader
+# pattern, which keeps its workers alive): each start of torch's link is an
+# epoch of that one pass. id(link) -> (rec, entry, chain, dataset, link)
+# while the pass is open.
+_cycling = {}
+
+
+def _cycle_link(chain):
+    """The link whose starts are the pass's cycles, when the chain begins
+    with a link that draws with code of its own over one of torch's
+    samplers (those whose __iter__ is patched): the first of those; None
+    otherwise."""
+    if not chain or _link_own_iter(chain[0]) != 1:
+        return None
+    for obj in chain[1:]:
+        if getattr(getattr(type(obj), "__iter__", None), "_accwatch_wrapper", False):
+            return obj
+    return None
+
+
+def _drawing(rec):
+    """Whether the caller runs inside torch's _next_index of the iterator
+    of rec (a draw of the pass, not the program iterating the sampler)."""
+    frame = sys._getframe(2)
+    for _ in range(10):
+        if frame is None:
+            return False
+        if frame.f_code.co_name == "_next_index":
+            return _iters.get(id(frame.f_locals.get("self"))) is rec
+        frame = frame.f_back
+    return False
+
+
+def _cycle_begins(rec, entry, chain, dataset, link):
+    """The pass's cycle link starts over while the pass draws: what it drew
+    so far is a pass that ended (iter_end, its batches all the loop's: an
+    iterator hands them over before the next cycle's), and what it draws
+    now a new one (iter_begin, with the sampler's epoch and seed as they
+    are at this start: a prefetch that starts it before set_epoch shows)."""
+    if not rec.open or not rec.drawn or rec.pid != _state.pid or \
+            not _drawing(rec):
+        return
+    drawn = rec.drawn
+    _aw.iter_end(loader=rec.loader, iteration=rec.iteration, drawn=drawn,
+                 yielded=drawn, exhausted=1, handed=-1)
+    rec.iteration = entry.iterations
+    entry.iterations += 1
+    rec.drawn = 0
+    rec.yielded -= drawn  # the rest of this cycle's batches come first
+    _aw.hot_forget()
+    _aw.iter_begin(loader=rec.loader, iteration=rec.iteration,
+                   sampler_epoch=_first_int(chain, ("epoch",)),
+                   seed=_pass_seed(chain),
+                   dataset_epoch=_dataset_epoch(dataset), resumed=-1)
+
+
+def _wrap_sampler_iter(original):
+    def before(self, *args, **kwargs):
+        try:
+            found = _cycling.get(id(self))
+            if found is not None:
+                _cycle_begins(*found)
+        except Exception:
+            _debug("sampler __iter__")
+    return _wrap(original, before, None)
+
+
 # --- wrappers ----------------------------------------------------------------
+
+def _constructor_caller(loader, frame):
+    """The frame that built loader: out of the __init__ of its subclasses
+    (a loader class of the program's own calls DataLoader's from its own
+    __init__), so that its site is the line that made it."""
+    for _ in range(8):
+        code = frame.f_code if frame is not None else None
+        if code is None or code.co_name != "__init__" or not code.co_argcount \
+                or frame.f_locals.get(code.co_varnames[0]) is not loader \
+                or frame.f_back is None:
+            break
+        frame = frame.f_back
+    return frame
+
 
 def _wrap_loader_init(original):
     def before(self, *args, **kwargs):
@@ -747,7 +843,7 @@ def _wrap_loader_init(original):
         if raised is None:
             try:
                 if key not in _loaders:
-                    _loader_new(self, sys._getframe(1))
+                    _loader_new(self, _constructor_caller(self, sys._getframe(1)))
             except Exception:
                 _debug("DataLoader.__init__")
         return result

@@ -54,6 +54,10 @@ def _install():
     _patch(iterator, "_reset", _wrap_reset)
     _patch(getattr(_fetch, "_BaseDatasetFetcher", None), "__init__",
            _wrap_fetcher_init)
+    for name in ("BatchSampler", "SequentialSampler", "RandomSampler"):
+        _patch(getattr(_samplers, name, None), "__iter__", _wrap_sampler_iter)
+    _patch(getattr(sys.modules.get("torch.utils.data.distributed"),
+                   "DistributedSampler", None), "__iter__", _wrap_sampler_iter)
     try:
         _patch_distributed()
     except Exception:

@@ -14,7 +14,8 @@ import torch
 import torch.distributed
 import torch.utils.data._utils.worker as worker_module
 from torch.distributed.algorithms.join import Join
-from torch.utils.data import DataLoader, Dataset, IterableDataset
+from torch.utils.data import (BatchSampler, DataLoader, Dataset, DistributedSampler,
+                              IterableDataset, RandomSampler, SequentialSampler)
 from torch.utils.data.dataloader import _BaseDataLoaderIter
 from torch.utils.data._utils.fetch import _MapDatasetFetcher
 
@@ -67,7 +68,9 @@ def signatures():
                      _BaseDataLoaderIter.__next__,
                      _BaseDataLoaderIter._next_index, _MapDatasetFetcher.fetch,
                      torch.distributed.init_process_group, Join.__enter__,
-                     Join.__exit__):
+                     Join.__exit__, BatchSampler.__iter__,
+                     SequentialSampler.__iter__, RandomSampler.__iter__,
+                     DistributedSampler.__iter__):
         show(function.__qualname__, inspect.signature(function))
     show("doc", DataLoader.__init__.__doc__ == DataLoader.__init__.__doc__)
     # Read from the class and set back (Lightning's _replace_dunder_methods):

@@ -238,6 +238,37 @@ def partition(length, rank, world, seed=1234):
                      indexes[part_len * rank:part_len * (rank + 1)])
 
 
+class Forever:
+    """A sampler that starts the one it wraps over each time it ends."""
+
+    def __init__(self, sampler):
+        self.sampler = sampler
+
+    def __iter__(self):
+        while True:
+            yield from iter(self.sampler)
+
+
+class OneIteratorLoader(DataLoader):
+    """The multi-epoch loader pattern: one iterator for the whole run,
+    over a batch sampler started over forever, len(sampler) batches of it
+    per epoch (its workers live as long as the loader)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._DataLoader__initialized = False
+        self.batch_sampler = Forever(self.batch_sampler)
+        self._DataLoader__initialized = True
+        self.iterator = super().__iter__()
+
+    def __len__(self):
+        return len(self.batch_sampler.sampler)
+
+    def __iter__(self):
+        for _ in range(len(self)):
+            yield next(self.iterator)
+
+
 def note_worker_pid(worker_id):
     with open(os.path.join(os.environ[TRUTH_ENV], f"worker-{os.getpid()}"), "w") as f:
         f.write(f"{os.environ.get('RANK', '-1')} {worker_id}\n")
