@@ -117,6 +117,7 @@ void aw_check_same_order(const struct aw_check_input *in,
 	const struct aw_cell *first = NULL;
 	uint32_t first_a = 0, first_b = 0;
 	size_t pairs = 0, shown = 0;
+	bool late = false;
 	for (size_t e = 0; e + 1 < g->n_epochs; e++) {
 		const struct aw_epoch *a = &g->epochs[e],
 				      *b = &g->epochs[e + 1];
@@ -139,10 +140,36 @@ void aw_check_same_order(const struct aw_check_input *in,
 			}
 			aw_finding_add_rank(f, later->rank);
 			pairs++;
+			/* The epoch moved on by the pass after: set_epoch
+			 * was called, after this pass had begun drawing. */
+			const struct aw_cell *next =
+			    e + 2 < g->n_epochs
+				? aw_model_cell(g, g->epochs[e + 2].epoch,
+						later->rank)
+				: NULL;
+			bool after =
+			    earlier->sampler_epoch >= 0 &&
+			    earlier->sampler_epoch == later->sampler_epoch &&
+			    next && next->sampler_epoch > later->sampler_epoch;
+			late |= after;
 			if (shown++ >= AW_EVIDENCE_RANKS)
 				continue;
-			if (earlier->sampler_epoch >= 0 &&
-			    earlier->sampler_epoch == later->sampler_epoch)
+			if (after)
+				aw_finding_add_evidence(
+				    f,
+				    "rank %d, epochs %u and %u: the same order "
+				    "(xxh64 %016" PRIx64 "); the sampler's "
+				    "epoch was %" PRId64
+				    " at the start of both and %" PRId64
+				    " at the start of epoch %u: set_epoch() "
+				    "was called after epoch %u's pass had "
+				    "begun drawing",
+				    later->rank, a->epoch, b->epoch,
+				    later->order_hash, later->sampler_epoch,
+				    next->sampler_epoch, g->epochs[e + 2].epoch,
+				    b->epoch);
+			else if (earlier->sampler_epoch >= 0 &&
+				 earlier->sampler_epoch == later->sampler_epoch)
 				aw_finding_add_evidence(
 				    f,
 				    "rank %d, epochs %u and %u: the same order "
@@ -165,7 +192,17 @@ void aw_check_same_order(const struct aw_check_input *in,
 		return;
 	aw_same_order_said(f, "samples", first->samples, first_a, first_b,
 			   pairs, aw_short_class(d->sampler_class));
-	if (d->sampler_class && strstr(d->sampler_class, "Distributed"))
+	if (late)
+		aw_finding_set_fix(
+		    f, "draw each epoch after its set_epoch(epoch): a loader "
+		       "that keeps one iterator across epochs draws the next "
+		       "epoch's first batches ahead (its workers prefetch), "
+		       "before the loop calls set_epoch; use "
+		       "DataLoader(persistent_workers=True) instead, which "
+		       "keeps the workers and starts each epoch's draw at "
+		       "iter(), or call set_epoch for the next epoch before "
+		       "the current one's last batches are drawn");
+	else if (d->sampler_class && strstr(d->sampler_class, "Distributed"))
 		aw_finding_set_fix(
 		    f, "call sampler.set_epoch(epoch) at the start of every "
 		       "epoch: DistributedSampler draws its permutation from "

@@ -101,6 +101,40 @@ Test(checks_loader, same_order_names_a_sampler_epoch_that_did_not_move)
 	s_done(&r);
 }
 
+Test(checks_loader, same_order_names_a_set_epoch_that_came_after_the_draw)
+{
+	/* Epochs 0 and 1 begin with the sampler's epoch 0, epoch 2 with 1
+	 * (a loader that keeps one iterator and prefetches the next epoch
+	 * before set_epoch): set_epoch was called, late. */
+	struct s_loader_opts o = base;
+	o.shuffle = 1;
+	struct s_run r = s_run_of(1, &o);
+	uint32_t idx[10];
+	const int64_t sampler_epoch[3] = {0, 0, 1};
+	for (uint32_t epoch = 0; epoch < 3; epoch++) {
+		s_range(idx, epoch == 2 ? 5 : 0, 10, 1);
+		struct aw_event e;
+		memset(&e, 0, sizeof(e));
+		e.kind = AW_EVENT_ITER_BEGIN;
+		e.run = 7;
+		e.pid = 100;
+		e.u.iter_begin = (struct aw_event_iter_begin){
+		    .loader = 0,
+		    .iteration = epoch,
+		    .sampler_epoch = sampler_epoch[epoch]};
+		aw_model_add_event(r.model, &e);
+		s_batch(r.model, 100, 0, epoch, 0, 0, 10, idx, 10);
+		s_iter_end(r.model, 100, 0, epoch, 1, 1, 1);
+	}
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "same-order");
+	s_expect_says(f, "set_epoch() was called after epoch 1's pass had "
+			 "begun drawing");
+	cr_expect(strstr(f->fix, "persistent_workers=True") != NULL, "%s",
+		  f->fix);
+	s_done(&r);
+}
+
 /* A new DataLoader every epoch around one DistributedSampler(shuffle=True)
  * (DeepSpeed's loader builds one on each iter()): each loader object has
  * one pass, the epochs are the loader objects'. Without set_epoch every
