@@ -1485,8 +1485,7 @@ Test(checks_sharding, parts_a_programs_dataset_keeps_are_a_warning_naming_it)
 	s_expect_says(f, "Partition is a dataset of the program's own "
 			 "(train.Partition)");
 	cr_expect(strstr(f->fix, "`Partition.index`") != NULL, "%s", f->fix);
-	cr_expect(strstr(f->fix, "split the data twice") != NULL, "%s",
-		  f->fix);
+	cr_expect(strstr(f->fix, "split the data twice") != NULL, "%s", f->fix);
 	s_done(&r);
 }
 
