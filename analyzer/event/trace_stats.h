@@ -30,7 +30,7 @@ struct aw_trace_run {
 	uint32_t run;
 };
 
-_Static_assert(AW_EVENT_KIND_COUNT <= 32,
+_Static_assert(AW_EVENT_KIND_COUNT < 64,
 	       "declared_kinds holds a bit per event kind: widen it");
 
 /* What the reader saw besides the events it handed over. */
@@ -44,7 +44,7 @@ struct aw_trace_stats {
 	uint64_t by_kind[AW_EVENT_KIND_COUNT];
 	/* Bit k: the trace's metadata declares event kind k (the recorder
 	 * had it), whether or not any such event was recorded. */
-	uint32_t declared_kinds;
+	uint64_t declared_kinds;
 	bool read_error; /* reading stopped before the end */
 	char read_error_message[512];
 	/* Per stream (per CPU with per-UID buffers, not per rank). */

@@ -158,7 +158,7 @@ void aw_encode_clock(struct aw_encoder *enc, int64_t ns)
 	aw_put_svarint(enc, ns);
 }
 
-void aw_encode_declared(struct aw_encoder *enc, uint32_t kinds)
+void aw_encode_declared(struct aw_encoder *enc, uint64_t kinds)
 {
 	aw_put_byte(enc, AW_RECORD_DECLARED);
 	aw_put_uvarint(enc, kinds);
@@ -530,7 +530,7 @@ enum aw_decode_status aw_decode_record(struct aw_decoder *dec,
 		uint64_t kinds = aw_get_uvarint(&c);
 		if (aw_cursor_ok(&c) && kinds >> AW_EVENT_KIND_COUNT)
 			c.status = AW_DECODE_MALFORMED;
-		record->declared = (uint32_t)kinds;
+		record->declared = kinds;
 	} else if (tag == AW_RECORD_TRACE_RUN) {
 		record->type = AW_RECORD_TYPE_TRACE_RUN;
 		record->dir = aw_get_dir(&c);

@@ -101,7 +101,7 @@ struct aw_record {
 	uint64_t discarded;
 	bool count_known;
 	int64_t clock_ns;  /* CLOCK */
-	uint32_t declared; /* DECLARED: bit k for event kind k */
+	uint64_t declared; /* DECLARED: bit k for event kind k */
 	uint32_t run;      /* TRACE_RUN */
 	uint64_t packets;  /* PROGRESS */
 	uint32_t source;   /* HOST: the reader's number */
@@ -225,7 +225,7 @@ void aw_encode_end(struct aw_encoder *enc, enum aw_read_end end, uint32_t dir,
 void aw_encode_discards(struct aw_encoder *enc, const char *stream,
 			uint64_t discarded, bool count_known);
 void aw_encode_clock(struct aw_encoder *enc, int64_t ns);
-void aw_encode_declared(struct aw_encoder *enc, uint32_t kinds);
+void aw_encode_declared(struct aw_encoder *enc, uint64_t kinds);
 void aw_encode_trace_run(struct aw_encoder *enc, uint32_t dir, uint32_t run);
 void aw_encode_progress(struct aw_encoder *enc, uint64_t packets);
 void aw_encode_host(struct aw_encoder *enc, uint32_t source, const char *host);

@@ -383,7 +383,7 @@ static void aw_reader_declared(struct aw_bt_reader *reader,
 	if (aw_index_map_get(&reader->declared_classes, key) != AW_NONE)
 		return;
 	aw_index_map_put(&reader->declared_classes, key, 0);
-	uint32_t kinds = 0;
+	uint64_t kinds = 0;
 	uint64_t n = bt_stream_class_get_event_class_count(stream_class);
 	for (uint64_t i = 0; i < n; i++) {
 		const char *name = bt_event_class_get_name(
@@ -395,7 +395,7 @@ static void aw_reader_declared(struct aw_bt_reader *reader,
 		const struct aw_event_spec *spec =
 		    aw_event_spec_by_name(name + strlen(AW_PROVIDER_PREFIX));
 		if (spec)
-			kinds |= 1u << spec->kind;
+			kinds |= (uint64_t)1 << spec->kind;
 	}
 	if (kinds)
 		aw_encode_declared(&reader->enc, kinds);

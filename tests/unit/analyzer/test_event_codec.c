@@ -237,9 +237,10 @@ Test(event_codec, nonsense_is_refused)
 	    AW_RECORD_TRACE_RUN, 0, 0x80, 0x80, 0x80, 0x80, 0x10};
 	cr_expect_eq(aw_decode_record(&dec, run, sizeof(run), &used, &r),
 		     AW_DECODE_MALFORMED);
-	/* A declared kind that does not exist (bit 31). */
+	/* A declared kind that does not exist (bit 40). */
 	const unsigned char kinds[] = {
-	    AW_RECORD_DECLARED, 0x80, 0x80, 0x80, 0x80, 0x08};
+	    AW_RECORD_DECLARED, 0x80, 0x80, 0x80, 0x80, 0x80, 0x20};
+	_Static_assert(AW_EVENT_KIND_COUNT <= 40, "pick a bit past the kinds");
 	cr_expect_eq(aw_decode_record(&dec, kinds, sizeof(kinds), &used, &r),
 		     AW_DECODE_MALFORMED);
 	/* A sequence claiming 2^32 elements. */
