@@ -673,6 +673,16 @@ static int64_t aw_chain_skipped_batches(const struct aw_loader *l)
 	return skipped;
 }
 
+/* Whether `value` batches divided among `per` processes make `batches`
+ * each (accelerate pads the last round: batches = ceil(value / per)),
+ * the skipped ones of a resumed pass counted. */
+static bool aw_len_of_divided(int64_t value, uint64_t batches, int64_t skipped,
+			      int32_t per)
+{
+	int64_t ran = (int64_t)batches + skipped;
+	return ran > 0 && value > (ran - 1) * per && value <= ran * per;
+}
+
 static void aw_len_in(const struct aw_model *model,
 		      struct aw_reads_cache *cache, uint32_t loader,
 		      struct aw_loader_hits *hits)
@@ -701,12 +711,22 @@ static void aw_len_in(const struct aw_model *model,
 	int64_t skipped =
 	    other == loader ? 0
 			    : aw_chain_skipped_batches(&model->loaders[other]);
+	/* A scheduler prepare() wrapped steps `per` times for each step of
+	 * a loop over a loader it divided among `per` processes: len() of
+	 * the loader before prepare() is what such a schedule needs. */
+	int32_t per =
+	    other != loader && aw_loader_is_accelerate(&model->loaders[other])
+		? p->scheduler_steps
+		: -1;
 	for (size_t c = 0; c < l->n_len_calls; c++) {
 		const struct aw_len_call *call = &l->len_calls[c];
 		bool matches = false;
 		for (size_t i = 0; i < n && !matches; i++)
 			matches = (int64_t)counts[i] == call->value ||
-				  (int64_t)counts[i] + skipped == call->value;
+				  (int64_t)counts[i] + skipped == call->value ||
+				  (per > 1 &&
+				   aw_len_of_divided(call->value, counts[i],
+						     skipped, per));
 		if (matches)
 			continue;
 		struct aw_loader_hit hit = {.id = id,

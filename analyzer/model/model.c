@@ -235,6 +235,7 @@ static uint32_t aw_model_process(struct aw_model *model, uint32_t source,
 	p->fetch_start_ns = p->exit_ns = -1;
 	p->first_ns = p->last_ns = -1;
 	p->open_join = AW_NONE;
+	p->scheduler_steps = -1;
 	aw_index_map_put(&model->process_index, key, index);
 	return index;
 }
@@ -984,6 +985,20 @@ static void aw_take_join(struct aw_model *model, uint32_t process,
 	aw_model_on_join(model, process, &event->u.join);
 }
 
+static void aw_take_scheduler(struct aw_model *model, uint32_t process,
+			      const struct aw_event *event)
+{
+	const struct aw_event_scheduler *e = &event->u.scheduler;
+	struct aw_process *p = &model->processes[process];
+	/* accelerate's count, else the world the environment gave. */
+	int32_t processes =
+	    e->num_processes > 0 ? e->num_processes : p->world_size;
+	int32_t steps = e->step_with_optimizer == 1 && e->split_batches == 0
+			    ? AW_MAX(processes, 0)
+			    : 1;
+	p->scheduler_steps = AW_MAX(p->scheduler_steps, steps);
+}
+
 /* What the model does with each kind of event; a kind it has no use for
  * (the _packed ones, which the reader hands on as the plain or _wide event)
  * is counted in stats.by_kind and left. */
@@ -1015,6 +1030,7 @@ static aw_event_handler *const aw_event_handlers[AW_EVENT_KIND_COUNT] = {
     [AW_EVENT_ITEM_FETCH] = aw_take_item_fetch,
     [AW_EVENT_WORKER_FETCH_END] = aw_take_worker_fetch_end,
     [AW_EVENT_JOIN] = aw_take_join,
+    [AW_EVENT_SCHEDULER] = aw_take_scheduler,
 };
 
 void aw_model_add_event(struct aw_model *model, const struct aw_event *event)
@@ -1071,7 +1087,7 @@ void aw_model_set_clock(struct aw_model *model, int64_t ns)
 bool aw_model_knows_fetch_ends(const struct aw_model *model)
 {
 	return (model->stats.declared_kinds &
-		(1u << AW_EVENT_WORKER_FETCH_END)) ||
+		((uint64_t)1 << AW_EVENT_WORKER_FETCH_END)) ||
 	       model->stats.by_kind[AW_EVENT_WORKER_FETCH_END] > 0;
 }
 

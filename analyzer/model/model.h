@@ -75,6 +75,12 @@ struct aw_process {
 	/* The innermost torch.distributed Join it is inside (index into
 	 * aw_model.joins), AW_NONE. */
 	uint32_t open_join;
+	/* How many times a learning-rate scheduler that accelerate's
+	 * prepare() wrapped steps per optimizer step (the most of its
+	 * schedulers'): its num_processes (else the process's world size)
+	 * when it steps with the optimizer without split_batches (0 when
+	 * neither is known), else 1; -1 when it prepared none. */
+	int32_t scheduler_steps;
 
 	/* Resolved by aw_model_finish. */
 	uint32_t owner; /* a worker's rank process (loader_pid, else the

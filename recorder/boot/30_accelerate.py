@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # accwatch bootstrap, part 4: what it hooks in accelerate (patched when
-# accelerate.data_loader is imported): the outer loaders prepare() builds.
+# accelerate.data_loader and accelerate.scheduler are imported): the outer
+# loaders prepare() builds, and the schedulers it wraps.
 
 # --- accelerate --------------------------------------------------------------
 
@@ -105,3 +106,40 @@ def _patch_accelerate(module):
     for name in ("DataLoaderAdapter", "DataLoaderShard",
                  "DataLoaderDispatcher", "SkipDataLoader"):
         _patch(getattr(module, name, None), "__len__", _wrap_len)
+
+
+def _scheduler_processes():
+    """The processes accelerate's state counts (its shared state, read
+    without making one), -1 unknown."""
+    state = getattr(sys.modules.get("accelerate.state"), "PartialState", None)
+    shared = getattr(state, "_shared_state", None)
+    return _int(shared.get("num_processes")) if isinstance(shared, dict) else -1
+
+
+def _wrap_scheduler_init(original):
+    """AcceleratedScheduler.__init__: the scheduler event, at the program's
+    line that prepared it."""
+    def before(self, *args, **kwargs):
+        return self
+
+    def after(self, result, raised):
+        if raised is None:
+            try:
+                own = vars(self)
+                user = _user_frame(sys._getframe(1))
+                _aw.scheduler(
+                    class_name=_class_name(own.get("scheduler")),
+                    step_with_optimizer=_flag(own.get("step_with_optimizer")),
+                    split_batches=_flag(own.get("split_batches")),
+                    num_processes=_scheduler_processes(),
+                    site="%s:%s" % (user.f_code.co_filename, user.f_lineno)
+                    if user is not None else "")
+            except Exception:
+                _debug("AcceleratedScheduler")
+        return result
+    return _wrap(original, before, after)
+
+
+def _patch_accelerate_scheduler(module):
+    _patch(getattr(module, "AcceleratedScheduler", None), "__init__",
+           _wrap_scheduler_init)

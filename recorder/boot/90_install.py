@@ -8,6 +8,7 @@
 # hands their names to it), each with what patches it once imported.
 _WATCHED = {
     "accelerate.data_loader": _patch_accelerate,
+    "accelerate.scheduler": _patch_accelerate_scheduler,
     _TORCHDATA: _patch_torchdata,
     "datasets.arrow_dataset": _patch_datasets,
     _JOIN: _patch_join,
