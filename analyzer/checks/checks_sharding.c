@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The sharding checks, per loader and epoch: every rank reading all
- * (unsharded), ranks sharing samples beyond padding (overlap, padding),
- * coverage (missing), the ranks of a data-parallel group (group-diverged)
- * and bounds (index-range). Balance is checks_uneven.c's. */
+ * (unsharded), ranks holding different subsets or orders (split-diverged,
+ * order-diverged), ranks sharing samples beyond padding (overlap,
+ * padding) and coverage (missing). Balance is checks_uneven.c's, the
+ * ranks of a data-parallel group checks_groups.c's, bounds
+ * checks_bounds.c's. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +13,6 @@
 #include "checks_private.h"
 #include "lineage.h"
 #include "util.h"
-
-/* The length indices are judged against: the dataset at the bottom of the
- * loader's index maps, else its own. */
-static int64_t aw_universe(const struct aw_check_input *in)
-{
-	return in->epoch->mapped ? in->epoch->base_len : in->desc->dataset_len;
-}
 
 /* A dispatched loader whose shares could not be rebuilt: its ranks' own
  * draws only primed an iterator, they say nothing about sharding; or the
@@ -450,6 +445,69 @@ void aw_check_order_diverged(const struct aw_check_input *in,
 		aw_evidence_own_map(f, own_map, NULL);
 }
 
+/* The links of the chain that cut a rank's part (num_replicas, rank). */
+static uint32_t aw_shard_links(const struct aw_loader *d)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < d->n_chain; i++)
+		n += d->chain[i].seen && d->chain[i].num_replicas >= 1 &&
+		     d->chain[i].rank >= 0;
+	return n;
+}
+
+/* A link below the chain's sharding link that may draw another order on
+ * each rank (it shuffles, or draws with code of its own): the sharding
+ * link cuts the ranks' parts out of what it yields. NULL none. */
+static const struct aw_sampler_link *aw_order_source(const struct aw_loader *d)
+{
+	bool below = false;
+	for (uint32_t i = 0; i < d->n_chain; i++) {
+		const struct aw_sampler_link *l = &d->chain[i];
+		if (!l->seen)
+			continue;
+		if (below && (l->shuffle == 1 || l->own_iter == 1))
+			return l;
+		below |= l->num_replicas >= 1 && l->rank >= 0;
+	}
+	return NULL;
+}
+
+/* The fix of ranks whose shares overlap or leave samples out though the
+ * chain shards: by what the chain has. Sharded twice: keep one; sharded
+ * once over a link that may order each rank apart: one order for all;
+ * else `fallback`. */
+static void aw_sharing_fix(const struct aw_check_input *in,
+			   struct aw_finding *f, const char *fallback)
+{
+	const struct aw_sampler_link *source = aw_order_source(in->desc);
+	uint32_t shards = aw_shard_links(in->desc);
+	if (shards == 1 && source)
+		aw_finding_set_fix(
+		    f,
+		    "draw one order on every rank: %s cuts each rank's part "
+		    "out of what %s yields, so ranks whose %s orders differ "
+		    "read overlapping parts and leave samples out; seed it "
+		    "(its generator) with one number on every rank%s",
+		    aw_short_class(aw_shard_link(in->desc)->class_name),
+		    aw_short_class(source->class_name),
+		    aw_short_class(source->class_name),
+		    aw_model_uses_accelerate(in->model)
+			? " (accelerate.utils.set_seed(<one number>) on every "
+			  "rank before the loader is built)"
+			: "");
+	else if (shards >= 2)
+		aw_finding_set_fix(
+		    f,
+		    "shard exactly once: %u links of the chain each cut a "
+		    "rank's part (%s ...); keep one, DistributedSampler with "
+		    "num_replicas=%" PRIu64 " or accelerator.prepare(), not "
+		    "both",
+		    shards, aw_short_class(aw_shard_link(in->desc)->class_name),
+		    in->world);
+	else
+		aw_finding_set_fix(f, "%s", fallback);
+}
+
 void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
@@ -492,15 +550,17 @@ void aw_check_overlap(const struct aw_check_input *in, struct aw_findings *out)
 		aw_evidence_own_map(f, own_map, "overlap");
 	else if (in->desc->iterable || !aw_model_uses_accelerate(in->model))
 		aw_unsharded_fix(in, f);
-	else
-		aw_finding_set_fix(
-		    f,
+	else {
+		char *fallback = aw_xasprintf(
 		    "give every rank its own shard: "
 		    "DistributedSampler(dataset, num_replicas=%" PRIu64
 		    ", rank=<its rank>) with the same seed on all ranks "
 		    "and set_epoch() on each, or accelerator.prepare() "
 		    "alone, not both",
 		    in->world);
+		aw_sharing_fix(in, f, fallback);
+		free(fallback);
+	}
 }
 
 void aw_check_padding(const struct aw_check_input *in, struct aw_findings *out)
@@ -781,7 +841,7 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 		aw_finding_add_evidence(
 		    f, "the sampler shards %d ways (rank %d of them)",
 		    d->sampler_replicas, d->sampler_rank);
-	if (holes)
+	if (holes) {
 		aw_finding_set_fix(
 		    f,
 		    "cut the ranks' parts so that together they hold every "
@@ -790,7 +850,9 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 		    "rank under DistributedSampler(dataset, "
 		    "num_replicas=%" PRIu64 ", rank=r)",
 		    in->world, in->world);
-	else if (own)
+		if (own_map)
+			aw_evidence_own_map(f, own_map, NULL);
+	} else if (own)
 		aw_evidence_own_rule(f, in, own, "missing");
 	else if (own_map)
 		aw_evidence_own_map(f, own_map, "missing");
@@ -801,213 +863,9 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 		       "loader's line); else give the ranks parts of the "
 		       "whole dataset, not of one part of its split");
 	else
-		aw_finding_set_fix(
-		    f,
-		    "shard exactly once and completely: one DistributedSampler "
-		    "with num_replicas=%" PRIu64
-		    " (the world size) or accelerator.prepare(), not both",
-		    (uint64_t)AW_MAX(in->model->world_size, 1));
-}
-
-/* --- group-diverged ------------------------------------------------------ */
-
-/* The first (lowest-rank) cell of a cell's data-parallel group. */
-static const struct aw_cell *aw_group_first(const struct aw_epoch *e,
-					    size_t cell)
-{
-	for (size_t c = 0; c < cell; c++)
-		if (e->group_of[c] == e->group_of[cell])
-			return &e->cells[c];
-	return &e->cells[cell];
-}
-
-/* How a member of a group read other data than its first: a line of
- * evidence; false when it read the same samples in the same order. */
-static bool aw_group_difference(const struct aw_check_input *in,
-				const struct aw_cell *first,
-				const struct aw_cell *cell, uint32_t group,
-				struct aw_finding *f)
-{
-	uint64_t common = aw_sample_set_overlap(first->set, cell->set);
-	bool same_set = common == first->unique && common == cell->unique;
-	bool same_order = !first->has_order || !cell->has_order ||
-			  first->order_hash == cell->order_hash;
-	if (same_set && same_order && first->batches == cell->batches)
-		return false;
-	if (!f)
-		return true;
-	const struct aw_iteration *a = &in->model->iterations[first->iteration];
-	const struct aw_iteration *b = &in->model->iterations[cell->iteration];
-	struct aw_text why = {0};
-	if (a->seed >= 0 && b->seed >= 0 && a->seed != b->seed)
-		aw_text_add(&why,
-			    "; their samplers' seeds: %" PRId64 " and %" PRId64,
-			    a->seed, b->seed);
-	else if (a->sampler_epoch >= 0 && b->sampler_epoch >= 0 &&
-		 a->sampler_epoch != b->sampler_epoch)
-		aw_text_add(&why,
-			    "; their samplers' set_epoch values: %" PRId64
-			    " and %" PRId64,
-			    a->sampler_epoch, b->sampler_epoch);
-	if (!same_set)
-		aw_finding_add_evidence(
-		    f,
-		    "group %u: ranks %d and %d have only %" PRIu64
-		    " samples in common (of %" PRIu64 " and %" PRIu64 ")%s",
-		    group, first->rank, cell->rank, common, first->unique,
-		    cell->unique, aw_text_str(&why));
-	else
-		aw_finding_add_evidence(
-		    f,
-		    "group %u: ranks %d and %d read the same %" PRIu64
-		    " samples in another order or batching%s",
-		    group, first->rank, cell->rank, common, aw_text_str(&why));
-	aw_text_fini(&why);
-	return true;
-}
-
-void aw_check_group_diverged(const struct aw_check_input *in,
-			     struct aw_findings *out)
-{
-	const struct aw_epoch *e = in->epoch;
-	if (!e->by_group)
-		return;
-	struct aw_finding *f = NULL;
-	size_t pairs = 0;
-	for (size_t c = 0; c < e->n_cells; c++) {
-		const struct aw_cell *first = aw_group_first(e, c);
-		if (first == &e->cells[c] ||
-		    !aw_group_difference(in, first, &e->cells[c],
-					 e->group_of[c], NULL))
-			continue;
-		if (!f)
-			f = aw_epoch_finding(in, out, "group-diverged",
-					     AW_SEVERITY_ERROR);
-		aw_finding_add_rank(f, first->rank);
-		aw_finding_add_rank(f, e->cells[c].rank);
-		if (pairs++ < AW_EVIDENCE_RANKS)
-			aw_group_difference(in, first, &e->cells[c],
-					    e->group_of[c], f);
-	}
-	if (!f)
-		return;
-	aw_finding_add_integer(f, "groups", (int64_t)e->by_group->n_cells);
-	aw_finding_add_integer(f, "diverged_ranks", (int64_t)pairs);
-	aw_finding_set_message(
-	    f,
-	    "in epoch %u, %zu rank%s read other data than the rest of %s "
-	    "data-parallel group: the samplers shard over %zu replicas, and "
-	    "the ranks given one replica index (the ranks of one tensor or "
-	    "context parallel group) are meant to get the same batches",
-	    e->epoch, pairs, pairs == 1 ? "" : "s",
-	    pairs == 1 ? "its" : "their", e->by_group->n_cells);
-	aw_finding_set_fix(
-	    f, "build the ranks of one group the same loader: the same "
-	       "dataset and index maps, the same sampler seed and shuffle, and "
-	       "the same set_epoch(epoch) on each; or give every sampler the "
-	       "data-parallel rank and size (get_local_rank() and size() of "
-	       "the DeviceMesh's data-parallel dimension)");
-}
-
-/* The distinct indices a rank read at or above len(dataset), 0 when the
- * length is unknown. */
-static uint64_t aw_distinct_above(int64_t n, const struct aw_cell *cell)
-{
-	if (n < 0)
-		return 0;
-	return cell->unique -
-	       aw_sample_set_unique_below(cell->set, (uint64_t)n);
-}
-
-/* Indices outside [0, N): read, but not samples of this dataset. */
-void aw_check_index_range(const struct aw_check_input *in,
-			  struct aw_findings *out)
-{
-	const struct aw_epoch *e = in->epoch;
-	const struct aw_loader *d = in->desc;
-	int64_t n = aw_universe(in);
-	if (d->iterable)
-		return;
-	uint64_t beyond = 0, bad_reads = 0;
-	for (size_t c = 0; c < e->n_cells; c++) {
-		const struct aw_cell *cell = &e->cells[c];
-		beyond += aw_distinct_above(n, cell);
-		bad_reads += cell->set->unrepresentable;
-	}
-	if (beyond == 0 && bad_reads == 0)
-		return;
-	struct aw_finding *f =
-	    aw_epoch_finding(in, out, "index-range", AW_SEVERITY_ERROR);
-	aw_finding_add_integer(f, "out_of_range", (int64_t)e->out_of_range);
-	aw_finding_add_integer(f, "unrepresentable", (int64_t)bad_reads);
-	char bound[64];
-	if (n >= 0)
-		snprintf(bound, sizeof(bound), "[0, %" PRId64 ")", n);
-	else
-		snprintf(bound, sizeof(bound), "[0, 2^63)");
-	for (size_t c = 0, shown = 0; c < e->n_cells; c++) {
-		const struct aw_cell *cell = &e->cells[c];
-		uint64_t above[4];
-		size_t n_above = n >= 0 ? aw_sample_set_at_or_above(
-					      cell->set, (uint64_t)n, above, 4)
-					: 0;
-		if (!n_above && !cell->set->unrepresentable)
-			continue;
-		aw_finding_add_rank(f, cell->rank);
-		if (shown++ >= AW_EVIDENCE_RANKS)
-			continue;
-		char examples[160] = "";
-		size_t used = 0;
-		for (size_t i = 0; i < n_above; i++)
-			used += (size_t)snprintf(
-			    examples + used, sizeof(examples) - used,
-			    "%s%" PRIu64, used ? ", " : "", above[i]);
-		for (uint32_t i = 0; i < cell->set->n_examples; i++)
-			used += (size_t)snprintf(examples + used,
-						 sizeof(examples) - used,
-						 "%s%" PRId64, used ? ", " : "",
-						 cell->set->examples[i]);
-		uint64_t distinct_above = aw_distinct_above(n, cell);
-		if (cell->set->unrepresentable)
-			aw_finding_add_evidence(
-			    f,
-			    "rank %d: %" PRIu64 " distinct index%s >= %s, "
-			    "%" PRIu64 " read%s of negative ones "
-			    "(e.g. %s)",
-			    cell->rank, distinct_above,
-			    distinct_above == 1 ? "" : "es",
-			    n >= 0 ? "len(dataset)" : "2^63",
-			    cell->set->unrepresentable,
-			    cell->set->unrepresentable == 1 ? "" : "s",
-			    examples);
-		else
-			aw_finding_add_evidence(
-			    f,
-			    "rank %d: %" PRIu64 " distinct index%s >= "
-			    "len(dataset) (e.g. %s)",
-			    cell->rank, distinct_above,
-			    distinct_above == 1 ? "" : "es", examples);
-	}
-	char above_part[96] = "", bad_part[96] = "";
-	if (beyond)
-		snprintf(above_part, sizeof(above_part),
-			 "%" PRIu64 " distinct index%s >= len(dataset)", beyond,
-			 beyond == 1 ? "" : "es");
-	if (bad_reads)
-		snprintf(bad_part, sizeof(bad_part),
-			 "%" PRIu64 " read%s of negative indices", bad_reads,
-			 bad_reads == 1 ? "" : "s");
-	aw_finding_set_message(
-	    f,
-	    "indices outside %s were read in epoch %u: %s%s%s; they are not "
-	    "samples of this dataset (an IndexError, or silently another "
-	    "sample when the dataset wraps indices)",
-	    bound, e->epoch, above_part, beyond && bad_reads ? " and " : "",
-	    bad_part);
-	aw_finding_set_fix(
-	    f,
-	    "keep every index in %s: check the sampler's bounds (an "
-	    "inclusive end where an exclusive one was meant?) and that "
-	    "len(dataset) matches the data it serves",
-	    bound);
+		aw_sharing_fix(in, f,
+			       "shard exactly once and completely: a "
+			       "DistributedSampler over the whole dataset "
+			       "with num_replicas the world size, or "
+			       "accelerator.prepare()");
 }
