@@ -200,11 +200,17 @@ static void aw_print_finding_group(FILE *out, const struct aw_model *model,
 		fprintf(out, "    %.*s\n", len, line);
 		line += len + (end ? 1 : 0);
 	}
-	if (n > 1)
+	if (n > 1 && n_epochs == n)
 		fprintf(out,
 			"    (epoch %" PRId64
 			" shown; the same in %zu epochs)\n",
 			f->epoch, n);
+	else if (n > 1)
+		fprintf(out,
+			"    (the first of %zu alike findings shown, over %zu "
+			"epoch%s and %zu rank%s)\n",
+			n, n_epochs, n_epochs == 1 ? "" : "s", n_ranks,
+			n_ranks == 1 ? "" : "s");
 	if (f->fix)
 		fprintf(out, "  fix: %s\n", f->fix);
 	if (f->suppressed != AW_NOT_SUPPRESSED)

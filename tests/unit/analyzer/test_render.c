@@ -415,6 +415,29 @@ Test(render_text, findings_first_then_tables)
 	aw_model_destroy(m);
 }
 
+Test(render_text, alike_findings_say_what_they_share)
+{
+	/* unsharded in epochs 0 and 1: one block for both epochs; two
+	 * findings of one epoch on two ranks: one block, said as such. */
+	struct aw_findings findings;
+	struct aw_model *m = sample_model(&findings);
+	for (int32_t rank = 0; rank < 2; rank++) {
+		struct aw_finding *f = aw_findings_add(&findings, "rank-died",
+						       AW_SEVERITY_ERROR, 0, 1);
+		aw_finding_add_rank(f, rank);
+		aw_finding_set_message(f, "rank %d died", rank);
+	}
+	char *text = render_text(m, &findings);
+	cr_expect(strstr(text, "(epoch 0 shown; the same in 2 epochs)"), "%s",
+		  text);
+	cr_expect(strstr(text, "(the first of 2 alike findings shown, over 1 "
+			       "epoch and 2 ranks)"),
+		  "%s", text);
+	free(text);
+	aw_findings_fini(&findings);
+	aw_model_destroy(m);
+}
+
 Test(render_text, incomplete_trace_and_notes)
 {
 	struct aw_model *m = aw_model_create();
