@@ -548,6 +548,46 @@ bool aw_epoch_one_sequence(const struct aw_check_input *in)
 	return true;
 }
 
+/* The chain is recorded, and no link of it draws with code of its own (a
+ * link that may split by a rule its numbers do not state). */
+static bool aw_chain_known_rules(const struct aw_loader *l)
+{
+	bool seen = false;
+	for (uint32_t i = 0; i < l->n_chain; i++) {
+		if (!l->chain[i].seen)
+			continue;
+		if (l->chain[i].own_iter == 1)
+			return false;
+		seen = true;
+	}
+	return seen;
+}
+
+bool aw_epoch_unsplit_sharing(const struct aw_check_input *in)
+{
+	return aw_epoch_unsplit(in) &&
+	       in->epoch->cross_rank_duplicates > aw_epoch_padding(in).samples;
+}
+
+bool aw_epoch_unsplit(const struct aw_check_input *in)
+{
+	const struct aw_epoch *e = in->epoch;
+	if (in->world < 2 || e->n_cells < 2 || e->by_group || e->mapped ||
+	    in->desc->iterable || in->loader->dispatched || in->loader->rebuilt)
+		return false;
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		const struct aw_loader *l =
+		    &in->model->loaders[in->model->iterations[cell->iteration]
+					    .loader];
+		if (cell->n_iterations != 1 || cell->rebuilt ||
+		    cell->from_items || aw_chain_splits(l) ||
+		    !aw_chain_known_rules(l))
+			return false;
+	}
+	return true;
+}
+
 const struct aw_cell *aw_epoch_cut(const struct aw_model *model,
 				   const struct aw_epoch *e)
 {
@@ -567,6 +607,8 @@ bool aw_epoch_unsharded(const struct aw_check_input *in)
 	const struct aw_epoch *e = in->epoch;
 	if (in->world >= 2 && aw_epoch_cut(in->model, e) &&
 	    aw_epoch_one_sequence(in))
+		return true;
+	if (aw_epoch_unsplit_sharing(in))
 		return true;
 	/* Drawing with replacement promises no share: each rank draws from
 	 * everything, and reads it all when it is small. */

@@ -179,8 +179,19 @@ bool aw_epoch_split_diverged(const struct aw_check_input *in,
 /* Every rank consumed at least 90% of the epoch's union, with W >= 2 and
  * more cross-rank duplicates than the epoch's padding; or the epoch was
  * cut short (a rank's pass never ended) and the ranks go through one
- * sequence (aw_epoch_one_sequence). */
+ * sequence (aw_epoch_one_sequence); or no rank's chain splits and they
+ * already share samples (aw_epoch_unsplit_sharing). */
 bool aw_epoch_unsharded(const struct aw_check_input *in);
+/* Every rank (W >= 2) has one pass in the epoch over a map-style dataset
+ * without index maps, and no link of its chain splits the data, draws
+ * with replacement or draws with code of its own (which may split by a
+ * rule it does not state): each draws from the whole dataset. */
+bool aw_epoch_unsplit(const struct aw_check_input *in);
+/* aw_epoch_unsplit, and the ranks read more samples in common than the
+ * epoch's padding: each reads from the whole dataset, in whatever order
+ * and however far it got (each rank its own permutation, a loop stopped
+ * early). */
+bool aw_epoch_unsplit_sharing(const struct aw_check_input *in);
 /* Every rank (W >= 2) has one pass in the epoch over a map-style dataset
  * without index maps, no link of its chain splits the data or draws with
  * replacement, and all drew the same first batch with the same seed and

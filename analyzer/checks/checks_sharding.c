@@ -151,6 +151,17 @@ void aw_check_unsharded(const struct aw_check_input *in,
 		    e->epoch, open->rank, in->world, e->union_count,
 		    least->rank, aw_percent(least->unique, e->union_count),
 		    in->world);
+	else if (least->unique * 100 < e->union_count * AW_UNSHARDED_PERCENT)
+		aw_finding_set_message(
+		    f,
+		    "no rank's sampler chain splits the data, and the %" PRIu64
+		    " ranks read %" PRIu64 " samples another rank also read "
+		    "in epoch %u (%" PRIu64 " distinct between them so far, "
+		    "rank %d %.1f%% of them): each draws from the whole data "
+		    "instead of a 1/%" PRIu64 " share",
+		    in->world, e->cross_rank_duplicates, e->epoch,
+		    e->union_count, least->rank,
+		    aw_percent(least->unique, e->union_count), in->world);
 	else
 		aw_finding_set_message(
 		    f,

@@ -59,13 +59,39 @@ static struct aw_finding *aw_early_add(struct aw_findings *out, const char *id,
 	return f;
 }
 
+/* The ranks' chains do not split the data, and what they drew so far
+ * (aw_iteration_drawn: the batches the loop is sure to get too, not only
+ * those the model counted) holds more samples in common than the padding:
+ * aw_epoch_unsplit_sharing as soon as the draws show it. */
+static bool aw_early_drawn_sharing(const struct aw_check_input *in)
+{
+	const struct aw_epoch *e = in->epoch;
+	if (!aw_epoch_unsplit(in))
+		return false;
+	struct aw_sample_set all, mine;
+	aw_sample_set_init(&all);
+	uint64_t distinct_sum = 0;
+	for (size_t c = 0; c < e->n_cells; c++) {
+		aw_sample_set_init(&mine);
+		aw_iteration_drawn(aw_early_pass(in->model, &e->cells[c]),
+				   &mine);
+		distinct_sum += aw_sample_set_unique(&mine);
+		aw_sample_set_merge(&all, &mine);
+		aw_sample_set_fini(&mine);
+	}
+	uint64_t shared = distinct_sum - aw_sample_set_unique(&all);
+	aw_sample_set_fini(&all);
+	return shared > aw_epoch_padding(in).samples;
+}
+
 /* unsharded: the ranks go through one sequence of a chain that does not
  * split the data: each reads what every other reads, the whole epoch or,
- * when the trace ends inside it, as far as they got (checks.h). */
+ * when the trace ends inside it, as far as they got; or, each in its own
+ * order, they already share samples through such chains (checks.h). */
 static void aw_early_unsharded(const struct aw_check_input *in,
 			       struct aw_findings *out)
 {
-	if (aw_epoch_one_sequence(in))
+	if (aw_epoch_one_sequence(in) || aw_early_drawn_sharing(in))
 		aw_early_add(out, "unsharded", in->loader_index, in->epoch);
 }
 

@@ -566,6 +566,23 @@ uint32_t aw_iteration_batches_at_least(const struct aw_iteration *it)
 	return AW_MAX(it->batches_consumed, drawn);
 }
 
+void aw_iteration_drawn(const struct aw_iteration *it,
+			struct aw_sample_set *out)
+{
+	aw_sample_set_merge(out, &it->consumed);
+	if (it->ended)
+		return;
+	size_t sure = it->n_pending > it->ahead ? it->n_pending - it->ahead : 0;
+	for (size_t b = 0; b < sure; b++) {
+		const struct aw_pending_batch *batch = &it->pending[b];
+		for (uint32_t i = 0; i < batch->reserved; i++) {
+			uint64_t index = it->buffer[batch->start + i];
+			if (index != AW_SLOT_EMPTY)
+				aw_sample_set_add64(out, &index, 1);
+		}
+	}
+}
+
 uint64_t aw_iteration_order_hash(const struct aw_iteration *it)
 {
 	return XXH64_digest(&it->order);

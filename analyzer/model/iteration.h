@@ -165,6 +165,12 @@ uint32_t aw_iteration_batches(const struct aw_iteration *it);
 /* The same, for a pass still open: at least those folded, and those drawn
  * less the ones that may be prefetched (`ahead`). */
 uint32_t aw_iteration_batches_at_least(const struct aw_iteration *it);
+/* Adds to out what the pass read so far, for a pass still open too: the
+ * consumed samples and those of the batches drawn since that the loop is
+ * sure to get (all but the newest `ahead`), in positions as drawn (a
+ * loader with index maps: the pending batches unmapped). */
+void aw_iteration_drawn(const struct aw_iteration *it,
+			struct aw_sample_set *out);
 /* The hash of the consumed order so far. */
 uint64_t aw_iteration_order_hash(const struct aw_iteration *it);
 /* Makes the iteration replay accelerate's dispatcher over W ranks; before

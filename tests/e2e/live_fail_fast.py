@@ -4,7 +4,8 @@ many epochs is stopped at its first error (epoch 0's unsharded, printed live
 at the ranks' first batches) long before its last epoch, with accwatch-run's
 own status 123, its trace still whole for accwatch-report; the same job with
 epochs of 30 s is stopped inside its first epoch, the live line within 15 s
-of the first batch (the figure is printed); a training job whose ranks
+of the first batch (the figure is printed), also when each rank shuffles
+its own way (no shared first batch: the ranks' shared reads say it); a training job whose ranks
 hold different numbers of batches, hanging in an all-reduce once rank 0 ran
 out, is stopped at uneven-batches; a sharded job under --fail-fast prints
 nothing live and runs to its end with its own status."""
@@ -45,19 +46,20 @@ def run(opts, work, name, epochs, shard, sleep=0.05, extra=()):
     return job, done, trace
 
 
-def check_slow(opts, work, problems):
+def check_slow(opts, work, problems, name="slow", extra=()):
     """Epochs of 30 s (16 batches): the live line comes, and the job stops,
     inside epoch 0; the line's time after the first batch is printed."""
-    job, done, _ = run(opts, work, "slow", 3, shard=False, sleep=EPOCH_SECONDS / 16)
+    job, done, _ = run(opts, work, name, 3, shard=False, sleep=EPOCH_SECONDS / 16, extra=extra)
     live = [LIVE_TIME.match(l) for l in job.stderr.splitlines()]
     live = [float(m.group(1)) for m in live if m]
     if job.returncode != EXIT_FAIL_FAST or not live or not job.first:
-        problems.append(f"30 s epochs: status {job.returncode}, live lines {live}, first batches {job.first}")
+        problems.append(f"{name}: 30 s epochs: status {job.returncode}, live lines {live}, "
+                        f"first batches {job.first}")
         return None
     after = job.started + live[0] - min(job.first)
     if after >= STOP_WITHIN or done:
-        problems.append(f"30 s epochs: the live line came {after:.1f} s after the first batch, rank epochs "
-                        f"done before the stop: {done}")
+        problems.append(f"{name}: 30 s epochs: the live line came {after:.1f} s after the first batch, "
+                        f"rank epochs done before the stop: {done}")
     return after
 
 
@@ -103,6 +105,9 @@ def main():
         problems.append(f"accwatch-report on the stopped job's trace exited {status}:\n{text[:2000]}")
 
     slow = check_slow(opts, work, problems)
+    # Each rank its own permutation: no shared first batch, but the ranks
+    # share samples after a batch or two, and nothing splits the data.
+    own = check_slow(opts, work, problems, "per-rank-orders", ["--seed-per-rank"])
     hang = check_hang(opts, work, problems)
 
     job2, done2, _ = run(opts, work, "sharded", 3, shard=True)
@@ -118,7 +123,8 @@ def main():
         sys.exit(1)
     shutil.rmtree(work, ignore_errors=True)
     print(f"ok: stopped after {len(done)} rank epochs of {4 * EPOCHS} (status {job.returncode}); with "
-          f"{EPOCH_SECONDS} s epochs the live line came {slow:.1f} s after the first batch, inside epoch 0; "
+          f"{EPOCH_SECONDS} s epochs the live line came {slow:.1f} s after the first batch, inside epoch 0 "
+          f"({own:.1f} s with each rank its own order); "
           f"the hanging job was stopped at {hang}; "
           f"the sharded job ran its {len(done2)} rank epochs")
 

@@ -2,7 +2,9 @@
 """The ranks of live_fail_fast.py: a DataLoader over 256 samples read for
 --epochs epochs, --sleep seconds a step; unsharded (every rank reads all of
 it, every rank shuffling alike from torch.manual_seed(0), as training scripts
-seed) unless --shard (a DistributedSampler with set_epoch). Each rank appends
+seed; with --seed-per-rank each rank shuffling its own way, from
+torch.manual_seed(rank)) unless --shard (a DistributedSampler with
+set_epoch). Each rank appends
 "RANK EPOCH" to --out when it has read an epoch, and "RANK TIME" (the wall
 clock) to --first when it got its first batch. With --uneven the ranks
 train (a gloo all-reduce a step) on hand-made shards, rank 0's 3 batches
@@ -27,9 +29,10 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--first")
     parser.add_argument("--uneven", action="store_true")
+    parser.add_argument("--seed-per-rank", action="store_true")
     opts = parser.parse_args()
-    torch.manual_seed(0)
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    torch.manual_seed(rank if opts.seed_per_rank else 0)
     data = list(range(256))
     sampler = DistributedSampler(data, num_replicas=world, rank=rank, shuffle=True, seed=0) if opts.shard else None
     loader = DataLoader(data, batch_size=16, sampler=sampler, shuffle=sampler is None)

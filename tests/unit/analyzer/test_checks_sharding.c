@@ -107,6 +107,31 @@ Test(checks_sharding, unsharded_at_ninety_percent)
 		     "overlap");
 }
 
+Test(checks_sharding, unsplit_chains_that_share_samples_are_unsharded)
+{
+	/* Each rank a RandomSampler of its own over all 100 samples (its
+	 * chain recorded, nothing splits), each reading 60 before its loop
+	 * stops: 0..59 and 30..89 share 30. Not 90% of the union each, but
+	 * nothing splits the data: unsharded, said so. */
+	struct s_run r = s_run_of(2, &base);
+	for (int rank = 0; rank < 2; rank++) {
+		struct aw_event_sampler links[2] = {s_link("BatchSampler"),
+						    s_link("RandomSampler")};
+		links[0].batch_size = 10;
+		links[1].shuffle = 1;
+		links[1].replacement = 0;
+		links[0].own_iter = links[1].own_iter = 0;
+		s_chain(r.model, 100 + rank, 0, links, 2);
+		s_rank_reads_cut(r.model, rank, 0, 30 * (uint32_t)rank,
+				 30 * (uint32_t)rank + 60, 10);
+	}
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "unsharded");
+	cr_expect_null(aw_findings_find(&r.findings, "overlap"));
+	s_expect_says(f, "no rank's sampler chain splits the data");
+	s_done(&r);
+}
+
 Test(checks_sharding, single_rank_is_never_unsharded)
 {
 	expect_reads(1, &base, S_READS({0, 0, 0, 100, 10}, {0, 1, 0, 100, 10}),

@@ -198,6 +198,61 @@ Test(live, first_batches_that_differ_or_a_rank_yet_to_draw_say_nothing)
 	aw_model_destroy(m);
 }
 
+/* Every rank's loader reads through a RandomSampler (its chain recorded:
+ * a BatchSampler over it, neither splitting). */
+static void random_sampler_ranks(struct aw_model *m, int world)
+{
+	s_ranks(m, world, &(struct s_loader_opts)S_BASE_LOADER(0));
+	for (int r = 0; r < world; r++) {
+		struct aw_event_sampler links[2] = {s_link("BatchSampler"),
+						    s_link("RandomSampler")};
+		links[0].batch_size = 10;
+		links[1].shuffle = 1;
+		links[1].replacement = 0;
+		links[0].own_iter = links[1].own_iter = 0;
+		s_chain(m, 100 + r, 0, links, 2);
+	}
+}
+
+/* The early verdicts of a snapshot where rank r drew the 6 batches of 10
+ * from begin[r] of epoch 0 and nothing more (all of them pending in the
+ * model's window still, but sure to reach the loop: no workers). */
+static void early_reads(struct aw_findings *early, struct aw_model *m,
+			const uint32_t *begin, int world)
+{
+	for (int r = 0; r < world; r++)
+		s_rank_reads_cut(m, r, 0, begin[r], begin[r] + 60, 10);
+	struct aw_findings f;
+	aw_findings_init(&f);
+	aw_findings_init(early);
+	aw_model_snapshot(m);
+	aw_checks_run(m, &f);
+	aw_live_early(m, &f, early);
+	aw_findings_fini(&f);
+}
+
+Test(live, ranks_of_their_own_permutations_sharing_samples_are_unsharded_early)
+{
+	/* Each rank its own order over the whole data (a RandomSampler,
+	 * nothing splits): reads 0..59 and 30..89 already share samples,
+	 * so unsharded now, not at the epoch's end. Disjoint reads say
+	 * nothing yet. */
+	struct aw_model *m = aw_model_create();
+	random_sampler_ranks(m, 2);
+	struct aw_findings early;
+	early_reads(&early, m, (const uint32_t[]){0, 30}, 2);
+	cr_expect(find(&early, "unsharded", 0), "unsharded before the end");
+	aw_findings_fini(&early);
+	aw_model_destroy(m);
+
+	m = aw_model_create();
+	random_sampler_ranks(m, 2);
+	early_reads(&early, m, (const uint32_t[]){0, 60}, 2);
+	cr_expect_null(find(&early, "unsharded", 0));
+	aw_findings_fini(&early);
+	aw_model_destroy(m);
+}
+
 Test(live, a_sharding_sampler_is_never_unsharded_early)
 {
 	struct aw_model *m = aw_model_create();
