@@ -83,11 +83,13 @@ static void aw_name_counts_add(struct aw_name_counts *c, const char *name,
 		c->counts[i] += count;
 }
 
-/* The threads of a fork but the forking one: the user's (Python threads,
- * and native ones that named themselves with a name no library uses),
- * libraries' service threads, and unnamed ones. */
+/* The threads of a fork but the forking one: the user's (Python threads
+ * of the program's code, and native ones that named themselves with a
+ * name no library uses), other packages' Python threads (the recorder's
+ * "pkg:" modules: tqdm's monitor), libraries' service threads, and
+ * unnamed ones. user and packages are the finding. */
 struct aw_thread_names {
-	struct aw_name_counts user, service;
+	struct aw_name_counts user, packages, service;
 	uint32_t foreign, same_as_main;
 	char main_name[AW_THREAD_NAME_MAX]; /* what unnamed threads inherit */
 };
@@ -136,11 +138,19 @@ static void aw_visit_python(const char *line, bool first,
 	(void)first;
 	const char *space = strchr(line, ' ');
 	const char *name = space ? space + 1 : line;
+	bool package = strncmp(line, "pkg:", 4) == 0;
+	const char *at = package ? line + 4 : line;
 	char module[AW_THREAD_LINE_MAX];
 	snprintf(module, sizeof(module), "%.*s.",
-		 (int)(space ? space - line : 0), line);
+		 (int)(space && space > at ? space - at : 0), at);
 	if (AW_HAS_PREFIX(module, aw_service_python_modules)) {
 		aw_name_counts_add(&t->service, name, 1);
+	} else if (package) {
+		char named[2 * AW_THREAD_LINE_MAX + 8];
+		snprintf(named, sizeof(named), "%s of %.*s", name,
+			 (int)(strlen(module) - 1), module);
+		t->foreign++;
+		aw_name_counts_add(&t->packages, named, 1);
 	} else {
 		t->foreign++;
 		aw_name_counts_add(&t->user, name, 1);
@@ -164,6 +174,22 @@ static void aw_name_counts_format(const struct aw_name_counts *c,
 				    c->counts[i]);
 		else
 			aw_text_add(out, "%s%s", i ? ", " : "", c->names[i]);
+	}
+}
+
+/* Adds from's names to most, each with the most threads one of them saw. */
+static void aw_name_counts_most(struct aw_name_counts *most,
+				const struct aw_name_counts *from)
+{
+	for (size_t k = 0; k < from->n; k++) {
+		size_t j = 0;
+		while (j < most->n &&
+		       strcmp(most->names[j], from->names[k]) != 0)
+			j++;
+		aw_name_counts_add(most, from->names[k], 0);
+		if (j < most->n)
+			most->counts[j] =
+			    AW_MAX(most->counts[j], from->counts[k]);
 	}
 }
 
@@ -273,19 +299,24 @@ static void aw_fork_threads_evidence(struct aw_finding *f,
 				     const struct aw_fork *fork,
 				     const struct aw_thread_names *names)
 {
-	struct aw_text user = {0}, service = {0};
+	struct aw_text user = {0}, packages = {0}, service = {0};
 	aw_name_counts_format(&names->user, &user);
+	aw_name_counts_format(&names->packages, &packages);
 	aw_name_counts_format(&names->service, &service);
 	aw_finding_add_evidence(
 	    f,
-	    "rank %d (pid %d) had %u threads at the fork: the program's %s; "
+	    "rank %d (pid %d) had %u threads at the fork: %s%s%s%s%s; "
 	    "%s%s%s%u unnamed (named like the main thread, the forking one "
 	    "included)",
-	    parent->rank, parent->pid, fork->threads, aw_text_str(&user),
+	    parent->rank, parent->pid, fork->threads,
+	    user.len ? "the program's " : "", aw_text_str(&user),
+	    user.len && packages.len ? "; " : "",
+	    packages.len ? "packages' " : "", aw_text_str(&packages),
 	    service.len ? "libraries' own (not the finding) " : "",
 	    aw_text_str(&service), service.len ? "; " : "",
 	    names->same_as_main + 1);
 	aw_text_fini(&user);
+	aw_text_fini(&packages);
 	aw_text_fini(&service);
 }
 
@@ -343,17 +374,8 @@ static void aw_fork_findings(const struct aw_check_input *in, bool cuda,
 		g->forks++;
 		g->max_threads = AW_MAX(g->max_threads, fork->threads);
 		/* Per name, the most threads one fork saw. */
-		for (size_t k = 0; k < names.user.n; k++) {
-			size_t j = 0;
-			while (j < g->names.n &&
-			       strcmp(g->names.names[j], names.user.names[k]) !=
-				   0)
-				j++;
-			aw_name_counts_add(&g->names, names.user.names[k], 0);
-			if (j < g->names.n)
-				g->names.counts[j] = AW_MAX(
-				    g->names.counts[j], names.user.counts[k]);
-		}
+		aw_name_counts_most(&g->names, &names.user);
+		aw_name_counts_most(&g->names, &names.packages);
 		if (!g->finding) {
 			g->finding = aw_findings_add(
 			    out, cuda ? "fork-cuda" : "fork-threads",

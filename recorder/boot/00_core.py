@@ -351,19 +351,23 @@ def _format_stack(frame, limit):
 
 def _thread_module(thread):
     """The module of the code a thread runs: its target's, or its class's
-    run() where that is overridden."""
+    run() where that is overridden; "pkg:" before it when that code is an
+    installed package's or the standard library's, not the program's."""
     code = getattr(thread, "_target", None)
     if code is None:
         code = type(thread).run
     code = getattr(code, "func", code)  # functools.partial
     module = getattr(code, "__module__", None)
-    return module if isinstance(module, str) and module else "?"
+    if not isinstance(module, str) or not module:
+        return "?"
+    path = getattr(getattr(code, "__code__", None), "co_filename", "")
+    return "pkg:" + module if path and _is_library(path) else module
 
 
 def _fork_threads():
     """The Python threads alive besides this one and the main thread,
     "native_id module name" per line (Python < 3.14 does not give the OS
-    thread its name; the module says whose code it runs). The main thread
+    thread its name; the module says whose code it runs, _thread_module). The main thread
     is the first of the native list; threads that threading only saw from
     outside (_DummyThread: native threads that called into Python) are left
     to their native names."""

@@ -103,6 +103,22 @@ Test(checks_process, fork_threads_names_python_threads_beside_service_threads)
 	s_done(&r);
 }
 
+Test(checks_process, fork_threads_says_a_packages_thread_is_the_packages)
+{
+	/* tqdm's monitor thread (its code an installed package's: "pkg:")
+	 * is a thread at the fork all the same, but not the program's. */
+	struct s_run r = s_run_of(1, &base);
+	s_fork_python(r.model, 100, 300, 2, "python3",
+		      "pkg:tqdm._monitor Thread-1 (daemon)", false);
+	const struct aw_finding *f = s_finish_only(&r, "fork-threads");
+	s_expect_says(f, "Thread-1 (daemon) of tqdm._monitor");
+	cr_expect(s_says(f, "had 2 threads at the fork: packages' Thread-1 "
+			    "(daemon) of tqdm._monitor;"),
+		  "%s", f->evidence);
+	cr_expect(!s_says(f, "the program's"), "%s", f->evidence);
+	s_done(&r);
+}
+
 Test(checks_process, fork_cuda_is_an_error)
 {
 	struct s_run r = s_run_of(1, &base);
