@@ -638,7 +638,7 @@ static const struct aw_check aw_checks[] = {
 	{"uneven-batches", AW_SEV(ERROR) | AW_SEV(INFO), "ranks consumed different numbers of batches", AW_CHECK_RANKS, aw_check_uneven_batches},
 	{"index-range", AW_SEV(ERROR), "a sampler produced an index outside the dataset", AW_CHECK_RANKS, aw_check_index_range},
 	{"iterable-duplicate", AW_SEV(ERROR), "an IterableDataset gave the same items to several readers", AW_CHECK_RANKS, aw_check_iterable_duplicate},
-	{"resampled", AW_SEV(INFO), "an IterableDataset drew with replacement", AW_CHECK_RANKS, aw_check_resampled},
+	{"resampled", AW_SEV(INFO), "an IterableDataset drew items again", AW_CHECK_RANKS, aw_check_resampled},
 	{"same-order", AW_SEV(WARNING), "a shuffling loader gave the same order every epoch", AW_CHECK_LOADER, aw_check_same_order},
 	{"never-read", AW_SEV(WARNING), "every epoch stopped early: part of the data was never read", AW_CHECK_LOADER, aw_check_never_read},
 	{"read-amplification", AW_SEV(WARNING) | AW_SEV(INFO), "every rank read the whole stream to keep its part", AW_CHECK_LOADER, aw_check_read_amplification},

@@ -156,9 +156,10 @@ void aw_check_resampled(const struct aw_check_input *in,
 	    " distinct items of epoch %u were read by more than one worker or "
 	    "rank, and workers also read items twice themselves (%" PRIu64
 	    " of the %" PRIu64
-	    " pairs of reads of one item): the stream draws with replacement "
-	    "(resampling), and its repeats across workers and ranks are "
-	    "random collisions of those draws, not a replicated stream",
+	    " pairs of reads of one item): each source draws items again "
+	    "(with replacement, as resampling does, or a new pass of an "
+	    "endless stream), and the repeats across workers and ranks come "
+	    "at the rate such draws give, not from a replicated stream",
 	    items->repeated, items->distinct, e->epoch, r->within_pairs,
 	    r->within_pairs + r->across_pairs);
 	aw_evidence_rate(f, r);
@@ -178,10 +179,11 @@ void aw_check_resampled(const struct aw_check_input *in,
 		    e->union_count);
 	aw_evidence_item_ranks(f, e);
 	aw_finding_set_fix(
-	    f, "nothing to change if drawing with replacement is meant (an "
-	       "epoch is then a random sample, not one pass over the data); "
-	       "to read every item once per epoch, split the shards among "
-	       "ranks and workers instead of drawing them again");
+	    f, "nothing to change if drawing items again is meant "
+	       "(resampling, or an endless stream cut into epochs: an epoch "
+	       "is then a sample, not one pass over the data); to read every "
+	       "item once per epoch, split the shards among ranks and "
+	       "workers instead of drawing them again");
 }
 
 /* --- trace-incomplete ------------------------------------------------------

@@ -16,7 +16,7 @@ STACKS = ('venv',)
 # The exact set of error and warning ids (infos are free).
 EXPECT = []
 # check.py options beside --expect.
-OPTIONS = ["--workers", "--mention", "resampled=the stream draws with replacement"]
+OPTIONS = ["--workers", "--mention", "resampled=each source draws items again"]
 
 
 def run(truth, rank, world):
