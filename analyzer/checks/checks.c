@@ -548,19 +548,22 @@ bool aw_epoch_one_sequence(const struct aw_check_input *in)
 	return true;
 }
 
-/* The chain is recorded, and no link of it draws with code of its own (a
- * link that may split by a rule its numbers do not state). */
-static bool aw_chain_known_rules(const struct aw_loader *l)
+/* The chain is recorded, no link of it draws with code of its own (a link
+ * that may split by a rule its numbers do not state), and its innermost
+ * link draws from the whole dataset (its len() is the dataset's: not a
+ * list of indices given as sampler, a rank's own part). */
+static bool aw_chain_draws_all(const struct aw_loader *l)
 {
-	bool seen = false;
+	const struct aw_sampler_link *innermost = NULL;
 	for (uint32_t i = 0; i < l->n_chain; i++) {
 		if (!l->chain[i].seen)
 			continue;
 		if (l->chain[i].own_iter == 1)
 			return false;
-		seen = true;
+		innermost = &l->chain[i];
 	}
-	return seen;
+	return innermost && l->dataset_len > 0 &&
+	       innermost->length == l->dataset_len;
 }
 
 bool aw_epoch_unsplit_sharing(const struct aw_check_input *in)
@@ -582,7 +585,7 @@ bool aw_epoch_unsplit(const struct aw_check_input *in)
 					    .loader];
 		if (cell->n_iterations != 1 || cell->rebuilt ||
 		    cell->from_items || aw_chain_splits(l) ||
-		    !aw_chain_known_rules(l))
+		    !aw_chain_draws_all(l))
 			return false;
 	}
 	return true;

@@ -183,9 +183,10 @@ bool aw_epoch_split_diverged(const struct aw_check_input *in,
  * already share samples (aw_epoch_unsplit_sharing). */
 bool aw_epoch_unsharded(const struct aw_check_input *in);
 /* Every rank (W >= 2) has one pass in the epoch over a map-style dataset
- * without index maps, and no link of its chain splits the data, draws
- * with replacement or draws with code of its own (which may split by a
- * rule it does not state): each draws from the whole dataset. */
+ * without index maps, no link of its chain splits the data, draws with
+ * replacement or draws with code of its own (which may split by a rule
+ * it does not state), and its innermost link's len() is the dataset's:
+ * each draws from the whole dataset. */
 bool aw_epoch_unsplit(const struct aw_check_input *in);
 /* aw_epoch_unsplit, and the ranks read more samples in common than the
  * epoch's padding: each reads from the whole dataset, in whatever order

@@ -36,9 +36,21 @@ static void aw_evidence_shares(struct aw_finding *f, const struct aw_epoch *e,
 	aw_evidence_more(f, e);
 }
 
+/* No rank of the epoch initialised torch.distributed (no dist_init). */
+static bool aw_epoch_without_group(const struct aw_check_input *in)
+{
+	const struct aw_epoch *e = in->epoch;
+	for (size_t c = 0; c < e->n_cells; c++)
+		if (aw_model_cell_process(in->model, &e->cells[c])
+			->dist_world_size >= 1)
+			return false;
+	return e->n_cells > 0;
+}
+
 /* unsharded's fix, for what the program has: a stream to split, one shard
  * everyone was given, a loader prepare() built for fewer processes than
- * the ranks, or no sharding at all. */
+ * the ranks, processes that never joined a process group, or no sharding
+ * at all. */
 static void aw_unsharded_fix(const struct aw_check_input *in,
 			     struct aw_finding *f)
 {
@@ -88,6 +100,17 @@ static void aw_unsharded_fix(const struct aw_check_input *in,
 		    ", rank=<its own rank>), or leave both out and let it read "
 		    "them from torch.distributed; every rank passed rank=%d",
 		    in->world, shard);
+	else if (aw_epoch_without_group(in))
+		aw_finding_set_fix(
+		    f,
+		    "no rank initialised torch.distributed (no "
+		    "init_process_group, no Accelerator spanning the "
+		    "processes): the %" PRIu64
+		    " processes each train alone on the whole data. Make them "
+		    "one job: torch.distributed.init_process_group() in each "
+		    "(under torchrun), then DistributedSampler(dataset) and "
+		    "DistributedDataParallel; or run one process",
+		    in->world);
 	else if (accelerate)
 		aw_finding_set_fix(f,
 				   "pass the loader through "

@@ -340,6 +340,7 @@ void s_ranks(struct aw_model *m, int world, const struct s_loader_opts *o)
 	s_process(m, 99, 1, -1, world, "launcher");
 	for (int r = 0; r < world; r++) {
 		s_process(m, 100 + r, 99, r, world, "rank");
+		s_dist_init(m, 100 + r, r, world);
 		s_loader(m, 100 + r, 0, o);
 	}
 }

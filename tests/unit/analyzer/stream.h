@@ -140,7 +140,8 @@ void s_epoch(struct aw_model *m, int32_t pid, uint32_t loader,
 /* start, start + step, ... (count of them), in a buffer of the caller. */
 void s_range(uint32_t *out, uint32_t start, uint32_t count, uint32_t step);
 
-/* W rank processes (pids 100 + r, parent 99) with loader 0 described by o. */
+/* W rank processes (pids 100 + r, parent 99) that initialised
+ * torch.distributed, with loader 0 described by o. */
 void s_ranks(struct aw_model *m, int world, const struct s_loader_opts *o);
 /* Process pid reads indices [begin, end) of loader in batches of b; with
  * `ends`, iter_end follows: all yielded, exhausted. */

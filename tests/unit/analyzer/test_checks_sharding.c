@@ -120,6 +120,7 @@ Test(checks_sharding, unsplit_chains_that_share_samples_are_unsharded)
 		links[0].batch_size = 10;
 		links[1].shuffle = 1;
 		links[1].replacement = 0;
+		links[1].length = 100; /* all of the dataset */
 		links[0].own_iter = links[1].own_iter = 0;
 		s_chain(r.model, 100 + rank, 0, links, 2);
 		s_rank_reads_cut(r.model, rank, 0, 30 * (uint32_t)rank,
@@ -129,6 +130,44 @@ Test(checks_sharding, unsplit_chains_that_share_samples_are_unsharded)
 	const struct aw_finding *f = s_get(&r, "unsharded");
 	cr_expect_null(aw_findings_find(&r.findings, "overlap"));
 	s_expect_says(f, "no rank's sampler chain splits the data");
+	s_done(&r);
+}
+
+Test(checks_sharding, a_list_of_indices_per_rank_is_no_unsplit_chain)
+{
+	/* Hand-made shards (a list given as sampler: the recorder asks it no
+	 * len()) that overlap: overlap, not unsharded. */
+	struct s_run r = s_run_of(2, &base);
+	for (int rank = 0; rank < 2; rank++) {
+		struct aw_event_sampler links[2] = {s_link("BatchSampler"),
+						    s_link("builtins.list")};
+		links[0].batch_size = 10;
+		links[0].own_iter = links[1].own_iter = 0;
+		s_chain(r.model, 100 + rank, 0, links, 2);
+		s_rank_reads(r.model, rank, 0, 30 * (uint32_t)rank,
+			     30 * (uint32_t)rank + 60, 10);
+	}
+	s_finish(&r);
+	cr_expect_null(aw_findings_find(&r.findings, "unsharded"));
+	cr_expect(aw_findings_find(&r.findings, "overlap") != NULL);
+	s_done(&r);
+}
+
+Test(checks_sharding, unsharded_ranks_that_never_joined_a_group_are_told_so)
+{
+	/* The ranks never called init_process_group: the fix says they each
+	 * train alone, not only "use DistributedSampler". */
+	struct s_run r = s_run_of(0, NULL);
+	s_process(r.model, 99, 1, -1, 2, "launcher");
+	for (int rank = 0; rank < 2; rank++) {
+		s_process(r.model, 100 + rank, 99, rank, 2, "rank");
+		s_loader(r.model, 100 + rank, 0, &base);
+		s_rank_reads(r.model, rank, 0, 0, 100, 10);
+	}
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "unsharded");
+	cr_expect(strstr(f->fix, "no rank initialised torch.distributed"), "%s",
+		  f->fix);
 	s_done(&r);
 }
 

@@ -209,6 +209,7 @@ static void random_sampler_ranks(struct aw_model *m, int world)
 		links[0].batch_size = 10;
 		links[1].shuffle = 1;
 		links[1].replacement = 0;
+		links[1].length = 100; /* all of the dataset */
 		links[0].own_iter = links[1].own_iter = 0;
 		s_chain(m, 100 + r, 0, links, 2);
 	}
