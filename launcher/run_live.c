@@ -6,6 +6,7 @@
 #include "run_live.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -215,6 +216,32 @@ accwatch_run_live_reader_start(struct accwatch_run_live *live,
 	return ACCWATCH_RUN_LIVE_OK;
 }
 
+/* Whether a live line tells an error: "accwatch live: T s: ID (error),
+ * ...", read by its fields (the severity right after the finding's id,
+ * which is lowercase letters, digits and '-'), never by other text of the
+ * line: a loader's site may hold " (error)". */
+static bool accwatch_run_live_is_error(const char *line, size_t len)
+{
+	static const char prefix[] = "accwatch live: ";
+	size_t at = sizeof(prefix) - 1, id;
+
+	if (len < at || memcmp(line, prefix, at) != 0)
+		return false;
+	while (at < len &&
+	       (isdigit((unsigned char)line[at]) || line[at] == '.'))
+		at++;
+	if (len - at < 4 || memcmp(line + at, " s: ", 4) != 0)
+		return false;
+	at += 4;
+	id = at;
+	while (at < len &&
+	       (islower((unsigned char)line[at]) ||
+		isdigit((unsigned char)line[at]) || line[at] == '-'))
+		at++;
+	return at > id && len - at >= 8 &&
+	       memcmp(line + at, " (error)", 8) == 0;
+}
+
 /* Passes the complete lines on to stderr; keeps the first error line. */
 static void accwatch_run_live_lines(struct accwatch_run_live *live)
 {
@@ -226,7 +253,7 @@ static void accwatch_run_live_lines(struct accwatch_run_live *live)
 		size_t len = (size_t)(newline - start) + 1;
 
 		fwrite(start, 1, len, stderr);
-		if (!*live->stopper && memmem(start, len, " (error)", 8))
+		if (!*live->stopper && accwatch_run_live_is_error(start, len))
 			snprintf(live->stopper, sizeof(live->stopper), "%.*s",
 				 (int)len - 1, start);
 		start = newline + 1;

@@ -99,6 +99,9 @@ struct aw_bt_reader {
 	uint32_t run_dir, run;
 	/* Stream classes whose declared accwatch events were sent. */
 	struct aw_index_map declared_classes;
+	/* aw_reader_clean's copy of a string with control characters. */
+	char *scratch;
+	size_t scratch_cap;
 	/* The clock last sent, once one was. */
 	bool clock_sent;
 	int64_t clock_ns;
@@ -435,6 +438,48 @@ static void aw_reader_members(const struct aw_class_entry *entry,
 	}
 }
 
+/* The string members whose text is lines (stacks, the Python threads at a
+ * fork): their newlines are kept. */
+static const char *const aw_reader_line_members[] = {
+    "stack", "py_stack", "native_stack", "py_threads"};
+
+/* text as the analyzer takes it: a control character of a recorded string
+ * (a newline or an escape in a script's path, an exception's message)
+ * never reaches a report raw, so that it cannot forge a line of the text
+ * report or move the terminal: tabs and line ends become spaces (newlines
+ * kept in the members of lines), any other one '?'. text itself when it
+ * has none; else a copy in *scratch, good until the next call. */
+static const char *aw_reader_clean(const struct aw_member_spec *spec,
+				   const char *text, char **scratch,
+				   size_t *cap)
+{
+	size_t len = 0;
+	bool control = false;
+	for (const unsigned char *c = (const unsigned char *)text; *c;
+	     c++, len++)
+		control |= *c < 0x20 || *c == 0x7f;
+	if (!control)
+		return text;
+	bool lines = false;
+	for (size_t i = 0; i < sizeof(aw_reader_line_members) /
+				   sizeof(aw_reader_line_members[0]);
+	     i++)
+		lines |= strcmp(spec->name, aw_reader_line_members[i]) == 0;
+	AW_GROW(*scratch, *cap, len + 1);
+	for (size_t i = 0; i <= len; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == '\n' && lines)
+			(*scratch)[i] = '\n';
+		else if (c == '\n' || c == '\r' || c == '\t')
+			(*scratch)[i] = ' ';
+		else if (c && (c < 0x20 || c == 0x7f))
+			(*scratch)[i] = '?';
+		else
+			(*scratch)[i] = (char)c;
+	}
+	return *scratch;
+}
+
 static void aw_reader_on_event(struct aw_bt_reader *reader,
 			       const bt_message *message)
 {
@@ -470,7 +515,10 @@ static void aw_reader_on_event(struct aw_bt_reader *reader,
 	for (size_t i = 0; i < entry->n_reads; i++) {
 		const struct aw_member_spec *spec = entry->reads[i].spec;
 		if (spec->slot == ACCWATCH_KIND_str)
-			aw_encode_member_string(&reader->enc, strings[i]);
+			aw_encode_member_string(
+			    &reader->enc,
+			    aw_reader_clean(spec, strings[i], &reader->scratch,
+					    &reader->scratch_cap));
 		else
 			aw_encode_member(&reader->enc, spec, values[i]);
 	}
@@ -874,6 +922,7 @@ enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 	aw_index_map_fini(&reader.class_index);
 	aw_index_map_fini(&reader.stream_source);
 	aw_index_map_fini(&reader.declared_classes);
+	free(reader.scratch);
 	aw_index_map_fini(&reader.stream_dir);
 	aw_index_map_fini(&reader.dir_runs);
 	for (size_t i = 0; i < dirs->n; i++)

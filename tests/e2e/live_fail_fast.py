@@ -8,7 +8,9 @@ of the first batch (the figure is printed), also when each rank shuffles
 its own way (no shared first batch: the ranks' shared reads say it); a training job whose ranks
 hold different numbers of batches, hanging in an all-reduce once rank 0 ran
 out, is stopped at uneven-batches; a sharded job under --fail-fast prints
-nothing live and runs to its end with its own status."""
+nothing live and runs to its end with its own status; a job whose script
+path holds " (error)" and a newline is not stopped for a warning, and no
+recorded path forges a line of the live output or the text report."""
 import argparse
 import os
 import re
@@ -28,13 +30,13 @@ STOP_WITHIN = 15
 LIVE_TIME = re.compile(r"^accwatch live: ([0-9.]+) s: ")
 
 
-def run(opts, work, name, epochs, shard, sleep=0.05, extra=()):
+def run(opts, work, name, epochs, shard, sleep=0.05, extra=(), script=None):
     out, trace = os.path.join(work, f"{name}.epochs"), os.path.join(work, name)
     first = os.path.join(work, f"{name}.first")
     cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "--fail-fast", "-o", trace, "--",
            os.path.join(os.path.dirname(opts.python), "torchrun"), "--nproc-per-node", "4",
-           os.path.join(HERE, "live_job.py"), "--epochs", str(epochs), "--sleep", str(sleep), "--out", out,
-           "--first", first]
+           script or os.path.join(HERE, "live_job.py"), "--epochs", str(epochs), "--sleep", str(sleep),
+           "--out", out, "--first", first]
     if shard:
         cmd.append("--shard")
     cmd += extra
@@ -82,6 +84,26 @@ def check_hang(opts, work, problems):
     return live[0].split(": ")[1] if live else None
 
 
+def check_forged(opts, work, problems):
+    """The job's script in a directory whose name holds " (error)" and a
+    newline with a forged finding line: a sharded job without set_epoch
+    (same-order, a warning, printed live) is not stopped, and neither the
+    live lines nor the text report hold the forged line."""
+    where = os.path.join(work, "a (error)\nERROR unsharded  L9 (forged)")
+    os.makedirs(where)
+    script = os.path.join(where, "live_job.py")
+    shutil.copy(os.path.join(HERE, "live_job.py"), script)
+    job, done, trace = run(opts, work, "forged", 2, shard=True, extra=["--no-set-epoch"], script=script)
+    live = [l for l in job.stderr.splitlines() if l.startswith("accwatch live:")]
+    if job.returncode != 0 or len(done) != 4 * 2 or not any(": same-order (warning)" in l for l in live):
+        problems.append(f"the job whose path holds \" (error)\": status {job.returncode}, {len(done)} of 8 "
+                        f"rank epochs, live lines {live}")
+    forged = [l for l in job.stderr.splitlines() + report(opts, trace)[1].splitlines()
+              if l.startswith("ERROR")]
+    if forged:
+        problems.append(f"a recorded path forged report lines: {forged}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", required=True)
@@ -109,6 +131,7 @@ def main():
     # share samples after a batch or two, and nothing splits the data.
     own = check_slow(opts, work, problems, "per-rank-orders", ["--seed-per-rank"])
     hang = check_hang(opts, work, problems)
+    check_forged(opts, work, problems)
 
     job2, done2, _ = run(opts, work, "sharded", 3, shard=True)
     live2 = [l for l in job2.stderr.splitlines() if l.startswith("accwatch live:")]

@@ -4,7 +4,8 @@
 it, every rank shuffling alike from torch.manual_seed(0), as training scripts
 seed; with --seed-per-rank each rank shuffling its own way, from
 torch.manual_seed(rank)) unless --shard (a DistributedSampler with
-set_epoch). Each rank appends
+set_epoch; with --no-set-epoch, without it: every epoch in the same
+order). Each rank appends
 "RANK EPOCH" to --out when it has read an epoch, and "RANK TIME" (the wall
 clock) to --first when it got its first batch. With --uneven the ranks
 train (a gloo all-reduce a step) on hand-made shards, rank 0's 3 batches
@@ -30,6 +31,7 @@ def main():
     parser.add_argument("--first")
     parser.add_argument("--uneven", action="store_true")
     parser.add_argument("--seed-per-rank", action="store_true")
+    parser.add_argument("--no-set-epoch", action="store_true")
     opts = parser.parse_args()
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     torch.manual_seed(rank if opts.seed_per_rank else 0)
@@ -42,7 +44,7 @@ def main():
         loader = DataLoader(data, batch_size=8, sampler=list(range(rank * 64, rank * 64 + (24 if rank == 0 else 40))))
         step = lambda: dist.all_reduce(torch.ones(1))  # noqa: E731
     for epoch in range(opts.epochs):
-        if sampler:
+        if sampler and not opts.no_set_epoch:
             sampler.set_epoch(epoch)
         for _ in loader:
             if opts.first:
