@@ -5,9 +5,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "checks.h"
 #include "util.h"
@@ -120,6 +123,58 @@ static enum aw_suppress_status aw_suppress_line(struct aw_suppressions *s,
 	return AW_SUPPRESS_OK;
 }
 
+/* The most bytes a suppression file may have: far more than any list of
+ * intended findings needs. */
+#define AW_SUPPRESS_MAX_BYTES (1 << 20)
+
+/* The suppression file, opened for reading when it is a regular file of
+ * at most AW_SUPPRESS_MAX_BYTES (not a FIFO that never ends, a device of
+ * endless bytes, a directory); NULL with the error said. Opened without
+ * blocking (a FIFO with no writer) and without taking a terminal. */
+static FILE *aw_suppress_open(const char *file, char *error, size_t error_size)
+{
+	int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		aw_suppress_fail(error, error_size,
+				 "cannot read the suppression file %s: %s",
+				 file, strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		aw_suppress_fail(error, error_size,
+				 "the suppression file %s is not a regular "
+				 "file",
+				 file);
+	} else if (st.st_size > AW_SUPPRESS_MAX_BYTES) {
+		aw_suppress_fail(error, error_size,
+				 "the suppression file %s has %lld bytes, more "
+				 "than the %d a suppression file may have",
+				 file, (long long)st.st_size,
+				 AW_SUPPRESS_MAX_BYTES);
+	} else {
+		FILE *in = fdopen(fd, "r");
+		if (in)
+			return in;
+		aw_suppress_fail(error, error_size,
+				 "cannot read the suppression file %s: %s",
+				 file, strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* The first byte of text that no text line holds (a control character
+ * other than a tab or a line end), NULL when there is none. */
+static const char *aw_suppress_binary(const char *text)
+{
+	for (const char *c = text; *c; c++)
+		if (((unsigned char)*c < 0x20 && *c != '\t' && *c != '\n' &&
+		     *c != '\r') ||
+		    (unsigned char)*c == 0x7f)
+			return c;
+	return NULL;
+}
+
 enum aw_suppress_status aw_suppressions_load(struct aw_suppressions *s,
 					     const char *file, char *error,
 					     size_t error_size)
@@ -128,21 +183,19 @@ enum aw_suppress_status aw_suppressions_load(struct aw_suppressions *s,
 	char *text = NULL;
 	size_t cap = 0, number = 0;
 	ssize_t len;
-	FILE *in = fopen(file, "r");
+	FILE *in = aw_suppress_open(file, error, error_size);
 	if (!in)
-		return aw_suppress_fail(error, error_size,
-					"cannot read the suppression file %s: "
-					"%s",
-					file, strerror(errno));
+		return AW_SUPPRESS_BAD_FILE;
 	while (status == AW_SUPPRESS_OK &&
 	       (len = getline(&text, &cap, in)) >= 0) {
 		number++;
-		if (strlen(text) != (size_t)len) {
+		const char *binary = aw_suppress_binary(text);
+		if (strlen(text) != (size_t)len || binary) {
 			status = aw_suppress_fail(
 			    error, error_size,
-			    "%s:%zu: a NUL byte: not a suppression file of "
+			    "%s:%zu: byte 0x%02x: not a suppression file of "
 			    "text lines",
-			    file, number);
+			    file, number, binary ? (unsigned char)*binary : 0);
 			break;
 		}
 		status =

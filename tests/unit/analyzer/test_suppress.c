@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checks.h"
 #include "cli.h"
 #include "stream.h"
 #include "suppress.h"
+#include "util.h"
 
 /* Two ranks that each read all 100 samples: one unsharded error. */
 static struct s_run unsharded_run(const char *site, const char *allow)
@@ -210,6 +212,44 @@ Test(suppress, ids_a_source_allows_that_are_no_finding_are_said_once)
 
 /* Every id a check gives its findings is a finding id, the two families
  * (len, fork) included; the table's names of nothing are not. */
+/* What loading path says, refused. */
+static void load_refused(const char *path, const char *says)
+{
+	struct aw_suppressions s;
+	char error[256] = "";
+	aw_suppressions_init(&s);
+	cr_expect_eq(aw_suppressions_load(&s, path, error, sizeof(error)),
+		     AW_SUPPRESS_BAD_FILE, "%s", path);
+	cr_expect(strstr(error, says), "%s", error);
+	aw_suppressions_fini(&s);
+}
+
+Test(suppress, only_a_regular_text_file_of_bounded_size_is_read)
+{
+	/* A device of endless bytes, a FIFO without a writer (it would hang),
+	 * a directory: refused at once. Binary bytes (a terminal escape) are
+	 * not echoed back; a file over 1 MiB is refused by its size. */
+	load_refused("/dev/zero", "is not a regular file");
+	load_refused("/tmp", "is not a regular file");
+	char fifo[] = "/tmp/aw-suppress-fifo-XXXXXX";
+	cr_assert(mkdtemp(fifo));
+	char *pipe = aw_xasprintf("%s/pipe", fifo);
+	cr_assert_eq(mkfifo(pipe, 0600), 0);
+	load_refused(pipe, "is not a regular file");
+	unlink(pipe);
+	rmdir(fifo);
+	free(pipe);
+	char *binary = suppression_file("unsharded\x1b[31m red\n");
+	load_refused(binary, "byte 0x1b: not a suppression file of text");
+	unlink(binary);
+	free(binary);
+	char *big = suppression_file("");
+	cr_assert_eq(truncate(big, (1 << 20) + 1), 0);
+	load_refused(big, "more than the 1048576");
+	unlink(big);
+	free(big);
+}
+
 Test(suppress, finding_ids_are_those_of_the_checks_table)
 {
 	const char *known[] = {
