@@ -2,8 +2,10 @@
 /* accwatch-report: reads the traces accwatch-run recorded, rebuilds what
  * every rank read, and reports the data-loading bugs it finds. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -85,6 +87,51 @@ static void aw_bound_analysis(long long seconds)
 	setitimer(ITIMER_REAL, &timer, NULL);
 }
 
+/* Whether the report file `output` would land among the files of a trace
+ * being read: in a directory holding its `metadata` (the metadata, its
+ * stream files, which a later read would also take a new file for), or
+ * the `index` directory beside them. Both are resolved, the output by its
+ * directory (it may not exist yet). A file elsewhere under a trace
+ * directory (trace/report.txt) is no file of the trace. */
+static bool aw_output_in_trace(const struct aw_options *opts)
+{
+	char *slash = strrchr(opts->output, '/');
+	char *dir = slash ? aw_xasprintf("%.*s", (int)(slash - opts->output),
+					 opts->output)
+			  : aw_xstrdup(".");
+	char *real_dir = realpath(*dir ? dir : "/", NULL);
+	free(dir);
+	if (!real_dir)
+		return false;
+	char *output =
+	    aw_xasprintf("%s/%s", strcmp(real_dir, "/") ? real_dir : "",
+			 slash ? slash + 1 : opts->output);
+	char *metadata = aw_xasprintf("%s/metadata", real_dir);
+	char *indexed = aw_xasprintf("%s/../metadata", real_dir);
+	const char *base = strrchr(real_dir, '/');
+	bool harmful =
+	    access(metadata, F_OK) == 0 ||
+	    (base && strcmp(base, "/index") == 0 && access(indexed, F_OK) == 0);
+	free(metadata);
+	free(indexed);
+	free(real_dir);
+	if (!harmful) {
+		free(output);
+		return false;
+	}
+	bool inside = false;
+	for (size_t i = 0; i < opts->n_paths && !inside; i++) {
+		char *trace = realpath(opts->paths[i], NULL);
+		size_t len = trace ? strlen(trace) : 0;
+		inside = trace && strncmp(output, trace, len) == 0 &&
+			 (output[len] == '\0' || output[len] == '/' ||
+			  strcmp(trace, "/") == 0);
+		free(trace);
+	}
+	free(output);
+	return inside;
+}
+
 static enum aw_exit aw_report(const struct aw_options *opts)
 {
 	enum aw_exit status = AW_EXIT_USAGE;
@@ -99,6 +146,14 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	struct aw_model_observer observer = aw_query_watch_observer(&watch);
 	aw_model_observe(model, &observer);
 
+	if (opts->output && aw_output_in_trace(opts)) {
+		fprintf(stderr,
+			"accwatch-report: will not write the report to %s: it "
+			"is among the files of a trace being read, which it "
+			"would damage; write it elsewhere\n",
+			opts->output);
+		goto end;
+	}
 	if (aw_reader_read(opts->paths, opts->n_paths, model, error,
 			   sizeof(error)) != AW_READER_OK) {
 		fprintf(stderr, "accwatch-report: %s\n", error);

@@ -255,7 +255,9 @@ static const struct accwatch_option aw_cli_options[] = {
     {"fail-on", 0, true, AW_OPT_FAIL_ON, "error|warning",
      "exit 1 on errors (default), or on warnings too", "error warning"},
     {"output", 'o', true, AW_OPT_OUTPUT, "FILE",
-     "write the report to FILE instead of stdout", "@file"},
+     "write the report to FILE instead of stdout (never among the "
+     "files of a trace being read)",
+     "@file"},
     {"run", 0, true, AW_OPT_RUN, "ID|all",
      "the events of one recording only: its run id (a trace holding "
      "several runs needs it; the error lists them; 0: a session of your own "

@@ -345,6 +345,28 @@ case_special_files() {
 	report error "$dir/metadata"
 }
 
+case_output_into_trace() {
+	need_traces
+	# -o naming a file of the trace being read (its metadata, a stream's
+	# index) is refused before anything is read or written; the trace
+	# stays whole and reads as before. A file beside the trace is fine.
+	dir=$(copy output_into_trace sharded)
+	before=$(cat "$dir/metadata" "$dir"/index/* | cksum)
+	for target in "$dir/metadata" "$dir/index/new.idx"; do
+		"$report" -o "$target" "$work/output_into_trace" 2>"$work/output.err"
+		[ $? = 2 ] || fail "-o $target: not refused"
+		grep -q "among the files of a trace being read" "$work/output.err" ||
+			fail "-o $target: $(cat "$work/output.err")"
+	done
+	[ ! -e "$dir/index/new.idx" ] || fail "the refused report was written"
+	[ "$(cat "$dir/metadata" "$dir"/index/* | cksum)" = "$before" ] ||
+		fail "the trace changed"
+	"$report" -o "$work/output_into_trace/report.txt" \
+		"$work/output_into_trace" >/dev/null 2>&1
+	[ $? -le 1 ] || fail "a report beside the trace was refused"
+	report report "$work/output_into_trace"
+}
+
 case_foreign_provider() {
 	need_traces
 	report error "$traces/foreign"
