@@ -193,9 +193,10 @@ enum aw_suppress_status aw_suppressions_load(struct aw_suppressions *s,
 		if (strlen(text) != (size_t)len || binary) {
 			status = aw_suppress_fail(
 			    error, error_size,
-			    "%s:%zu: byte 0x%02x: not a suppression file of "
+			    "%s:%zu: byte 0x%02x%s: not a suppression file of "
 			    "text lines",
-			    file, number, binary ? (unsigned char)*binary : 0);
+			    file, number, binary ? (unsigned char)*binary : 0,
+			    binary ? "" : " (NUL)");
 			break;
 		}
 		status =

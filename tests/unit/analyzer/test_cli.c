@@ -278,7 +278,8 @@ Test(cli, suppress_file_errors)
 	    {"overlap val.py:0\n", ":1: 'val.py:0' is not PATH:LINE"},
 	    {"overlap val.py:2x\n", ":1: 'val.py:2x' is not PATH:LINE"},
 	    {"overlap :12\n", ":1: ':12' names no file"},
-	    {"overlap val.py\n\0missing\n", ":2: byte 0x00: not a suppression file of text lines"},
+	    {"overlap val.py\n\0missing\n",
+	     ":2: byte 0x00 (NUL): not a suppression file of text lines"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct aw_options o;
