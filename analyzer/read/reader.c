@@ -728,6 +728,77 @@ enum aw_reader_status aw_reader_dump(const char *const *paths, size_t n_paths,
 	return status;
 }
 
+/* A relay daemon that accepts and never answers: the sessions query is
+ * bounded, and past the bound the report ends with the message. */
+#define AW_LIVE_QUERY_SECONDS 15
+/* accwatch-report's status for a trace it cannot read. */
+#define AW_LIVE_QUERY_EXIT 2
+static char aw_live_query_message[600];
+static size_t aw_live_query_message_len;
+
+static void aw_live_query_timeout(int signal)
+{
+	(void)signal;
+	ssize_t written = write(STDERR_FILENO, aw_live_query_message,
+				aw_live_query_message_len);
+	(void)written;
+	_exit(AW_LIVE_QUERY_EXIT);
+}
+
+/* The sessions a relay daemon lists (aw_reader_bt_live_sessions), asked
+ * within AW_LIVE_QUERY_SECONDS. */
+static bool aw_live_sessions_bounded(const char *base, bool accwatch_only,
+				     struct aw_trace_dirs *dirs, char *error,
+				     size_t error_size)
+{
+	int len = snprintf(aw_live_query_message, sizeof(aw_live_query_message),
+			   "accwatch-report: the relay daemon at %s did not "
+			   "answer in %d s: it is not an lttng-relayd, or it "
+			   "is stuck\n",
+			   base, AW_LIVE_QUERY_SECONDS);
+	aw_live_query_message_len =
+	    len < 0 ? 0
+		    : AW_MIN((size_t)len, sizeof(aw_live_query_message) - 1);
+	struct sigaction action = {.sa_handler = aw_live_query_timeout}, old;
+	sigemptyset(&action.sa_mask);
+	sigaction(SIGALRM, &action, &old);
+	alarm(AW_LIVE_QUERY_SECONDS);
+	bool ok = aw_reader_bt_live_sessions(base, accwatch_only, dirs, error,
+					     error_size);
+	alarm(0);
+	sigaction(SIGALRM, &old, NULL);
+	return ok;
+}
+
+/* Whether the relay daemon of a session's URL (net://HOST[:PORT]/host/
+ * NAME/SESSION) has that session now: compared from "/host/" on, so that
+ * HOST written otherwise matches. A session that ends later ends the
+ * reading; one that is not there is an error, not an empty report. */
+static bool aw_live_session_listed(const char *url, char *error,
+				   size_t error_size)
+{
+	const char *tail = strstr(url, "/host/");
+	char *base = aw_xasprintf("%.*s", (int)(tail - url), url);
+	struct aw_trace_dirs all;
+	aw_trace_dirs_init(&all);
+	bool ok =
+	    aw_live_sessions_bounded(base, false, &all, error, error_size);
+	bool found = false;
+	for (size_t i = 0; ok && i < all.n && !found; i++) {
+		const char *listed = strstr(all.dirs[i], "/host/");
+		found = listed && strcmp(listed, tail) == 0;
+	}
+	if (ok && !found)
+		snprintf(error, error_size,
+			 "the relay daemon at %s has no session %s now "
+			 "(`accwatch-report --live %s` reads the accwatch-run "
+			 "ones it has)",
+			 base, tail + strlen("/host/"), base);
+	aw_trace_dirs_fini(&all);
+	free(base);
+	return ok && found;
+}
+
 enum aw_reader_status aw_reader_read_live(const char *url,
 					  struct aw_model *model,
 					  aw_reader_tick_fn *tick,
@@ -743,8 +814,8 @@ enum aw_reader_status aw_reader_read_live(const char *url,
 	/* net://HOST[:PORT] alone: every accwatch-run session the relay
 	 * daemon has (the nodes of a job; --run keeps one run's events). */
 	if (!strstr(url, "/host/")) {
-		if (!aw_reader_bt_live_sessions(url, &dirs, error,
-						error_size)) {
+		if (!aw_live_sessions_bounded(url, true, &dirs, error,
+					      error_size)) {
 			status = AW_READER_ERROR;
 			goto end;
 		}
@@ -757,6 +828,10 @@ enum aw_reader_status aw_reader_read_live(const char *url,
 			goto end;
 		}
 	} else {
+		if (!aw_live_session_listed(url, error, error_size)) {
+			status = AW_READER_NO_TRACE;
+			goto end;
+		}
 		AW_GROW(dirs.dirs, dirs.cap, 1);
 		dirs.dirs[dirs.n++] = aw_xstrdup(url);
 	}

@@ -935,8 +935,9 @@ enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 }
 
 /* The "url" of one entry of the sessions query's answer when its session
- * is an accwatch-run one, NULL otherwise. */
-static const char *aw_live_session_url(const bt_value *entry)
+ * is an accwatch-run one (or any, !accwatch_only), NULL otherwise. */
+static const char *aw_live_session_url(const bt_value *entry,
+				       bool accwatch_only)
 {
 	const bt_value *name =
 	    bt_value_map_borrow_entry_value_const(entry, "session-name");
@@ -944,13 +945,15 @@ static const char *aw_live_session_url(const bt_value *entry)
 	    bt_value_map_borrow_entry_value_const(entry, "url");
 	if (!name || !url || !bt_value_is_string(name) ||
 	    !bt_value_is_string(url) ||
-	    strncmp(bt_value_string_get(name), "accwatch-", 9) != 0)
+	    (accwatch_only &&
+	     strncmp(bt_value_string_get(name), "accwatch-", 9) != 0))
 		return NULL;
 	return bt_value_string_get(url);
 }
 
-bool aw_reader_bt_live_sessions(const char *url, struct aw_trace_dirs *dirs,
-				char *error, size_t error_size)
+bool aw_reader_bt_live_sessions(const char *url, bool accwatch_only,
+				struct aw_trace_dirs *dirs, char *error,
+				size_t error_size)
 {
 	bool ok = false;
 	const bt_plugin *ctf = NULL;
@@ -984,7 +987,8 @@ bool aw_reader_bt_live_sessions(const char *url, struct aw_trace_dirs *dirs,
 		goto failed;
 	for (uint64_t i = 0; i < bt_value_array_get_length(answer); i++) {
 		const char *session = aw_live_session_url(
-		    bt_value_array_borrow_element_by_index_const(answer, i));
+		    bt_value_array_borrow_element_by_index_const(answer, i),
+		    accwatch_only);
 		if (!session)
 			continue;
 		AW_GROW(dirs->dirs, dirs->cap, dirs->n + 1);

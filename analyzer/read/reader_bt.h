@@ -32,10 +32,11 @@ struct aw_reader_part {
 enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 					   struct aw_reader_part part, int fd);
 
-/* The URLs of the accwatch-run sessions (named accwatch-...) a relay
- * daemon has (url: net://HOST[:PORT]), added to dirs; false with error
- * when the daemon cannot be asked. */
-bool aw_reader_bt_live_sessions(const char *url, struct aw_trace_dirs *dirs,
-				char *error, size_t error_size);
+/* The URLs of the accwatch-run sessions (named accwatch-...; every one
+ * with !accwatch_only) a relay daemon has (url: net://HOST[:PORT]), added
+ * to dirs; false with error when the daemon cannot be asked. */
+bool aw_reader_bt_live_sessions(const char *url, bool accwatch_only,
+				struct aw_trace_dirs *dirs, char *error,
+				size_t error_size);
 
 #endif
