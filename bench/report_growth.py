@@ -3,7 +3,8 @@
 epochs and processes of a run: real CTF traces of two ranks recorded through
 an LTTng session from accwatch_trace_gen's `growth` scenario (a new one-batch
 DataLoader per epoch over one sampler; one loader with many one-batch
-passes; a worker forked per pass), at 1k, 10k, 30k and 100k. Prints seconds
+passes; a worker forked per pass; an unsharded one-batch DataLoader per
+epoch, every rank reading all), at 1k, 10k, 30k and 100k. Prints seconds
 and peak MiB per size and the ratio to the size before: a linear report
 grows by about the size's own ratio (10x, 3x, 3.3x). With --real, the
 loaders rows come from real recordings instead: two torch ranks under
@@ -41,7 +42,7 @@ def main():
     parser.add_argument("--build", default=os.path.join(SOURCE, "build"))
     parser.add_argument("--sizes", default="1000,10000,30000,100000",
                         help="comma-separated counts (default %(default)s)")
-    parser.add_argument("--shapes", default="loaders,epochs,processes")
+    parser.add_argument("--shapes", default="loaders,epochs,processes,unsharded")
     parser.add_argument("--timeout", type=int, default=600,
                         help="ACCWATCH_REPORT_TIMEOUT for each report (default %(default)s)")
     parser.add_argument("--keep", help="keep the traces in this directory")

@@ -49,8 +49,9 @@ static bool aw_remainder_of(const struct aw_check_input *in,
 			    struct aw_remainder *out)
 {
 	const struct aw_model *model = in->model;
-	for (size_t i = 0; i < model->n_loaders; i++) {
-		const struct aw_loader *l = &model->loaders[i];
+	for (size_t k = 0; k < model->n_drop_last_shards; k++) {
+		const struct aw_loader *l =
+		    &model->loaders[model->drop_last_shards[k]];
 		if (l->process != tail->process ||
 		    l->base_id != tail->base_id || l->global == tail->global ||
 		    l->global >= model->n_loaders_global)
@@ -76,9 +77,14 @@ static bool aw_epoch_remainder(const struct aw_check_input *in,
 	if (in->desc->iterable || !in->epoch->exhausted ||
 	    !aw_every_rank_read_all(in->epoch))
 		return false;
-	for (size_t m = 0; m < in->loader->n_members; m++) {
+	/* The loader objects this epoch's passes read. */
+	for (size_t c = 0; c < in->epoch->n_cells; c++) {
+		const struct aw_cell *cell = &in->epoch->cells[c];
+		if (cell->iteration >= in->model->n_iterations)
+			continue;
 		const struct aw_loader *l =
-		    &in->model->loaders[in->loader->members[m]];
+		    &in->model->loaders[in->model->iterations[cell->iteration]
+					    .loader];
 		if (l->base_id && aw_remainder_of(in, l, out))
 			return true;
 	}

@@ -756,39 +756,6 @@ static void aw_missing_reasons(const struct aw_check_input *in,
 			    AW_SHARED_PART);
 }
 
-/* Whether the cell's rank has a cell in epoch e. */
-static bool aw_epoch_has_rank(const struct aw_epoch *e, int32_t rank)
-{
-	for (size_t c = 0; c < e->n_cells; c++)
-		if (e->cells[c].rank == rank)
-			return true;
-	return false;
-}
-
-/* A rank that read an earlier epoch of the loader has no pass in this one,
- * and its process's end was never recorded: its trace stopped (a node
- * whose link to the collector broke, a process killed unseen), not its
- * reading, so what the others read says nothing about coverage. */
-static bool aw_rank_left_the_trace(const struct aw_check_input *in)
-{
-	const struct aw_model *model = in->model;
-	for (size_t k = 0; k < in->loader->n_epochs; k++) {
-		const struct aw_epoch *before = &in->loader->epochs[k];
-		if (before->epoch >= in->epoch->epoch)
-			continue;
-		for (size_t c = 0; c < before->n_cells; c++) {
-			const struct aw_cell *cell = &before->cells[c];
-			if (aw_epoch_has_rank(in->epoch, cell->rank) ||
-			    cell->iteration >= model->n_iterations)
-				continue;
-			uint32_t l = model->iterations[cell->iteration].loader;
-			if (!model->processes[model->loaders[l].process].exited)
-				return true;
-		}
-	}
-	return false;
-}
-
 void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 {
 	const struct aw_epoch *e = in->epoch;
@@ -798,8 +765,7 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	 * less by design, and a rank that died says nothing about coverage. */
 	int64_t expected = aw_epoch_to_cover(in->desc, in->epoch);
 	if (expected <= 0 || d->iterable || !e->exhausted ||
-	    aw_unjudgeable(in) || aw_one_cause(in) ||
-	    aw_rank_left_the_trace(in))
+	    aw_unjudgeable(in) || aw_one_cause(in) || e->rank_left_trace)
 		return;
 	/* What the ranks read of what their maps (or the dataset) hold,
 	 * against what the chain leaves out; no promise with replacement. */

@@ -54,14 +54,32 @@ static int32_t aw_built_shard(const struct aw_loader *l)
 	return l->sampler_replicas > 0 ? l->sampler_rank : -1;
 }
 
+/* The k-th loader object of in: of its epoch's passes when it has one
+ * (a loader rebuilt every epoch has thousands of objects, the epoch only
+ * its ranks'), else of its global loader; NULL past the last. */
+static const struct aw_loader *aw_input_loader(const struct aw_check_input *in,
+					       size_t k)
+{
+	const struct aw_model *model = in->model;
+	if (!in->epoch)
+		return k < in->loader->n_members
+			   ? &model->loaders[in->loader->members[k]]
+			   : NULL;
+	if (k >= in->epoch->n_cells)
+		return NULL;
+	uint32_t it = in->epoch->cells[k].iteration;
+	return it < model->n_iterations
+		   ? &model->loaders[model->iterations[it].loader]
+		   : &model->loaders[in->loader->members[0]];
+}
+
 bool aw_ranks_share_one_shard(const struct aw_check_input *in, int32_t *shard)
 {
 	size_t ranks = 0;
 	bool all_same = true;
 	*shard = -1;
-	for (size_t m = 0; m < in->loader->n_members; m++) {
-		const struct aw_loader *l =
-		    &in->model->loaders[in->loader->members[m]];
+	const struct aw_loader *l;
+	for (size_t k = 0; (l = aw_input_loader(in, k)); k++) {
 		const struct aw_process *p = &in->model->processes[l->process];
 		int32_t built = aw_built_shard(l);
 		if (p->is_worker || p->rank < 0 || !l->described || built < 0)
@@ -257,8 +275,5 @@ uint32_t aw_worker_epoch(const struct aw_model *model,
 
 bool aw_model_uses_accelerate(const struct aw_model *model)
 {
-	for (size_t i = 0; i < model->n_loaders; i++)
-		if (aw_loader_is_accelerate(&model->loaders[i]))
-			return true;
-	return false;
+	return model->uses_accelerate;
 }

@@ -252,11 +252,52 @@ static bool aw_list_has(const char *list, const char *id)
 }
 
 /* The loader object of a finding's loader whose source allows its id. */
-static const struct aw_loader *aw_allowing_loader(const struct aw_model *model,
-						  const struct aw_finding *f)
+/* Per global loader, the member whose line allows something, found once:
+ * a loader built anew every epoch has as many members as epochs, and as
+ * many findings. */
+struct aw_allow_index {
+	const struct aw_loader **first; /* NULL: no member allows anything */
+	bool *mixed; /* members allow different lists: each is asked */
+};
+
+static void aw_allow_index_init(struct aw_allow_index *x,
+				const struct aw_model *model)
+{
+	size_t n = model->n_loaders_global ? model->n_loaders_global : 1;
+	x->first = aw_xcalloc(n, sizeof(*x->first));
+	x->mixed = aw_xcalloc(n, sizeof(*x->mixed));
+	for (size_t g = 0; g < model->n_loaders_global; g++) {
+		const struct aw_global_loader *gl = &model->loaders_global[g];
+		for (size_t m = 0; m < gl->n_members; m++) {
+			const struct aw_loader *l =
+			    &model->loaders[gl->members[m]];
+			if (!l->allow || !*l->allow)
+				continue;
+			if (!x->first[g])
+				x->first[g] = l;
+			else if (strcmp(x->first[g]->allow, l->allow) != 0)
+				x->mixed[g] = true;
+		}
+	}
+}
+
+static void aw_allow_index_fini(struct aw_allow_index *x)
+{
+	free(x->first);
+	free(x->mixed);
+}
+
+static const struct aw_loader *
+aw_allowing_loader(const struct aw_model *model, const struct aw_allow_index *x,
+		   const struct aw_finding *f)
 {
 	if (f->loader >= model->n_loaders_global)
 		return NULL;
+	if (!x->mixed[f->loader])
+		return x->first[f->loader] &&
+			       aw_list_has(x->first[f->loader]->allow, f->id)
+			   ? x->first[f->loader]
+			   : NULL;
 	const struct aw_global_loader *g = &model->loaders_global[f->loader];
 	for (size_t m = 0; m < g->n_members; m++) {
 		const struct aw_loader *l = &model->loaders[g->members[m]];
@@ -288,9 +329,12 @@ size_t aw_suppress_findings(const struct aw_model *model,
 			    struct aw_findings *findings)
 {
 	size_t suppressed = 0;
+	struct aw_allow_index allow;
+	aw_allow_index_init(&allow, model);
 	for (size_t i = 0; i < findings->n; i++) {
 		struct aw_finding *f = &findings->items[i];
-		const struct aw_loader *l = aw_allowing_loader(model, f);
+		const struct aw_loader *l =
+		    aw_allowing_loader(model, &allow, f);
 		const struct aw_suppression_rule *r;
 		if (l) {
 			aw_finding_suppress(f, AW_SUPPRESSED_IN_SOURCE, l->site,
@@ -313,6 +357,7 @@ size_t aw_suppress_findings(const struct aw_model *model,
 		}
 		suppressed++;
 	}
+	aw_allow_index_fini(&allow);
 	aw_findings_sort(findings);
 	return suppressed;
 }

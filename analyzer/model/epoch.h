@@ -70,6 +70,10 @@ struct aw_epoch {
 	uint32_t max_batch_len;
 	bool complete;  /* every rank's iter_end seen */
 	bool exhausted; /* every rank ran to the end */
+	/* A rank that read an earlier epoch of the loader has no pass in
+	 * this one, and the end of a process of its earlier passes was never
+	 * recorded: its trace stopped, not its reading. */
+	bool rank_left_trace;
 	/* Loaders over index maps (Subset, random_split, HF indices): the
 	 * dataset indices their positions stand for, over the ranks; then
 	 * dataset_len, missing and out_of_range are of the dataset at the

@@ -794,6 +794,69 @@ static bool aw_pass_dropped(const struct aw_iteration *it)
 	       it->resumed <= 0 && !it->dispatch;
 }
 
+/* Each epoch's rank_left_trace, in one pass over a loader's epochs in
+ * order: per rank, whether it read an earlier epoch, and whether a process
+ * of those earlier passes never ended. */
+static void aw_mark_ranks_left(const struct aw_model *model,
+			       struct aw_global_loader *gl)
+{
+	int32_t ranks = 0;
+	for (size_t e = 0; e < gl->n_epochs; e++)
+		for (size_t c = 0; c < gl->epochs[e].n_cells; c++)
+			ranks = AW_MAX(ranks, gl->epochs[e].cells[c].rank + 1);
+	if (ranks <= 0)
+		return;
+	bool *earlier = aw_xcalloc((size_t)ranks, sizeof(*earlier));
+	bool *unended = aw_xcalloc((size_t)ranks, sizeof(*unended));
+	size_t *here = aw_xcalloc((size_t)ranks, sizeof(*here));
+	for (size_t e = 0; e < gl->n_epochs; e++) {
+		struct aw_epoch *epoch = &gl->epochs[e];
+		for (size_t c = 0; c < epoch->n_cells; c++)
+			if (epoch->cells[c].rank >= 0)
+				here[epoch->cells[c].rank] = e + 1;
+		for (int32_t r = 0; r < ranks && !epoch->rank_left_trace; r++)
+			epoch->rank_left_trace =
+			    earlier[r] && unended[r] && here[r] != e + 1;
+		for (size_t c = 0; c < epoch->n_cells; c++) {
+			const struct aw_cell *cell = &epoch->cells[c];
+			if (cell->rank < 0 ||
+			    cell->iteration >= model->n_iterations)
+				continue;
+			uint32_t l = model->iterations[cell->iteration].loader;
+			earlier[cell->rank] = true;
+			unended[cell->rank] |=
+			    !model->processes[model->loaders[l].process].exited;
+		}
+	}
+	free(earlier);
+	free(unended);
+	free(here);
+}
+
+/* model->drop_last_shards and uses_accelerate, anew: facts of every
+ * loader the checks ask of the run, found in one pass. */
+static void aw_index_loaders(struct aw_model *model)
+{
+	size_t cap = 0;
+	model->n_drop_last_shards = 0;
+	model->uses_accelerate = false;
+	for (size_t i = 0; i < model->n_loaders; i++) {
+		const struct aw_loader *l = &model->loaders[i];
+		model->uses_accelerate |= aw_loader_is_accelerate(l);
+		bool cuts = false;
+		for (uint32_t k = 0; k < l->n_chain && !cuts; k++)
+			cuts =
+			    l->chain[k].seen && l->chain[k].num_replicas >= 1 &&
+			    l->chain[k].rank >= 0 && l->chain[k].drop_last == 1;
+		if (!cuts || l->dataset_len < 0)
+			continue;
+		AW_GROW(model->drop_last_shards, cap,
+			model->n_drop_last_shards + 1);
+		model->drop_last_shards[model->n_drop_last_shards++] =
+		    (uint32_t)i;
+	}
+}
+
 static void aw_build_epochs(struct aw_model *model)
 {
 	for (size_t i = 0; i < model->n_iterations; i++) {
@@ -847,7 +910,9 @@ static void aw_build_epochs(struct aw_model *model)
 			aw_epoch_summarize(model, aw_model_describe(model, gl),
 					   &gl->epochs[e]);
 		}
+		aw_mark_ranks_left(model, gl);
 	}
+	aw_index_loaders(model);
 }
 
 /* The dispatcher's last step depends on drop_last, known once lineage is. */

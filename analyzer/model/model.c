@@ -140,6 +140,7 @@ void aw_model_destroy(struct aw_model *model)
 		free(l->len_calls);
 	}
 	free(model->loaders);
+	free(model->drop_last_shards);
 	for (size_t i = 0; i < model->n_processes; i++) {
 		struct aw_process *p = &model->processes[i];
 		free(p->rank_source);

@@ -298,6 +298,14 @@ struct aw_model {
 	bool finished;
 	struct aw_global_loader *loaders_global;
 	size_t n_loaders_global;
+	/* The loaders whose chain cuts ranks' shares with drop_last (a link
+	 * with num_replicas, rank and drop_last=1) over a dataset of known
+	 * length: what a remainder read on every rank completes
+	 * (checks_remainder.c), so that no check scans every loader. */
+	uint32_t *drop_last_shards;
+	size_t n_drop_last_shards;
+	/* A loader of the run is accelerate's (aw_loader_is_accelerate). */
+	bool uses_accelerate;
 	int32_t *ranks; /* sorted */
 	size_t n_ranks;
 	uint32_t *runs; /* distinct run ids, sorted: more than one means the

@@ -26,7 +26,9 @@
  *                                     rank, one pass each; epochs: one loader
  *                                     per rank, N one-batch passes in all;
  *                                     processes: N passes, each forking a
- *                                     worker that fetches its batch and exits
+ *                                     worker that fetches its batch and exits;
+ *                                     unsharded: N one-batch DataLoaders of
+ *                                     all 16 samples, none sharded
  *
  * RUN is the run id every event carries: record with a session filter on it
  * (--filter 'run == RUN'), since other processes of the user may emit
@@ -348,7 +350,46 @@ static int scenario_absurd(uint32_t run)
  * batch of 8 per rank and pass, through a DistributedSampler whose object is
  * the same for every loader of a rank, as a training loop building a new
  * DataLoader per epoch over one sampler does. */
-enum { GROWTH_LOADERS, GROWTH_EPOCHS, GROWTH_PROCESSES };
+enum { GROWTH_LOADERS, GROWTH_EPOCHS, GROWTH_PROCESSES, GROWTH_UNSHARDED };
+
+/* The unsharded shape's loader: every rank's is a DataLoader of one batch
+ * of all 16 over a SequentialSampler, built anew each epoch. */
+static void growth_unsharded_loader(uint32_t run, int32_t pid, uint32_t loader)
+{
+	TG_EMIT(
+	    loader_new, run, pid, .loader = loader, .dataset_id = 42,
+	    .dataset_type = "ToyDataset", .dataset_len = 16,
+	    .loader_class = "DataLoader", .sampler_class = "SequentialSampler",
+	    .batch_sampler_class = "BatchSampler", .batch_size = 16,
+	    .drop_last = 0, .shuffle = 0, .num_workers = 0,
+	    .persistent_workers = 0, .prefetch_factor = -1, .start_method = "",
+	    .sampler_replicas = -1, .sampler_rank = -1, .site = "train.py:40",
+	    .stack = "train.py:40 main", .allow = "");
+	TG_EMIT(sampler, run, pid, .loader = loader, .depth = 0,
+		.class_name = "BatchSampler", .length = 1, .num_replicas = -1,
+		.rank = -1, .shuffle = -1, .seed = -1, .epoch = -1,
+		.drop_last = 0, .replacement = -1, .num_samples = -1,
+		.batch_size = 16, .skip = -1, .total_size = -1,
+		.object_id = 2000000u + loader);
+	TG_EMIT(sampler, run, pid, .loader = loader, .depth = 1,
+		.class_name = "SequentialSampler", .length = 16,
+		.num_replicas = -1, .rank = -1, .shuffle = 0, .seed = -1,
+		.epoch = -1, .drop_last = -1, .replacement = -1,
+		.num_samples = -1, .batch_size = -1, .skip = -1,
+		.total_size = -1, .object_id = 3000000u + loader);
+}
+
+static void growth_unsharded_pass(uint32_t run, int32_t pid, uint32_t loader)
+{
+	uint32_t indices[16];
+	for (uint32_t i = 0; i < 16; i++)
+		indices[i] = i;
+	TG_EMIT(iter_begin, run, pid, .loader = loader, .iteration = 0,
+		.sampler_epoch = -1, .seed = -1, .resumed = -1);
+	emit_batch(run, pid, loader, 0, 0, indices, 16, 16, TG_PLAIN);
+	TG_EMIT(iter_end, run, pid, .loader = loader, .iteration = 0,
+		.drawn = 1, .yielded = 1, .exhausted = 1, .handed = -1);
+}
 
 static void growth_loader(uint32_t run, int32_t pid, int r, uint32_t loader,
 			  uint32_t epoch)
@@ -430,6 +471,8 @@ static int scenario_growth(uint32_t run, const char *shape_name,
 		shape = GROWTH_EPOCHS;
 	else if (strcmp(shape_name, "processes") == 0)
 		shape = GROWTH_PROCESSES;
+	else if (strcmp(shape_name, "unsharded") == 0)
+		shape = GROWTH_UNSHARDED;
 	else
 		return 2;
 	emit_process(run, 6000, 1, -1, "launcher");
@@ -437,7 +480,7 @@ static int scenario_growth(uint32_t run, const char *shape_name,
 		emit_process(run, pids[r], 6000, r, "rank");
 		TG_EMIT(dist_init, run, pids[r], .rank = r, .world_size = 2,
 			.backend = "gloo");
-		if (shape != GROWTH_LOADERS)
+		if (shape != GROWTH_LOADERS && shape != GROWTH_UNSHARDED)
 			growth_loader(run, pids[r], r, 0, 0);
 	}
 	/* The ranks take turns, as their real events interleave. */
@@ -445,6 +488,11 @@ static int scenario_growth(uint32_t run, const char *shape_name,
 		for (int r = 0; r < 2; r++) {
 			uint32_t epoch = (uint32_t)k;
 			int32_t worker = 0;
+			if (shape == GROWTH_UNSHARDED) {
+				growth_unsharded_loader(run, pids[r], epoch);
+				growth_unsharded_pass(run, pids[r], epoch);
+				continue;
+			}
 			if (shape == GROWTH_LOADERS) {
 				growth_loader(run, pids[r], r, epoch, epoch);
 				growth_pass(run, pids[r], r, epoch, 0, epoch,
