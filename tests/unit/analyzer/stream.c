@@ -615,6 +615,19 @@ void s_chain(struct aw_model *m, int32_t pid, uint32_t loader,
 	}
 }
 
+void s_random_chain(struct aw_model *m, int32_t pid, uint32_t loader,
+		    int64_t batch_size, int64_t length)
+{
+	struct aw_event_sampler links[2] = {s_link("BatchSampler"),
+					    s_link("RandomSampler")};
+	links[0].batch_size = batch_size;
+	links[1].shuffle = 1;
+	links[1].replacement = 0;
+	links[1].length = length;
+	links[0].own_iter = links[1].own_iter = 0;
+	s_chain(m, pid, loader, links, 2);
+}
+
 void s_stream_split(struct aw_model *m, int32_t pid, uint32_t loader,
 		    const char *class_name, int32_t num_replicas,
 		    int64_t shards, int8_t whole)

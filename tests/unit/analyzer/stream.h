@@ -239,6 +239,10 @@ struct aw_event_sampler s_link(const char *class_name);
 /* The sampler events of pid's loader: links[0] the outermost (depth 0). */
 void s_chain(struct aw_model *m, int32_t pid, uint32_t loader,
 	     const struct aw_event_sampler *links, size_t n);
+/* pid's loader's chain: a BatchSampler of batch_size over a RandomSampler
+ * of `length` without replacement, both torch's (own_iter 0). */
+void s_random_chain(struct aw_model *m, int32_t pid, uint32_t loader,
+		    int64_t batch_size, int64_t length);
 /* A stream_shard link of pid's loader at depth 0: class_name over
  * num_replicas (rank: pid - 100), whole and shards as the event has them. */
 void s_stream_split(struct aw_model *m, int32_t pid, uint32_t loader,

@@ -84,14 +84,7 @@ Test(checks_loader, same_order_names_a_sampler_epoch_that_did_not_move)
 	uint32_t idx[10];
 	s_range(idx, 0, 10, 1);
 	for (uint32_t epoch = 0; epoch < 2; epoch++) {
-		struct aw_event e;
-		memset(&e, 0, sizeof(e));
-		e.kind = AW_EVENT_ITER_BEGIN;
-		e.run = 7;
-		e.pid = 100;
-		e.u.iter_begin = (struct aw_event_iter_begin){
-		    .loader = 0, .iteration = epoch, .sampler_epoch = 0};
-		aw_model_add_event(r.model, &e);
+		s_iter_begin_sampler(r.model, 100, 0, epoch, 0, -1);
 		s_batch(r.model, 100, 0, epoch, 0, 0, 10, idx, 10);
 		s_iter_end(r.model, 100, 0, epoch, 1, 1, 1);
 	}
@@ -113,16 +106,8 @@ Test(checks_loader, same_order_names_a_set_epoch_that_came_after_the_draw)
 	const int64_t sampler_epoch[3] = {0, 0, 1};
 	for (uint32_t epoch = 0; epoch < 3; epoch++) {
 		s_range(idx, epoch == 2 ? 5 : 0, 10, 1);
-		struct aw_event e;
-		memset(&e, 0, sizeof(e));
-		e.kind = AW_EVENT_ITER_BEGIN;
-		e.run = 7;
-		e.pid = 100;
-		e.u.iter_begin = (struct aw_event_iter_begin){
-		    .loader = 0,
-		    .iteration = epoch,
-		    .sampler_epoch = sampler_epoch[epoch]};
-		aw_model_add_event(r.model, &e);
+		s_iter_begin_sampler(r.model, 100, 0, epoch,
+				     sampler_epoch[epoch], -1);
 		s_batch(r.model, 100, 0, epoch, 0, 0, 10, idx, 10);
 		s_iter_end(r.model, 100, 0, epoch, 1, 1, 1);
 	}

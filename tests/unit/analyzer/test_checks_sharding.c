@@ -115,14 +115,7 @@ Test(checks_sharding, unsplit_chains_that_share_samples_are_unsharded)
 	 * nothing splits the data: unsharded, said so. */
 	struct s_run r = s_run_of(2, &base);
 	for (int rank = 0; rank < 2; rank++) {
-		struct aw_event_sampler links[2] = {s_link("BatchSampler"),
-						    s_link("RandomSampler")};
-		links[0].batch_size = 10;
-		links[1].shuffle = 1;
-		links[1].replacement = 0;
-		links[1].length = 100; /* all of the dataset */
-		links[0].own_iter = links[1].own_iter = 0;
-		s_chain(r.model, 100 + rank, 0, links, 2);
+		s_random_chain(r.model, 100 + rank, 0, 10, 100);
 		s_rank_reads_cut(r.model, rank, 0, 30 * (uint32_t)rank,
 				 30 * (uint32_t)rank + 60, 10);
 	}

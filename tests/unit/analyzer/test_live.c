@@ -150,13 +150,13 @@ Test(live, prints_each_certain_finding_once_and_stops_on_error)
 	aw_model_destroy(m);
 }
 
-/* The early verdicts of a snapshot where every rank drew batches [begin,
- * begin + 10) of epoch 0 and nothing more. */
-static void first_batches(struct aw_findings *early, struct aw_model *m,
-			  const uint32_t *begin, int world)
+/* The early verdicts of a snapshot where every rank drew `count` samples
+ * in batches of 10 from begin[r] of epoch 0 and nothing more. */
+static void early_reads(struct aw_findings *early, struct aw_model *m,
+			const uint32_t *begin, int world, uint32_t count)
 {
 	for (int r = 0; r < world; r++)
-		s_rank_reads_cut(m, r, 0, begin[r], begin[r] + 10, 10);
+		s_rank_reads_cut(m, r, 0, begin[r], begin[r] + count, 10);
 	struct aw_findings f;
 	aw_findings_init(&f);
 	aw_findings_init(early);
@@ -171,7 +171,7 @@ Test(live, every_rank_drawing_one_first_batch_unsharded_is_early)
 	struct aw_model *m = aw_model_create();
 	s_ranks(m, 3, &(struct s_loader_opts)S_BASE_LOADER(0));
 	struct aw_findings early;
-	first_batches(&early, m, (const uint32_t[]){0, 0, 0}, 3);
+	early_reads(&early, m, (const uint32_t[]){0, 0, 0}, 3, 10);
 	const struct aw_finding *f = find(&early, "unsharded", 0);
 	cr_assert(f, "unsharded at the first batches");
 	cr_expect_eq(f->n_ranks, 3);
@@ -185,14 +185,14 @@ Test(live, first_batches_that_differ_or_a_rank_yet_to_draw_say_nothing)
 	struct aw_model *m = aw_model_create();
 	s_ranks(m, 2, &(struct s_loader_opts)S_BASE_LOADER(0));
 	struct aw_findings early;
-	first_batches(&early, m, (const uint32_t[]){0, 10}, 2);
+	early_reads(&early, m, (const uint32_t[]){0, 10}, 2, 10);
 	cr_expect_eq(early.n, 0, "different first batches: %zu", early.n);
 	aw_findings_fini(&early);
 	aw_model_destroy(m);
 
 	m = aw_model_create();
 	s_ranks(m, 3, &(struct s_loader_opts)S_BASE_LOADER(0));
-	first_batches(&early, m, (const uint32_t[]){0, 0}, 2);
+	early_reads(&early, m, (const uint32_t[]){0, 0}, 2, 10);
 	cr_expect_eq(early.n, 0, "rank 2 has drawn nothing: %zu", early.n);
 	aw_findings_fini(&early);
 	aw_model_destroy(m);
@@ -203,33 +203,8 @@ Test(live, first_batches_that_differ_or_a_rank_yet_to_draw_say_nothing)
 static void random_sampler_ranks(struct aw_model *m, int world)
 {
 	s_ranks(m, world, &(struct s_loader_opts)S_BASE_LOADER(0));
-	for (int r = 0; r < world; r++) {
-		struct aw_event_sampler links[2] = {s_link("BatchSampler"),
-						    s_link("RandomSampler")};
-		links[0].batch_size = 10;
-		links[1].shuffle = 1;
-		links[1].replacement = 0;
-		links[1].length = 100; /* all of the dataset */
-		links[0].own_iter = links[1].own_iter = 0;
-		s_chain(m, 100 + r, 0, links, 2);
-	}
-}
-
-/* The early verdicts of a snapshot where rank r drew the 6 batches of 10
- * from begin[r] of epoch 0 and nothing more (all of them pending in the
- * model's window still, but sure to reach the loop: no workers). */
-static void early_reads(struct aw_findings *early, struct aw_model *m,
-			const uint32_t *begin, int world)
-{
 	for (int r = 0; r < world; r++)
-		s_rank_reads_cut(m, r, 0, begin[r], begin[r] + 60, 10);
-	struct aw_findings f;
-	aw_findings_init(&f);
-	aw_findings_init(early);
-	aw_model_snapshot(m);
-	aw_checks_run(m, &f);
-	aw_live_early(m, &f, early);
-	aw_findings_fini(&f);
+		s_random_chain(m, 100 + r, 0, 10, 100);
 }
 
 Test(live, ranks_of_their_own_permutations_sharing_samples_are_unsharded_early)
@@ -241,14 +216,14 @@ Test(live, ranks_of_their_own_permutations_sharing_samples_are_unsharded_early)
 	struct aw_model *m = aw_model_create();
 	random_sampler_ranks(m, 2);
 	struct aw_findings early;
-	early_reads(&early, m, (const uint32_t[]){0, 30}, 2);
+	early_reads(&early, m, (const uint32_t[]){0, 30}, 2, 60);
 	cr_expect(find(&early, "unsharded", 0), "unsharded before the end");
 	aw_findings_fini(&early);
 	aw_model_destroy(m);
 
 	m = aw_model_create();
 	random_sampler_ranks(m, 2);
-	early_reads(&early, m, (const uint32_t[]){0, 60}, 2);
+	early_reads(&early, m, (const uint32_t[]){0, 60}, 2, 60);
 	cr_expect_null(find(&early, "unsharded", 0));
 	aw_findings_fini(&early);
 	aw_model_destroy(m);
@@ -262,7 +237,7 @@ Test(live, a_sharding_sampler_is_never_unsharded_early)
 	o.sampler_replicas = 2;
 	s_ranks(m, 2, &o);
 	struct aw_findings early;
-	first_batches(&early, m, (const uint32_t[]){0, 0}, 2);
+	early_reads(&early, m, (const uint32_t[]){0, 0}, 2, 10);
 	cr_expect_null(find(&early, "unsharded", 0));
 	aw_findings_fini(&early);
 	aw_model_destroy(m);
