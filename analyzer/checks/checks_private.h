@@ -87,8 +87,10 @@ bool aw_unjudgeable(const struct aw_check_input *in);
 aw_check_fn aw_check_uneven_batches;
 
 /* checks_loader.c: loaders, their len() and lineage. */
-aw_check_fn aw_check_same_order, aw_check_never_read, aw_check_unused_prepared,
-    aw_check_len, aw_check_read_amplification, aw_check_worker_stale_epoch;
+aw_check_fn aw_check_never_read, aw_check_unused_prepared, aw_check_len,
+    aw_check_read_amplification;
+/* checks_order.c: the order of the epochs. */
+aw_check_fn aw_check_same_order, aw_check_worker_stale_epoch;
 
 /* checks_remainder.c: the remainder a sharded loader left out, read on
  * every rank on purpose. */
