@@ -32,9 +32,16 @@ struct aw_reader_part {
 enum aw_reader_bt_status aw_reader_bt_dump(const struct aw_trace_dirs *dirs,
 					   struct aw_reader_part part, int fd);
 
-/* The URLs of the accwatch-run sessions (named accwatch-...; every one
- * with !accwatch_only) a relay daemon has (url: net://HOST[:PORT]), added
- * to dirs; false with error when the daemon cannot be asked. */
+/* babeltrace2's error as one line: its root cause (the first, deepest one),
+ * which names the file or the packet. Returns the index of the trace
+ * directory when the failing actor is one of our sources ("src-N"), else
+ * AW_RECORD_NO_DIR. */
+uint32_t aw_take_bt_error(const struct aw_trace_dirs *dirs, char *out,
+			  size_t size);
+
+/* reader_live.c: the URLs of the accwatch-run sessions (named accwatch-...;
+ * every one with !accwatch_only) a relay daemon has (url: net://HOST[:PORT]),
+ * added to dirs; false with error when the daemon cannot be asked. */
 bool aw_reader_bt_live_sessions(const char *url, bool accwatch_only,
 				struct aw_trace_dirs *dirs, char *error,
 				size_t error_size);
