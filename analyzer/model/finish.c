@@ -442,37 +442,53 @@ static bool aw_pass_dropped(const struct aw_iteration *it)
 static void aw_mark_ranks_left(const struct aw_model *model,
 			       struct aw_global_loader *gl)
 {
-	int32_t ranks = 0;
-	for (size_t e = 0; e < gl->n_epochs; e++)
-		for (size_t c = 0; c < gl->epochs[e].n_cells; c++)
-			ranks = AW_MAX(ranks, gl->epochs[e].cells[c].rank + 1);
-	if (ranks <= 0)
-		return;
-	bool *earlier = aw_xcalloc((size_t)ranks, sizeof(*earlier));
-	bool *unended = aw_xcalloc((size_t)ranks, sizeof(*unended));
-	size_t *here = aw_xcalloc((size_t)ranks, sizeof(*here));
+	/* Per rank seen (a slot: ranks are any int32): whether a process of
+	 * its earlier passes never ended, and the last epoch it read. The
+	 * ranks that left are the `waiting` ones (read before, a process
+	 * unended) less those this epoch has. */
+	struct aw_index_map slots;
+	aw_index_map_init(&slots);
+	bool *unended = NULL;
+	size_t *last = NULL, n = 0, cap = 0, waiting = 0;
 	for (size_t e = 0; e < gl->n_epochs; e++) {
 		struct aw_epoch *epoch = &gl->epochs[e];
-		for (size_t c = 0; c < epoch->n_cells; c++)
-			if (epoch->cells[c].rank >= 0)
-				here[epoch->cells[c].rank] = e + 1;
-		for (int32_t r = 0; r < ranks && !epoch->rank_left_trace; r++)
-			epoch->rank_left_trace =
-			    earlier[r] && unended[r] && here[r] != e + 1;
+		size_t back = 0;
+		for (size_t c = 0; c < epoch->n_cells; c++) {
+			uint32_t slot = aw_index_map_get(
+			    &slots, (uint64_t)(uint32_t)epoch->cells[c].rank);
+			if (slot != AW_NONE && unended[slot] &&
+			    last[slot] != e + 1)
+				back++;
+			if (slot != AW_NONE)
+				last[slot] = e + 1;
+		}
+		epoch->rank_left_trace = waiting > back;
 		for (size_t c = 0; c < epoch->n_cells; c++) {
 			const struct aw_cell *cell = &epoch->cells[c];
 			if (cell->rank < 0 ||
 			    cell->iteration >= model->n_iterations)
 				continue;
+			uint64_t key = (uint64_t)(uint32_t)cell->rank;
+			uint32_t slot = aw_index_map_get(&slots, key);
+			if (slot == AW_NONE) {
+				AW_GROW(unended, cap, n + 1);
+				last = aw_xrealloc(last, cap * sizeof(*last));
+				slot = (uint32_t)n++;
+				unended[slot] = false;
+				last[slot] = e + 1;
+				aw_index_map_put(&slots, key, slot);
+			}
 			uint32_t l = model->iterations[cell->iteration].loader;
-			earlier[cell->rank] = true;
-			unended[cell->rank] |=
+			bool gone =
 			    !model->processes[model->loaders[l].process].exited;
+			if (gone && !unended[slot])
+				waiting++;
+			unended[slot] |= gone;
 		}
 	}
-	free(earlier);
+	aw_index_map_fini(&slots);
 	free(unended);
-	free(here);
+	free(last);
 }
 
 /* model->drop_last_shards and uses_accelerate, anew: facts of every
