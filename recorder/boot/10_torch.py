@@ -151,17 +151,16 @@ def _link_length(obj):
         return -1
 
 
-def _link_own_iter(obj):
-    """Whether the link draws its indices with code outside the frameworks
-    whose samplers the report models (torch, accelerate, Lightning,
-    torchdata): 1 when the __iter__ its class has is a Python function of
-    such code (the program's, or another package's), 0 when it is a
-    framework's or a built-in's (a list or range given as sampler), -1
-    unknown."""
+def _own_method(obj, name):
+    """Whether obj's method `name` is code outside the frameworks whose
+    parts the report models (torch, accelerate, Lightning, torchdata): 1
+    when the one its class has is a Python function of such code (the
+    program's, or another package's), 0 when it is a framework's or a
+    built-in's, -1 unknown."""
     for kind in type(obj).__mro__:
-        if "__iter__" not in vars(kind):
+        if name not in vars(kind):
             continue
-        code = getattr(vars(kind)["__iter__"], "__code__", None)
+        code = getattr(vars(kind)[name], "__code__", None)
         if code is None:
             return 0 if kind.__module__ == "builtins" else -1
         return 0 if code.co_filename.startswith(_internal_prefixes()) else 1
@@ -215,7 +214,7 @@ def _emit_sampler_chain(ordinal, chain):
             batch_size=_link_int(obj, ("batch_size",)),
             skip=_link_int(obj, ("skip_batches",)),
             total_size=_link_int(obj, ("total_size",)),
-            object_id=_object_id(obj), own_iter=_link_own_iter(obj))
+            object_id=_object_id(obj), own_iter=_own_method(obj, "__iter__"))
 
 
 def _first_int(chain, names):
@@ -339,13 +338,7 @@ def _own_index_map(obj):
     exactly one list of distinct indices of that dataset, as long as
     itself. That __getitem__ reads through it is assumed: the kind,
     "own:<class>.<attribute>", lets the report say so. None otherwise."""
-    getitem = None
-    for kind in type(obj).__mro__:
-        if "__getitem__" in vars(kind):
-            getitem = getattr(vars(kind)["__getitem__"], "__code__", None)
-            break
-    if getitem is None or \
-            getitem.co_filename.startswith(_internal_prefixes()):
+    if _own_method(obj, "__getitem__") != 1:
         return None
     try:
         own = vars(obj)
@@ -756,7 +749,7 @@ def _cycle_link(chain):
     with a link that draws with code of its own over one of torch's
     samplers (those whose __iter__ is patched): the first of those; None
     otherwise."""
-    if not chain or _link_own_iter(chain[0]) != 1:
+    if not chain or _own_method(chain[0], "__iter__") != 1:
         return None
     for obj in chain[1:]:
         if getattr(getattr(type(obj), "__iter__", None), "_accwatch_wrapper", False):

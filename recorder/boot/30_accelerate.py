@@ -126,14 +126,12 @@ def _wrap_scheduler_init(original):
         if raised is None:
             try:
                 own = vars(self)
-                user = _user_frame(sys._getframe(1))
                 _aw.scheduler(
                     class_name=_class_name(own.get("scheduler")),
                     step_with_optimizer=_flag(own.get("step_with_optimizer")),
                     split_batches=_flag(own.get("split_batches")),
                     num_processes=_scheduler_processes(),
-                    site="%s:%s" % (user.f_code.co_filename, user.f_lineno)
-                    if user is not None else "")
+                    site=_site_of(sys._getframe(1)))
             except Exception:
                 _debug("AcceleratedScheduler")
         return result
