@@ -406,7 +406,7 @@ const struct aw_sampler_link *aw_shard_link(const struct aw_loader *d)
 {
 	for (uint32_t i = 0; i < d->n_chain; i++) {
 		const struct aw_sampler_link *l = &d->chain[i];
-		if (l->seen && l->num_replicas >= 1 && l->rank >= 0)
+		if (aw_link_cuts(l))
 			return l;
 	}
 	return NULL;
@@ -509,8 +509,7 @@ static bool aw_chain_splits(const struct aw_loader *l)
 {
 	for (uint32_t i = 0; i < l->n_chain; i++) {
 		const struct aw_sampler_link *s = &l->chain[i];
-		if (s->seen && (s->replacement == 1 ||
-				(s->num_replicas >= 1 && s->rank >= 0)))
+		if ((s->seen && s->replacement == 1) || aw_link_cuts(s))
 			return true;
 	}
 	return l->sharded || l->wraps || l->wrapped;
@@ -523,29 +522,6 @@ static bool aw_same_first_batch(const struct aw_first_batch *a,
 	       a->total == b->total &&
 	       memcmp(a->indices, b->indices, a->total * sizeof(*a->indices)) ==
 		   0;
-}
-
-bool aw_epoch_one_sequence(const struct aw_check_input *in)
-{
-	const struct aw_epoch *e = in->epoch;
-	if (e->n_cells < 2 || e->by_group || e->mapped || in->desc->iterable ||
-	    in->loader->dispatched || in->loader->rebuilt)
-		return false;
-	const struct aw_iteration *first =
-	    &in->model->iterations[e->cells[0].iteration];
-	for (size_t c = 0; c < e->n_cells; c++) {
-		const struct aw_cell *cell = &e->cells[c];
-		const struct aw_iteration *it =
-		    &in->model->iterations[cell->iteration];
-		if (cell->n_iterations != 1 || cell->rebuilt ||
-		    cell->from_items ||
-		    aw_chain_splits(&in->model->loaders[it->loader]) ||
-		    !aw_same_first_batch(&first->first, &it->first) ||
-		    it->seed != first->seed ||
-		    it->sampler_epoch != first->sampler_epoch)
-			return false;
-	}
-	return true;
 }
 
 /* The chain is recorded, no link of it draws with code of its own (a link
@@ -566,6 +542,47 @@ static bool aw_chain_draws_all(const struct aw_loader *l)
 	       innermost->length == l->dataset_len;
 }
 
+/* Every rank has one pass in the epoch over a map-style dataset without
+ * index maps, not rebuilt nor dispatched, whose chain does not split the
+ * data nor draw with replacement (aw_chain_splits); and, with draws_all,
+ * draws from all of it (aw_chain_draws_all). */
+static bool aw_epoch_passes_unsplit(const struct aw_check_input *in,
+				    bool draws_all)
+{
+	const struct aw_epoch *e = in->epoch;
+	if (e->n_cells < 2 || e->by_group || e->mapped || in->desc->iterable ||
+	    in->loader->dispatched || in->loader->rebuilt)
+		return false;
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_cell *cell = &e->cells[c];
+		const struct aw_loader *l =
+		    aw_model_cell_loader(in->model, cell);
+		if (cell->n_iterations != 1 || cell->rebuilt ||
+		    cell->from_items || aw_chain_splits(l) ||
+		    (draws_all && !aw_chain_draws_all(l)))
+			return false;
+	}
+	return true;
+}
+
+bool aw_epoch_one_sequence(const struct aw_check_input *in)
+{
+	const struct aw_epoch *e = in->epoch;
+	if (!aw_epoch_passes_unsplit(in, false))
+		return false;
+	const struct aw_iteration *first =
+	    &in->model->iterations[e->cells[0].iteration];
+	for (size_t c = 0; c < e->n_cells; c++) {
+		const struct aw_iteration *it =
+		    &in->model->iterations[e->cells[c].iteration];
+		if (!aw_same_first_batch(&first->first, &it->first) ||
+		    it->seed != first->seed ||
+		    it->sampler_epoch != first->sampler_epoch)
+			return false;
+	}
+	return true;
+}
+
 bool aw_epoch_unsplit_sharing(const struct aw_check_input *in)
 {
 	return aw_epoch_unsplit(in) &&
@@ -574,21 +591,7 @@ bool aw_epoch_unsplit_sharing(const struct aw_check_input *in)
 
 bool aw_epoch_unsplit(const struct aw_check_input *in)
 {
-	const struct aw_epoch *e = in->epoch;
-	if (in->world < 2 || e->n_cells < 2 || e->by_group || e->mapped ||
-	    in->desc->iterable || in->loader->dispatched || in->loader->rebuilt)
-		return false;
-	for (size_t c = 0; c < e->n_cells; c++) {
-		const struct aw_cell *cell = &e->cells[c];
-		const struct aw_loader *l =
-		    &in->model->loaders[in->model->iterations[cell->iteration]
-					    .loader];
-		if (cell->n_iterations != 1 || cell->rebuilt ||
-		    cell->from_items || aw_chain_splits(l) ||
-		    !aw_chain_draws_all(l))
-			return false;
-	}
-	return true;
+	return in->world >= 2 && aw_epoch_passes_unsplit(in, true);
 }
 
 const struct aw_cell *aw_epoch_cut(const struct aw_model *model,

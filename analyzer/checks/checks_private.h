@@ -48,6 +48,11 @@ void aw_evidence_own_map(struct aw_finding *f,
 			 const struct aw_mapping_level *level, const char *id);
 /* "Partition.index": the class and the attribute of an own map level. */
 const char *aw_own_map_name(const struct aw_mapping_level *level);
+/* The k-th loader object of in: of its epoch's passes when it has one
+ * (a loader rebuilt every epoch has thousands of objects, the epoch only
+ * its ranks'), else of its global loader; NULL past the last. */
+const struct aw_loader *aw_input_loader(const struct aw_check_input *in,
+					size_t k);
 /* A class name without its module: "DistributedSampler". */
 const char *aw_short_class(const char *name);
 /* "rank 1" or "the ranks 0-3" for a sorted list. */

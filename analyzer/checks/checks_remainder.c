@@ -78,16 +78,10 @@ static bool aw_epoch_remainder(const struct aw_check_input *in,
 	    !aw_every_rank_read_all(in->epoch))
 		return false;
 	/* The loader objects this epoch's passes read. */
-	for (size_t c = 0; c < in->epoch->n_cells; c++) {
-		const struct aw_cell *cell = &in->epoch->cells[c];
-		if (cell->iteration >= in->model->n_iterations)
-			continue;
-		const struct aw_loader *l =
-		    &in->model->loaders[in->model->iterations[cell->iteration]
-					    .loader];
+	const struct aw_loader *l;
+	for (size_t k = 0; (l = aw_input_loader(in, k)); k++)
 		if (l->base_id && aw_remainder_of(in, l, out))
 			return true;
-	}
 	return false;
 }
 

@@ -484,8 +484,7 @@ static uint32_t aw_shard_links(const struct aw_loader *d)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < d->n_chain; i++)
-		n += d->chain[i].seen && d->chain[i].num_replicas >= 1 &&
-		     d->chain[i].rank >= 0;
+		n += aw_link_cuts(&d->chain[i]);
 	return n;
 }
 
@@ -501,7 +500,7 @@ static const struct aw_sampler_link *aw_order_source(const struct aw_loader *d)
 			continue;
 		if (below && (l->shuffle == 1 || l->own_iter == 1))
 			return l;
-		below |= l->num_replicas >= 1 && l->rank >= 0;
+		below |= aw_link_cuts(l);
 	}
 	return NULL;
 }

@@ -54,11 +54,8 @@ static int32_t aw_built_shard(const struct aw_loader *l)
 	return l->sampler_replicas > 0 ? l->sampler_rank : -1;
 }
 
-/* The k-th loader object of in: of its epoch's passes when it has one
- * (a loader rebuilt every epoch has thousands of objects, the epoch only
- * its ranks'), else of its global loader; NULL past the last. */
-static const struct aw_loader *aw_input_loader(const struct aw_check_input *in,
-					       size_t k)
+const struct aw_loader *aw_input_loader(const struct aw_check_input *in,
+					size_t k)
 {
 	const struct aw_model *model = in->model;
 	if (!in->epoch)
@@ -67,9 +64,8 @@ static const struct aw_loader *aw_input_loader(const struct aw_check_input *in,
 			   : NULL;
 	if (k >= in->epoch->n_cells)
 		return NULL;
-	uint32_t it = in->epoch->cells[k].iteration;
-	return it < model->n_iterations
-		   ? &model->loaders[model->iterations[it].loader]
+	return in->epoch->cells[k].iteration < model->n_iterations
+		   ? aw_model_cell_loader(model, &in->epoch->cells[k])
 		   : &model->loaders[in->loader->members[0]];
 }
 

@@ -443,24 +443,26 @@ static void aw_mark_ranks_left(const struct aw_model *model,
 			       struct aw_global_loader *gl)
 {
 	/* Per rank seen (a slot: ranks are any int32): whether a process of
-	 * its earlier passes never ended, and the last epoch it read. The
-	 * ranks that left are the `waiting` ones (read before, a process
-	 * unended) less those this epoch has. */
+	 * its earlier passes never ended, and the last epoch it read (from
+	 * 1). The ranks that left are the `waiting` ones (read before, a
+	 * process unended) less those this epoch has. */
+	struct aw_rank_seen {
+		bool unended;
+		size_t last;
+	} *seen = NULL;
 	struct aw_index_map slots;
 	aw_index_map_init(&slots);
-	bool *unended = NULL;
-	size_t *last = NULL, n = 0, cap = 0, waiting = 0;
+	size_t n = 0, cap = 0, waiting = 0;
 	for (size_t e = 0; e < gl->n_epochs; e++) {
 		struct aw_epoch *epoch = &gl->epochs[e];
 		size_t back = 0;
 		for (size_t c = 0; c < epoch->n_cells; c++) {
 			uint32_t slot = aw_index_map_get(
 			    &slots, (uint64_t)(uint32_t)epoch->cells[c].rank);
-			if (slot != AW_NONE && unended[slot] &&
-			    last[slot] != e + 1)
-				back++;
-			if (slot != AW_NONE)
-				last[slot] = e + 1;
+			if (slot == AW_NONE)
+				continue;
+			back += seen[slot].unended && seen[slot].last != e + 1;
+			seen[slot].last = e + 1;
 		}
 		epoch->rank_left_trace = waiting > back;
 		for (size_t c = 0; c < epoch->n_cells; c++) {
@@ -471,24 +473,20 @@ static void aw_mark_ranks_left(const struct aw_model *model,
 			uint64_t key = (uint64_t)(uint32_t)cell->rank;
 			uint32_t slot = aw_index_map_get(&slots, key);
 			if (slot == AW_NONE) {
-				AW_GROW(unended, cap, n + 1);
-				last = aw_xrealloc(last, cap * sizeof(*last));
+				AW_GROW(seen, cap, n + 1);
 				slot = (uint32_t)n++;
-				unended[slot] = false;
-				last[slot] = e + 1;
+				seen[slot] =
+				    (struct aw_rank_seen){false, e + 1};
 				aw_index_map_put(&slots, key, slot);
 			}
-			uint32_t l = model->iterations[cell->iteration].loader;
-			bool gone =
-			    !model->processes[model->loaders[l].process].exited;
-			if (gone && !unended[slot])
-				waiting++;
-			unended[slot] |= gone;
+			bool unended =
+			    !aw_model_cell_process(model, cell)->exited;
+			waiting += unended && !seen[slot].unended;
+			seen[slot].unended |= unended;
 		}
 	}
 	aw_index_map_fini(&slots);
-	free(unended);
-	free(last);
+	free(seen);
 }
 
 /* model->drop_last_shards and uses_accelerate, anew: facts of every
@@ -496,6 +494,8 @@ static void aw_mark_ranks_left(const struct aw_model *model,
 static void aw_index_loaders(struct aw_model *model)
 {
 	size_t cap = 0;
+	free(model->drop_last_shards);
+	model->drop_last_shards = NULL;
 	model->n_drop_last_shards = 0;
 	model->uses_accelerate = false;
 	for (size_t i = 0; i < model->n_loaders; i++) {
@@ -503,9 +503,8 @@ static void aw_index_loaders(struct aw_model *model)
 		model->uses_accelerate |= aw_loader_is_accelerate(l);
 		bool cuts = false;
 		for (uint32_t k = 0; k < l->n_chain && !cuts; k++)
-			cuts =
-			    l->chain[k].seen && l->chain[k].num_replicas >= 1 &&
-			    l->chain[k].rank >= 0 && l->chain[k].drop_last == 1;
+			cuts = aw_link_cuts(&l->chain[k]) &&
+			       l->chain[k].drop_last == 1;
 		if (!cuts || l->dataset_len < 0)
 			continue;
 		AW_GROW(model->drop_last_shards, cap,

@@ -933,11 +933,16 @@ int64_t aw_epoch_to_cover(const struct aw_loader *desc,
 			     : desc->dataset_len;
 }
 
+const struct aw_loader *aw_model_cell_loader(const struct aw_model *model,
+					     const struct aw_cell *cell)
+{
+	return &model->loaders[model->iterations[cell->iteration].loader];
+}
+
 const struct aw_process *aw_model_cell_process(const struct aw_model *model,
 					       const struct aw_cell *cell)
 {
-	const struct aw_iteration *it = &model->iterations[cell->iteration];
-	return &model->processes[model->loaders[it->loader].process];
+	return &model->processes[aw_model_cell_loader(model, cell)->process];
 }
 
 uint32_t aw_model_find_loader(const struct aw_model *model, uint32_t process,

@@ -123,6 +123,13 @@ struct aw_sampler_link {
 	int8_t own_iter;
 };
 
+/* Whether a link told it cuts a rank's part: it states num_replicas and
+ * rank (DistributedSampler's indices, BatchSamplerShard's batches). */
+static inline bool aw_link_cuts(const struct aw_sampler_link *l)
+{
+	return l->seen && l->num_replicas >= 1 && l->rank >= 0;
+}
+
 /* One link of an IterableDataset's own split among replicas (a
  * stream_shard event; the catalogue says what its fields mean). */
 #define AW_STREAM_LINKS_MAX 4
@@ -379,6 +386,9 @@ aw_model_describe(const struct aw_model *model,
  * -1 unknown. */
 int64_t aw_epoch_to_cover(const struct aw_loader *desc,
 			  const struct aw_epoch *epoch);
+/* The loader object, and its process, whose pass a cell read. */
+const struct aw_loader *aw_model_cell_loader(const struct aw_model *model,
+					     const struct aw_cell *cell);
 const struct aw_process *aw_model_cell_process(const struct aw_model *model,
 					       const struct aw_cell *cell);
 /* The rank process a process belongs to: itself, or a worker's nearest
