@@ -3,17 +3,16 @@
  * every rank read, and reports the data-loading bugs it finds. */
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "answers.h"
 #include "checks.h"
 #include "cli.h"
+#include "deadline.h"
 #include "findings.h"
 #include "live.h"
 #include "model.h"
@@ -43,48 +42,22 @@ static void aw_analysis_progress(void *context, const char *stage, size_t done,
 }
 
 /* The analysis after the reading is bounded too (ACCWATCH_REPORT_TIMEOUT):
- * a report that cannot end in time says so and stops, rather than run on
- * with no word. The message is made before the timer is set: the handler
- * only writes it, removes the half-written report and exits. */
-static char aw_timeout_message[256];
-static size_t aw_timeout_message_len;
-static const char *aw_timeout_output; /* -o FILE being written, or NULL */
-
-static void aw_on_timeout(int signal)
-{
-	(void)signal;
-	ssize_t ignored =
-	    write(STDERR_FILENO, aw_timeout_message, aw_timeout_message_len);
-	(void)ignored;
-	if (aw_timeout_output)
-		unlink(aw_timeout_output);
-	_exit(AW_EXIT_USAGE);
-}
-
-/* seconds < 0: the report is written, the timer is stopped. */
+ * a report that cannot end in time says so and stops, removing a
+ * half-written report, rather than run on with no word. seconds < 0: the
+ * report is written, the deadline cleared. */
 static void aw_bound_analysis(long long seconds)
 {
 	if (seconds < 0) {
-		struct itimerval off = {0};
-		setitimer(ITIMER_REAL, &off, NULL);
-		aw_timeout_output = NULL;
+		aw_deadline_clear();
 		return;
 	}
-	if (seconds == 0)
-		return;
-	int len = snprintf(
-	    aw_timeout_message, sizeof(aw_timeout_message),
+	char *message = aw_xasprintf(
 	    "\raccwatch-report: the analysis after the reading took more "
 	    "than %lld s and was stopped (%s=SECONDS sets the limit, 0 "
 	    "none); the trace is read, so a longer limit will do\033[K\n",
 	    seconds, AW_ENV_READ_TIMEOUT);
-	aw_timeout_message_len =
-	    len < 0 ? 0 : AW_MIN((size_t)len, sizeof(aw_timeout_message) - 1);
-	struct sigaction action = {.sa_handler = aw_on_timeout};
-	sigemptyset(&action.sa_mask);
-	sigaction(SIGALRM, &action, NULL);
-	struct itimerval timer = {.it_value = {.tv_sec = (time_t)seconds}};
-	setitimer(ITIMER_REAL, &timer, NULL);
+	aw_deadline_set(seconds, message, AW_EXIT_USAGE);
+	free(message);
 }
 
 /* Whether the report file `output` would land among the files of a trace
@@ -192,7 +165,7 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	aw_progress_end(&progress);
 
 	out = opts->output ? fopen(opts->output, "w") : stdout;
-	aw_timeout_output = opts->output;
+	aw_deadline_remove(opts->output);
 	if (!out) {
 		fprintf(stderr, "accwatch-report: cannot write %s: %s\n",
 			opts->output, strerror(errno));

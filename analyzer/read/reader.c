@@ -29,6 +29,7 @@
 #include "progress.h"
 #include "reader_bt.h"
 #include "trace_dirs.h"
+#include "deadline.h"
 #include "util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -729,21 +730,10 @@ enum aw_reader_status aw_reader_dump(const char *const *paths, size_t n_paths,
 }
 
 /* A relay daemon that accepts and never answers: the sessions query is
- * bounded, and past the bound the report ends with the message. */
+ * bounded (aw_deadline_set), and past the bound the report ends with a
+ * message and accwatch-report's status for a trace it cannot read. */
 #define AW_LIVE_QUERY_SECONDS 15
-/* accwatch-report's status for a trace it cannot read. */
 #define AW_LIVE_QUERY_EXIT 2
-static char aw_live_query_message[600];
-static size_t aw_live_query_message_len;
-
-static void aw_live_query_timeout(int signal)
-{
-	(void)signal;
-	ssize_t written = write(STDERR_FILENO, aw_live_query_message,
-				aw_live_query_message_len);
-	(void)written;
-	_exit(AW_LIVE_QUERY_EXIT);
-}
 
 /* The sessions a relay daemon lists (aw_reader_bt_live_sessions), asked
  * within AW_LIVE_QUERY_SECONDS. */
@@ -751,22 +741,15 @@ static bool aw_live_sessions_bounded(const char *base, bool accwatch_only,
 				     struct aw_trace_dirs *dirs, char *error,
 				     size_t error_size)
 {
-	int len = snprintf(aw_live_query_message, sizeof(aw_live_query_message),
-			   "accwatch-report: the relay daemon at %s did not "
-			   "answer in %d s: it is not an lttng-relayd, or it "
-			   "is stuck\n",
-			   base, AW_LIVE_QUERY_SECONDS);
-	aw_live_query_message_len =
-	    len < 0 ? 0
-		    : AW_MIN((size_t)len, sizeof(aw_live_query_message) - 1);
-	struct sigaction action = {.sa_handler = aw_live_query_timeout}, old;
-	sigemptyset(&action.sa_mask);
-	sigaction(SIGALRM, &action, &old);
-	alarm(AW_LIVE_QUERY_SECONDS);
+	char *message = aw_xasprintf(
+	    "accwatch-report: the relay daemon at %s did not answer in %d s: "
+	    "it is not an lttng-relayd, or it is stuck\n",
+	    base, AW_LIVE_QUERY_SECONDS);
+	aw_deadline_set(AW_LIVE_QUERY_SECONDS, message, AW_LIVE_QUERY_EXIT);
+	free(message);
 	bool ok = aw_reader_bt_live_sessions(base, accwatch_only, dirs, error,
 					     error_size);
-	alarm(0);
-	sigaction(SIGALRM, &old, NULL);
+	aw_deadline_clear();
 	return ok;
 }
 
