@@ -85,7 +85,8 @@ static const struct accwatch_option accwatch_run_option_table[] = {
     {"live", 0, false, ACCWATCH_RUN_OPT_LIVE, NULL,
      "while COMMAND runs, print each finding on stderr the moment it is "
      "certain (seconds since the start, id, loader and site, epoch, ranks); "
-     "the trace goes through a lttng-relayd on loopback into DIR",
+     "the trace goes through a lttng-relayd on loopback, private to this "
+     "user, into DIR",
      NULL},
     {"fail-fast", 0, false, ACCWATCH_RUN_OPT_FAIL_FAST, NULL,
      "--live, and stop COMMAND at the first error as Ctrl-C does (SIGINT, "

@@ -1,159 +1,51 @@
 /* SPDX-License-Identifier: MIT */
-/* The relay daemon and the live reader of --live: started in process groups
- * of their own (a Ctrl-C on the terminal is the command's, not theirs), and
- * ended with accwatch-run (PR_SET_PDEATHSIG) when it is killed. */
+/* The relay daemon and the live reader of --live (run_live.h), started as
+ * run_spawn.h says. */
 #define _GNU_SOURCE
 #include "run_live.h"
 
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "accwatch_common.h"
 #include "run_log.h"
-
-#define ACCWATCH_RUN_LIVE_READY_MS 10000
+#include "run_spawn.h"
 
 void accwatch_run_live_init(struct accwatch_run_live *live, bool fail_fast)
 {
 	memset(live, 0, sizeof(*live));
-	live->relayd = live->analyzer = -1;
+	live->relayd.pid = live->analyzer = -1;
 	live->lines_fd = -1;
 	live->fail_fast = fail_fast;
 }
 
-/* Free loopback ports, held bound until all are chosen. */
-static bool accwatch_run_live_ports(int ports[], size_t n)
-{
-	int fds[3] = {-1, -1, -1};
-	bool ok = true;
-
-	for (size_t i = 0; i < n && ok; i++) {
-		struct sockaddr_in addr = {.sin_family = AF_INET};
-		socklen_t len = sizeof(addr);
-
-		addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		fds[i] = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		ok =
-		    fds[i] >= 0 &&
-		    bind(fds[i], (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-		    getsockname(fds[i], (struct sockaddr *)&addr, &len) == 0;
-		if (ok)
-			ports[i] = ntohs(addr.sin_port);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	return ok;
-}
-
-static bool accwatch_run_live_accepts(int port)
-{
-	struct sockaddr_in addr = {.sin_family = AF_INET,
-				   .sin_port = htons((uint16_t)port)};
-	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	bool ok;
-
-	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ok =
-	    fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0;
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-/* In a child before exec: a group of its own, gone with us, stdout to
- * out_fd (or /dev/null), stderr to /dev/null when quiet. */
-static void accwatch_run_live_child_setup(int out_fd, bool quiet)
-{
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		if (quiet)
-			dup2(null, STDERR_FILENO);
-	}
-	dup2(out_fd >= 0 ? out_fd : null, STDOUT_FILENO);
-}
-
-static pid_t accwatch_run_live_spawn(char *const argv[], int out_fd, bool quiet)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		accwatch_run_live_child_setup(out_fd, quiet);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (pid > 0)
-		setpgid(pid, pid);
-	return pid;
-}
-
 enum accwatch_run_live_status
 accwatch_run_live_relayd_start(struct accwatch_run_live *live,
-			       const char *output_dir, char *error,
-			       size_t error_size)
+			       const char *output_dir, const char *peers_lib,
+			       char *error, size_t error_size)
 {
-	int ports[3];
-	char control[64], data[64], viewer[64];
-	struct timespec pause = {.tv_nsec = 20000000};
+	const int *ports = live->relayd.ports;
 
-	if (!accwatch_run_live_ports(ports, 3)) {
-		snprintf(error, error_size,
-			 "cannot find free loopback ports for lttng-relayd: %s",
-			 strerror(errno));
+	if (accwatch_run_relayd_start(&live->relayd, output_dir, peers_lib,
+				      NULL, error,
+				      error_size) != ACCWATCH_RUN_RELAYD_OK)
 		return ACCWATCH_RUN_LIVE_FAILED;
-	}
-	snprintf(control, sizeof(control), "tcp://127.0.0.1:%d", ports[0]);
-	snprintf(data, sizeof(data), "tcp://127.0.0.1:%d", ports[1]);
-	snprintf(viewer, sizeof(viewer), "tcp://127.0.0.1:%d", ports[2]);
-	snprintf(live->control_url, sizeof(live->control_url), "%s", control);
-	snprintf(live->data_url, sizeof(live->data_url), "%s", data);
+	snprintf(live->control_url, sizeof(live->control_url),
+		 "tcp://127.0.0.1:%d", ports[ACCWATCH_RUN_RELAYD_CONTROL]);
+	snprintf(live->data_url, sizeof(live->data_url), "tcp://127.0.0.1:%d",
+		 ports[ACCWATCH_RUN_RELAYD_DATA]);
 	snprintf(live->viewer_url, sizeof(live->viewer_url),
-		 "net://127.0.0.1:%d", ports[2]);
-	char *argv[] = {
-	    "lttng-relayd",     "-C", control, "-D", data, "-L", viewer, "-o",
-	    (char *)output_dir, NULL};
-	live->relayd = accwatch_run_live_spawn(argv, -1, !accwatch_debug_on());
-	if (live->relayd < 0) {
-		snprintf(error, error_size, "cannot start lttng-relayd: %s",
-			 strerror(errno));
-		return ACCWATCH_RUN_LIVE_FAILED;
-	}
-	for (int waited = 0; waited < ACCWATCH_RUN_LIVE_READY_MS;
-	     waited += 20) {
-		if (accwatch_run_live_accepts(ports[2]))
-			return ACCWATCH_RUN_LIVE_OK;
-		if (waitpid(live->relayd, NULL, WNOHANG) == live->relayd) {
-			live->relayd = -1;
-			snprintf(error, error_size,
-				 "lttng-relayd ended at once (is lttng-tools' "
-				 "lttng-relayd installed? ACCWATCH_DEBUG=1 "
-				 "shows its messages)");
-			return ACCWATCH_RUN_LIVE_FAILED;
-		}
-		nanosleep(&pause, NULL);
-	}
-	snprintf(error, error_size,
-		 "lttng-relayd does not take connections on %s after %d s",
-		 viewer, ACCWATCH_RUN_LIVE_READY_MS / 1000);
-	return ACCWATCH_RUN_LIVE_FAILED;
+		 "net://127.0.0.1:%d", ports[ACCWATCH_RUN_RELAYD_VIEWER]);
+	return ACCWATCH_RUN_LIVE_OK;
 }
 
 /* accwatch-report beside our own executable. */
@@ -204,7 +96,7 @@ accwatch_run_live_reader_start(struct accwatch_run_live *live,
 			since,
 			live->fail_fast ? "--fail-fast" : NULL,
 			NULL};
-	live->analyzer = accwatch_run_live_spawn(argv, fds[1], false);
+	live->analyzer = accwatch_run_spawn(argv, NULL, fds[1], false);
 	close(fds[1]);
 	if (live->analyzer < 0) {
 		close(fds[0]);
@@ -348,5 +240,5 @@ void accwatch_run_live_finish(struct accwatch_run_live *live)
 		live->lines_fd = -1;
 	}
 	accwatch_run_live_reap(&live->analyzer, true);
-	accwatch_run_live_reap(&live->relayd, true);
+	accwatch_run_relayd_stop(&live->relayd);
 }

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "run_child.h"
+#include "run_relayd.h"
 
 /* How often the session's streams are flushed to the relay daemon: 0.1 s
  * took a batch to the reader in 0.12-0.17 s (bench/live_transport.py). */
@@ -20,7 +21,8 @@
 #define ACCWATCH_RUN_LIVE_DRAIN_S 10u
 
 struct accwatch_run_live {
-	pid_t relayd, analyzer;
+	struct accwatch_run_relayd relayd;
+	pid_t analyzer;
 	int lines_fd; /* the analyzer's stdout, -1 once it ended */
 	char control_url[64], data_url[64], viewer_url[64], live_url[512];
 	char pending[2048];
@@ -35,12 +37,12 @@ enum accwatch_run_live_status {
 };
 
 void accwatch_run_live_init(struct accwatch_run_live *live, bool fail_fast);
-/* Starts lttng-relayd writing under output_dir, on free loopback ports,
- * and waits until it takes connections. */
+/* Starts lttng-relayd writing under output_dir, peers_lib preloaded
+ * (run_relayd.h), and waits until it listens. */
 enum accwatch_run_live_status
 accwatch_run_live_relayd_start(struct accwatch_run_live *live,
-			       const char *output_dir, char *error,
-			       size_t error_size);
+			       const char *output_dir, const char *peers_lib,
+			       char *error, size_t error_size);
 /* Starts accwatch-report --live on the session (found next to our own
  * executable); start: the command's start, Unix seconds. */
 enum accwatch_run_live_status

@@ -113,3 +113,39 @@ bool accwatch_run_preload_self_exe(char *path, size_t path_len)
 	path[len] = '\0';
 	return path[0] == '/';
 }
+
+/* dir/sub/name into path when it is a regular file (canonical). */
+static bool accwatch_run_preload_in(const char *dir, const char *sub,
+				    const char *name, char *path)
+{
+	char candidate[PATH_MAX];
+	struct stat info;
+	int len =
+	    snprintf(candidate, sizeof(candidate), "%s/%s/%s", dir, sub, name);
+
+	return len > 0 && len < PATH_MAX && realpath(candidate, path) &&
+	       stat(path, &info) == 0 && S_ISREG(info.st_mode);
+}
+
+bool accwatch_run_preload_sibling(const char *preload, const char *exe_path,
+				  const char *libdir_rel, const char *name,
+				  char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", preload);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		if (accwatch_run_preload_in(dir, ".", name, path))
+			return true;
+	}
+	snprintf(dir, sizeof(dir), "%s", exe_path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	return accwatch_run_preload_in(dir, libdir_rel, name, path) ||
+	       accwatch_run_preload_in(dir, "../lib", name, path);
+}

@@ -37,6 +37,13 @@ accwatch_run_preload_find(const char *env_value, const char *exe_path,
  * it cannot be read. */
 bool accwatch_run_preload_self_exe(char *path, size_t path_len);
 
+/* A library of ours named name (PATH_MAX, canonical) beside preload (the
+ * libaccwatch.so found), else where libaccwatch.so is looked for beside
+ * exe_path; false when there is none. */
+bool accwatch_run_preload_sibling(const char *preload, const char *exe_path,
+				  const char *libdir_rel, const char *name,
+				  char *path);
+
 /* "a, b or c": the candidates tried, for an error message. */
 void accwatch_run_preload_describe_tried(
     const struct accwatch_run_preload_search *search, char *line,

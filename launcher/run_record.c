@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <lttng/lttng.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,31 @@ static bool accwatch_run_record_random(uint32_t *value)
 		got = getrandom(value, sizeof(*value), 0);
 	} while (got < 0 && errno == EINTR);
 	return got == (ssize_t)sizeof(*value);
+}
+
+/* libaccwatch-relayd.so, without which --live does not start: its relay
+ * daemon would take any local user's connection. */
+static bool accwatch_run_record_find_peers_lib(const char *preload,
+					       char path[PATH_MAX])
+{
+	char exe[PATH_MAX] = "";
+
+	accwatch_run_preload_self_exe(exe, sizeof(exe));
+	if (!accwatch_run_preload_sibling(preload, exe, ACCWATCH_RUN_LIBDIR_REL,
+					  ACCWATCH_RUN_RELAYD_LIB, path)) {
+		accwatch_run_log("--live: cannot find %s beside %s; it keeps "
+				 "other users off the relay daemon, and "
+				 "--live does not start without it",
+				 ACCWATCH_RUN_RELAYD_LIB, preload);
+		return false;
+	}
+	if (strpbrk(path, " :")) {
+		accwatch_run_log("--live: %s has a space or ':' in its path, "
+				 "which LD_PRELOAD cannot carry",
+				 path);
+		return false;
+	}
+	return true;
 }
 
 static bool accwatch_run_record_find_preload(char *path, size_t path_len)
@@ -292,6 +318,17 @@ accwatch_run_record_session(struct accwatch_run_session *session,
 			    accwatch_run_session_strerror(session));
 		return false;
 	case ACCWATCH_RUN_SESSION_CHANNEL_FAILED:
+		if (config->relayd_url &&
+		    session->lttng_error == LTTNG_ERR_RELAYD_CONNECT_FAIL) {
+			accwatch_run_log(
+			    "cannot create the user-space channel: %s at %s; "
+			    "check that it runs there, that its control and "
+			    "data ports are reachable from here, and that it "
+			    "takes this user's connections",
+			    accwatch_run_session_strerror(session),
+			    config->relayd_url);
+			return false;
+		}
 		accwatch_run_log(
 		    "cannot create the user-space channel (%" PRIu64
 		    " sub-buffers of %" PRIu64 " bytes): %s; try other "
@@ -600,7 +637,7 @@ int accwatch_run_record(struct accwatch_run_options *options)
 	struct accwatch_run_env_settings env_settings;
 	struct accwatch_run_session_config config;
 	struct accwatch_run_summary summary = {0};
-	char preload[PATH_MAX];
+	char preload[PATH_MAX], peers_lib[PATH_MAX];
 	char session_name[64];
 	struct accwatch_run_guard guard = {.pid = -1, .fd = -1};
 	struct accwatch_run_guarded guarded = {&guard, session_name};
@@ -687,9 +724,11 @@ int accwatch_run_record(struct accwatch_run_options *options)
 			       session_name, run_id,
 			       options->relayd ? relayd_url : output.path);
 	if (options->live) {
+		if (!accwatch_run_record_find_peers_lib(preload, peers_lib))
+			goto end;
 		if (accwatch_run_live_relayd_start(
-			&live, output.path, live_error, sizeof(live_error)) !=
-		    ACCWATCH_RUN_LIVE_OK) {
+			&live, output.path, peers_lib, live_error,
+			sizeof(live_error)) != ACCWATCH_RUN_LIVE_OK) {
 			accwatch_run_log("--live: %s", live_error);
 			goto end;
 		}
