@@ -489,9 +489,9 @@ int64_t accwatch_run_output_free_bytes(const struct accwatch_run_output *output)
 
 /* Read through the held descriptor, names opened without following a link:
  * the traced processes write these notes, accwatch-run only reads them. */
-unsigned
-accwatch_run_output_stall_notes(const struct accwatch_run_output *output,
-				char *example, size_t example_len)
+unsigned accwatch_run_output_notes(const struct accwatch_run_output *output,
+				   const char *prefix, char *example,
+				   size_t example_len)
 {
 	int list_fd = output->dir_fd >= 0 ? dup(output->dir_fd) : -1;
 	DIR *dir = list_fd >= 0 ? fdopendir(list_fd) : NULL;
@@ -510,8 +510,7 @@ accwatch_run_output_stall_notes(const struct accwatch_run_output *output,
 		FILE *file;
 		int fd;
 
-		if (strncmp(entry->d_name, ACCWATCH_STALL_NOTE,
-			    strlen(ACCWATCH_STALL_NOTE)) != 0)
+		if (strncmp(entry->d_name, prefix, strlen(prefix)) != 0)
 			continue;
 		if (count++ || !example_len)
 			continue;

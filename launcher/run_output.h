@@ -81,11 +81,12 @@ void accwatch_run_output_discard(const struct accwatch_run_output *output);
 int64_t
 accwatch_run_output_free_bytes(const struct accwatch_run_output *output);
 
-/* The notes of processes that stopped recording (ACCWATCH_STALL_NOTE files
- * directly in the trace directory): how many, and the first one's line (without
- * its newline) in example. */
-unsigned
-accwatch_run_output_stall_notes(const struct accwatch_run_output *output,
-				char *example, size_t example_len);
+/* The notes the traced processes left directly in the trace directory,
+ * the files named prefix<pid> (ACCWATCH_STALL_NOTE: stopped recording;
+ * ACCWATCH_UNREGISTERED_NOTE: not taken by the session daemon): how many,
+ * and the first one's line (without its newline) in example. */
+unsigned accwatch_run_output_notes(const struct accwatch_run_output *output,
+				   const char *prefix, char *example,
+				   size_t example_len);
 
 #endif

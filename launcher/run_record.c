@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "accwatch_common.h"
+#include "accwatch_events.h"
 #include "run_child.h"
 #include "run_daemon.h"
 #include "run_env.h"
@@ -788,9 +789,13 @@ end:
 		summary.disk_full =
 		    summary.free_bytes >= 0 &&
 		    summary.free_bytes < ACCWATCH_RUN_FULL_BYTES;
-		summary.stalled = accwatch_run_output_stall_notes(
-		    &output, summary.stalled_note,
+		summary.stalled = accwatch_run_output_notes(
+		    &output, ACCWATCH_STALL_NOTE, summary.stalled_note,
 		    sizeof(summary.stalled_note));
+		summary.unregistered = accwatch_run_output_notes(
+		    &output, ACCWATCH_UNREGISTERED_NOTE,
+		    summary.unregistered_note,
+		    sizeof(summary.unregistered_note));
 		summary.teardown_stuck = session.created;
 		summary.quiet = options->quiet;
 		/* A /dev/shm that filled up after the check above: the

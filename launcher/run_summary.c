@@ -80,6 +80,29 @@ accwatch_run_summary_stalled(FILE *out,
 		summary->stalled > 1 ? " the first" : "");
 }
 
+/* The processes the session daemon did not take in time. */
+static void
+accwatch_run_summary_unregistered(FILE *out,
+				  const struct accwatch_run_summary *summary)
+{
+	long pid = -1, parent = -1, ms = -1;
+
+	sscanf(summary->unregistered_note,
+	       "pid=%ld ppid=%ld run=%*u waited_ms=%ld", &pid, &parent, &ms);
+	fprintf(out,
+		"%s: warning: %u process%s of the command waited %ld ms for "
+		"the LTTng session daemon to take %s and ran on unrecorded "
+		"until it did (pid %ld%s, child of %ld): a daemon slowed by "
+		"a loaded machine or by many processes started at once; what "
+		"%s read before is not in the trace, and the report's counts "
+		"are lower bounds. A longer --stall-timeout waits longer.\n",
+		ACCWATCH_RUN_PROGRAM, summary->unregistered,
+		summary->unregistered == 1 ? "" : "es", ms,
+		summary->unregistered == 1 ? "it" : "them", pid,
+		summary->unregistered > 1 ? " the first" : "", parent,
+		summary->unregistered == 1 ? "it" : "they");
+}
+
 void accwatch_run_summary_print(FILE *out,
 				const struct accwatch_run_summary *summary)
 {
@@ -107,6 +130,8 @@ void accwatch_run_summary_print(FILE *out,
 			summary->subbuf_size);
 	if (summary->stalled > 0)
 		accwatch_run_summary_stalled(out, summary);
+	if (summary->unregistered > 0)
+		accwatch_run_summary_unregistered(out, summary);
 	if (summary->teardown_stuck) {
 		fprintf(out,
 			"%s: warning: the trace in %s may be incomplete: the "
@@ -134,6 +159,8 @@ void accwatch_run_summary_print(FILE *out,
 		return;
 	}
 	if (summary->quiet)
+		return;
+	if (summary->trace_empty && summary->unregistered > 0)
 		return;
 	if (summary->trace_empty) {
 		fprintf(

@@ -27,6 +27,11 @@ struct accwatch_run_summary {
 	 * first one's note (accwatch_record_stall.c's words). */
 	unsigned stalled;
 	char stalled_note[256];
+	/* Processes the session daemon did not take within the stall bound of
+	 * their start, and the first one's note
+	 * (accwatch_record_register.c's words). */
+	unsigned unregistered;
+	char unregistered_note[256];
 	/* The session daemon never finished stopping the session. */
 	bool teardown_stuck;
 	bool quiet; /* only warnings */

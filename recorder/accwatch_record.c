@@ -214,6 +214,7 @@ accwatch_record_init(int abi, const struct accwatch_capi *api, int debug,
 	accwatch_recorder.pid = getpid();
 	accwatch_recorder.run = accwatch_env_run(accwatch_env_getenv, NULL);
 	accwatch_stall_init();
+	accwatch_register_wait();
 	layout = accwatch_indices_probe(api);
 	ACCWATCH_DEBUG("indices read in place: layout %d (0: C-API only)",
 		       layout);

@@ -88,6 +88,9 @@ struct accwatch_recorder {
 	 * waited that long: nothing is recorded any more. */
 	int64_t stall_ns;
 	_Atomic int stalled;
+	/* This process was taken by the session daemon when it last forked:
+	 * its child waits for its own turn (accwatch_record_register.c). */
+	int registered_at_fork;
 };
 
 extern struct accwatch_recorder accwatch_recorder;
@@ -101,6 +104,16 @@ int accwatch_stall_begin(int64_t *start);
  * stops recording when it waited the whole bound. */
 void accwatch_stall_end(int64_t start, const char *event, uint32_t loader,
 			uint32_t iteration, uint32_t batch);
+/* Writes line (length bytes) as the note "<prefix><pid>" in the trace
+ * directory of accwatch-run (ACCWATCH_STALL_DIR), once; errors are ignored
+ * (the directory may be gone with the disk). */
+void accwatch_record_note(const char *prefix, const char *line, int length);
+/* Waits, bounded, for the session daemon to take this process
+ * (accwatch_record_register.c). */
+void accwatch_register_wait(void);
+/* Whether the session daemon has taken this process: its tracepoints on. */
+int accwatch_register_done(void);
+
 /* Emits an event within the stall bound: statement is the tracepoint call,
  * event its name, the numbers those of the batch it is about. */
 #define ACCWATCH_BOUNDED(event, loader, iteration, batch, statement)           \

@@ -310,6 +310,7 @@ void accwatch_record_before_fork(sigset_t *sigset)
 			memcpy(snapshot->py_stack, accwatch_recorder.py_stack,
 			       sizeof(snapshot->py_stack));
 	}
+	accwatch_recorder.registered_at_fork = accwatch_register_done();
 	lttng_ust_before_fork(sigset);
 }
 
@@ -348,4 +349,8 @@ void accwatch_record_after_fork_child(sigset_t *sigset)
 	accwatch_recorder.py_stack_valid = 0;
 	atomic_store(&accwatch_recorder.fork.busy, 0);
 	lttng_ust_after_fork_child(sigset);
+	/* lttng-ust waited for the daemon to take the child; past its bound,
+	 * ours (accwatch_record_register.c). */
+	if (accwatch_recorder.registered_at_fork)
+		accwatch_register_wait();
 }

@@ -43,23 +43,33 @@ int accwatch_stall_begin(int64_t *start)
 	return 1;
 }
 
+void accwatch_record_note(const char *prefix, const char *line, int length)
+{
+	const char *dir = getenv(ACCWATCH_ENV_STALL_DIR);
+	char path[4096];
+	int fd, path_length;
+
+	if (!dir || !*dir || length <= 0)
+		return;
+	path_length = snprintf(path, sizeof(path), "%s/%s%ld", dir, prefix,
+			       (long)accwatch_recorder.pid);
+	if (path_length <= 0 || (size_t)path_length >= sizeof(path))
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, line, (size_t)length) != length)
+		ACCWATCH_DEBUG("note %s: short write", path);
+	close(fd);
+}
+
 /* "<dir>/accwatch-stalled.<pid>": pid, event, loader, iteration, batch and
- * the bound, as key=value words. Written once; errors are ignored (the
- * directory may be gone with the disk). */
+ * the bound, as key=value words. */
 static void accwatch_stall_note(const char *event, uint32_t loader,
 				uint32_t iteration, uint32_t batch)
 {
-	const char *dir = getenv(ACCWATCH_ENV_STALL_DIR);
-	char path[4096], line[256];
-	int fd, length;
-
-	if (!dir || !*dir)
-		return;
-	length = snprintf(path, sizeof(path), "%s/%s%ld", dir,
-			  ACCWATCH_STALL_NOTE, (long)accwatch_recorder.pid);
-	if (length <= 0 || (size_t)length >= sizeof(path))
-		return;
-	length =
+	char line[256];
+	int length =
 	    snprintf(line, sizeof(line),
 		     "pid=%ld run=%u event=%s loader=%ld iteration=%ld "
 		     "batch=%ld stall_ms=%lld\n",
@@ -68,12 +78,9 @@ static void accwatch_stall_note(const char *event, uint32_t loader,
 		     iteration == ACCWATCH_UNKNOWN ? -1L : (long)iteration,
 		     batch == ACCWATCH_UNKNOWN ? -1L : (long)batch,
 		     (long long)(accwatch_recorder.stall_ns / 1000000));
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return;
-	if (write(fd, line, (size_t)length) != length)
-		ACCWATCH_DEBUG("stall note %s: short write", path);
-	close(fd);
+
+	if ((size_t)length < sizeof(line))
+		accwatch_record_note(ACCWATCH_STALL_NOTE, line, length);
 }
 
 void accwatch_stall_end(int64_t start, const char *event, uint32_t loader,

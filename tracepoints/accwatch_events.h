@@ -26,6 +26,11 @@
  * followed by the pid, of one line (see accwatch_record_stall.c). */
 #define ACCWATCH_ENV_STALL_DIR "ACCWATCH_STALL_DIR"
 #define ACCWATCH_STALL_NOTE "accwatch-stalled."
+/* The note, in the same directory, of a process the session daemon had not
+ * taken (registered) within the stall bound of its start: it ran on, and
+ * what it emitted until the daemon took it is not in the trace
+ * (accwatch_record_register.c). */
+#define ACCWATCH_UNREGISTERED_NOTE "accwatch-unregistered."
 /* accwatch-run's note in its output directory when recording could not work
  * there (/dev/shm full or read-only...): the cause and its fix, one line. */
 #define ACCWATCH_UNRECORDED_NOTE "accwatch-unrecorded"

@@ -33,6 +33,14 @@ void aw_evidence_sampler(struct aw_finding *f, const struct aw_check_input *in);
 struct aw_finding *aw_epoch_finding(const struct aw_check_input *in,
 				    struct aw_findings *out, const char *id,
 				    enum aw_severity severity);
+/* Processes of the trace that ran partly unrecorded: not taken by the
+ * session daemon in time, or stopped recording at the stall bound (their
+ * notes, trace-incomplete). A count found short may be theirs: what rests
+ * on such a count is then a warning, never an error. */
+size_t aw_partly_unrecorded(const struct aw_model *model);
+/* Evidence of a finding resting on counts when some processes ran partly
+ * unrecorded (nothing when none did). */
+void aw_evidence_unrecorded(struct aw_finding *f, const struct aw_model *model);
 /* "L2 (train.py:33)": a loader object named by its global loader. */
 const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
 			   char *buf, size_t size);

@@ -786,7 +786,8 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 	 * said, as a warning naming it. */
 	const struct aw_sampler_link *own = aw_epoch_own_rule_link(in);
 	const struct aw_mapping_level *own_map = aw_epoch_own_map(in);
-	bool error = (reads_short || holes) && !own && !own_map;
+	bool error = (reads_short || holes) && !own && !own_map &&
+		     !aw_partly_unrecorded(in->model);
 	double coverage = aw_percent(e->union_in_range, (uint64_t)expected);
 	struct aw_finding *f =
 	    aw_epoch_finding(in, out, "missing",
@@ -867,4 +868,5 @@ void aw_check_missing(const struct aw_check_input *in, struct aw_findings *out)
 			       "DistributedSampler over the whole dataset "
 			       "with num_replicas the world size, or "
 			       "accelerator.prepare()");
+	aw_evidence_unrecorded(f, in->model);
 }

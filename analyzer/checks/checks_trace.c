@@ -397,7 +397,7 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	struct aw_host_end hosts[AW_EVIDENCE_RANKS];
 	size_t n_hosts = aw_hosts_ended_early(model, hosts, AW_EVIDENCE_RANKS);
 	if (!discards && !vanished && !s->read_error && !s->n_stalls &&
-	    !n_hosts)
+	    !s->n_unregistered && !n_hosts)
 		return;
 	struct aw_finding *f = aw_findings_add(
 	    out, "trace-incomplete", AW_SEVERITY_WARNING, AW_NONE, -1);
@@ -408,7 +408,9 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "vanished_iterations", vanished);
 	aw_finding_add_integer(f, "stalled_processes", (int64_t)s->n_stalls);
 	aw_finding_add_integer(f, "hosts_ended_early", (int64_t)n_hosts);
-	char parts[5][512];
+	aw_finding_add_integer(f, "unregistered_processes",
+			       (int64_t)s->n_unregistered);
+	char parts[6][512];
 	size_t n_parts = 0;
 	if (discards && !s->discarded_events && !s->discarded_packets)
 		/* A record without a count (or with 0): some were lost,
@@ -443,6 +445,17 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 			 "consumer took nothing for that long)",
 			 s->n_stalls, s->n_stalls == 1 ? "" : "es",
 			 s->stalls[0].stall_ms);
+	if (s->n_unregistered)
+		snprintf(parts[n_parts++], sizeof(parts[0]),
+			 "%zu process%s waited %" PRId64 " ms for the session "
+			 "daemon to take %s and ran on unrecorded until it "
+			 "did (a daemon slowed by a loaded machine or by many "
+			 "processes started at once): what %s read before is "
+			 "not in the trace",
+			 s->n_unregistered, s->n_unregistered == 1 ? "" : "es",
+			 s->unregistered[0].waited_ms,
+			 s->n_unregistered == 1 ? "it" : "them",
+			 s->n_unregistered == 1 ? "it" : "they");
 	if (s->read_error)
 		snprintf(parts[n_parts++], sizeof(parts[0]),
 			 "reading the trace stopped early");
@@ -457,14 +470,15 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 			 n_hosts == 1 ? "" : "s", which,
 			 n_hosts == 1 ? "its" : "their");
 	}
-	aw_finding_set_message(
-	    f,
-	    "%s%s%s%s%s%s%s%s%s: the counts of this report are "
-	    "lower bounds",
-	    parts[0], n_parts > 1 ? "; " : "", n_parts > 1 ? parts[1] : "",
-	    n_parts > 2 ? "; " : "", n_parts > 2 ? parts[2] : "",
-	    n_parts > 3 ? "; " : "", n_parts > 3 ? parts[3] : "",
-	    n_parts > 4 ? "; " : "", n_parts > 4 ? parts[4] : "");
+	char message[sizeof(parts) + 64] = "";
+	size_t used = 0;
+	for (size_t i = 0; i < n_parts && used < sizeof(message); i++)
+		used += (size_t)snprintf(message + used, sizeof(message) - used,
+					 "%s%s", i ? "; " : "", parts[i]);
+	aw_finding_set_message(f,
+			       "%s: the counts of this report are lower "
+			       "bounds",
+			       message);
 	for (size_t i = 0; i < s->n_stalls && i < AW_EVIDENCE_RANKS; i++) {
 		const struct aw_stall_note *n = &s->stalls[i];
 		if (n->batch >= 0)
@@ -482,6 +496,14 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 			    "nothing after it is in the trace",
 			    n->pid, n->event);
 	}
+	for (size_t i = 0; i < s->n_unregistered && i < AW_EVIDENCE_RANKS; i++)
+		aw_finding_add_evidence(
+		    f,
+		    "pid %" PRId64 " (child of %" PRId64
+		    "): not taken by the session daemon within %" PRId64
+		    " ms of its start; nothing it did before is in the trace",
+		    s->unregistered[i].pid, s->unregistered[i].parent,
+		    s->unregistered[i].waited_ms);
 	for (size_t i = 0; i < s->n_discards && i < 16; i++)
 		aw_finding_add_evidence(
 		    f, "stream %s: at least %" PRIu64 " events discarded",
@@ -491,7 +513,15 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	if (s->read_error)
 		aw_finding_add_evidence(f, "read error: %s",
 					s->read_error_message);
-	if (n_hosts && !discards && !s->n_stalls)
+	if (s->n_unregistered && !discards && !vanished && !s->n_stalls &&
+	    !n_hosts)
+		aw_finding_set_fix(
+		    f, "record again with fewer processes starting at once or "
+		       "on a less loaded machine, or give the session daemon "
+		       "longer to take each process (accwatch-run "
+		       "--stall-timeout, the bound of that wait); until then "
+		       "read the counts as lower bounds");
+	else if (n_hosts && !discards && !s->n_stalls)
 		aw_finding_set_fix(
 		    f, "keep the network between the nodes and the "
 		       "collector's lttng-relayd up for the whole run (the "

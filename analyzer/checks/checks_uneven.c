@@ -267,10 +267,15 @@ void aw_check_uneven_batches(const struct aw_check_input *in,
 		designed = !aw_rank_failed(in->model, &e->cells[c], true, &why);
 	bool settled = joined || designed;
 
+	enum aw_severity severity = settled ? AW_SEVERITY_INFO
+				    : aw_partly_unrecorded(in->model)
+					? AW_SEVERITY_WARNING
+					: AW_SEVERITY_ERROR;
 	struct aw_finding *f =
-	    aw_epoch_finding(in, out, "uneven-batches",
-			     settled ? AW_SEVERITY_INFO : AW_SEVERITY_ERROR);
+	    aw_epoch_finding(in, out, "uneven-batches", severity);
 	aw_add_all_ranks(f, e);
+	if (!settled)
+		aw_evidence_unrecorded(f, in->model);
 	aw_finding_add_integer(f, "fewest_batches", (int64_t)fewest->batches);
 	aw_finding_add_integer(f, "most_batches", (int64_t)most->batches);
 	if (joined)

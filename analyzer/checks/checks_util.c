@@ -130,6 +130,23 @@ struct aw_finding *aw_epoch_finding(const struct aw_check_input *in,
 	return f;
 }
 
+size_t aw_partly_unrecorded(const struct aw_model *model)
+{
+	return model->stats.n_unregistered + model->stats.n_stalls;
+}
+
+void aw_evidence_unrecorded(struct aw_finding *f, const struct aw_model *model)
+{
+	size_t n = aw_partly_unrecorded(model);
+	if (n)
+		aw_finding_add_evidence(
+		    f,
+		    "%zu process%s of the run ran partly unrecorded (see "
+		    "trace-incomplete): what %s read there may be what is "
+		    "short here, so this is not said as an error",
+		    n, n == 1 ? "" : "es", n == 1 ? "it" : "they");
+}
+
 const char *aw_loader_name(const struct aw_model *model, uint32_t loader,
 			   char *buf, size_t size)
 {

@@ -24,6 +24,13 @@ struct aw_stall_note {
 	char event[32];
 };
 
+/* A process the session daemon did not take (register) within the stall
+ * bound of its start: it ran on unrecorded until it was taken (its note,
+ * left by the recorder beside the stall notes). */
+struct aw_unregistered_note {
+	int64_t pid, parent, waited_ms;
+};
+
 /* One run whose events a trace directory holds. */
 struct aw_trace_run {
 	char *dir; /* the trace directory, "" when unknown */
@@ -58,6 +65,9 @@ struct aw_trace_stats {
 	/* Processes that stopped recording (stall notes), by pid. */
 	struct aw_stall_note *stalls;
 	size_t n_stalls, stalls_cap;
+	/* Processes that waited in vain for the session daemon, by pid. */
+	struct aw_unregistered_note *unregistered;
+	size_t n_unregistered, unregistered_cap;
 };
 
 #endif

@@ -169,6 +169,7 @@ void aw_model_destroy(struct aw_model *model)
 		free(model->stats.discards[i].stream);
 	free(model->stats.discards);
 	free(model->stats.stalls);
+	free(model->stats.unregistered);
 	for (size_t i = 0; i < model->stats.n_trace_runs; i++)
 		free(model->stats.trace_runs[i].dir);
 	free(model->stats.trace_runs);

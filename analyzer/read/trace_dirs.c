@@ -433,43 +433,77 @@ static int aw_compare_stalls(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+static int aw_compare_unregistered(const void *a, const void *b)
+{
+	const struct aw_unregistered_note *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* A stall note's line (accwatch_record_stall.c) into stats. */
+static void aw_stall_note_add(const char *line, struct aw_trace_stats *stats)
+{
+	long long pid, loader, iteration, batch, ms;
+	char event[32];
+	if (sscanf(line,
+		   "pid=%lld run=%*u event=%31s loader=%lld "
+		   "iteration=%lld batch=%lld stall_ms=%lld",
+		   &pid, event, &loader, &iteration, &batch, &ms) != 6 ||
+	    pid <= 0)
+		return;
+	AW_GROW(stats->stalls, stats->stalls_cap, stats->n_stalls + 1);
+	struct aw_stall_note *note = &stats->stalls[stats->n_stalls++];
+	*note = (struct aw_stall_note){pid, loader, iteration, batch, ms, ""};
+	snprintf(note->event, sizeof(note->event), "%s", event);
+}
+
+/* An unregistered note's line (accwatch_record_register.c) into stats. */
+static void aw_unregistered_note_add(const char *line,
+				     struct aw_trace_stats *stats)
+{
+	long long pid, parent, ms;
+	if (sscanf(line, "pid=%lld ppid=%lld run=%*u waited_ms=%lld", &pid,
+		   &parent, &ms) != 3 ||
+	    pid <= 0)
+		return;
+	AW_GROW(stats->unregistered, stats->unregistered_cap,
+		stats->n_unregistered + 1);
+	stats->unregistered[stats->n_unregistered++] =
+	    (struct aw_unregistered_note){pid, parent, ms};
+}
+
 void aw_stall_notes_read(const char *dir, struct aw_trace_stats *stats)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
-	size_t before = stats->n_stalls;
+	size_t stalls = stats->n_stalls, unregistered = stats->n_unregistered;
 	struct dirent *entry;
 	while ((entry = readdir(d))) {
-		if (strncmp(entry->d_name, ACCWATCH_STALL_NOTE,
-			    strlen(ACCWATCH_STALL_NOTE)) != 0)
+		bool stall = strncmp(entry->d_name, ACCWATCH_STALL_NOTE,
+				     strlen(ACCWATCH_STALL_NOTE)) == 0;
+		if (!stall && strncmp(entry->d_name, ACCWATCH_UNREGISTERED_NOTE,
+				      strlen(ACCWATCH_UNREGISTERED_NOTE)) != 0)
 			continue;
 		char *path = aw_xasprintf("%s/%s", dir, entry->d_name);
 		FILE *file = aw_open_regular(path);
 		free(path);
 		if (!file)
 			continue;
-		long long pid, loader, iteration, batch, ms;
-		char line[256], event[32];
-		if (fgets(line, sizeof(line), file) &&
-		    sscanf(line,
-			   "pid=%lld run=%*u event=%31s loader=%lld "
-			   "iteration=%lld batch=%lld stall_ms=%lld",
-			   &pid, event, &loader, &iteration, &batch,
-			   &ms) == 6 &&
-		    pid > 0) {
-			AW_GROW(stats->stalls, stats->stalls_cap,
-				stats->n_stalls + 1);
-			struct aw_stall_note *note =
-			    &stats->stalls[stats->n_stalls++];
-			*note = (struct aw_stall_note){pid,   loader, iteration,
-						       batch, ms,     ""};
-			snprintf(note->event, sizeof(note->event), "%s", event);
+		char line[256];
+		if (fgets(line, sizeof(line), file)) {
+			if (stall)
+				aw_stall_note_add(line, stats);
+			else
+				aw_unregistered_note_add(line, stats);
 		}
 		fclose(file);
 	}
 	closedir(d);
-	if (stats->n_stalls > before)
-		qsort(stats->stalls + before, stats->n_stalls - before,
+	if (stats->n_stalls > stalls)
+		qsort(stats->stalls + stalls, stats->n_stalls - stalls,
 		      sizeof(*stats->stalls), aw_compare_stalls);
+	if (stats->n_unregistered > unregistered)
+		qsort(stats->unregistered + unregistered,
+		      stats->n_unregistered - unregistered,
+		      sizeof(*stats->unregistered), aw_compare_unregistered);
 }

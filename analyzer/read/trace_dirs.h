@@ -30,8 +30,10 @@ enum aw_trace_dirs_status aw_trace_dirs_find(struct aw_trace_dirs *dirs,
 					     size_t error_size);
 
 struct aw_trace_stats;
-/* Adds the stall notes (accwatch-stalled.<pid>, see accwatch_events.h)
- * directly in dir to stats; what is not a note's line is passed over. */
+/* Adds the processes' notes directly in dir to stats: stall notes
+ * (accwatch-stalled.<pid>) and unregistered ones (accwatch-unregistered.
+ * <pid>, see accwatch_events.h); what is not a note's line is passed
+ * over. */
 void aw_stall_notes_read(const char *dir, struct aw_trace_stats *stats);
 
 enum aw_metadata_status {
