@@ -54,23 +54,25 @@ static bool accwatch_run_record_random(uint32_t *value)
 /* libaccwatch-relayd.so, without which --live does not start: its relay
  * daemon would take any local user's connection. */
 static bool accwatch_run_record_find_peers_lib(const char *preload,
-					       char path[PATH_MAX])
+					       char path[PATH_MAX], char *error,
+					       size_t error_size)
 {
 	char exe[PATH_MAX] = "";
 
 	accwatch_run_preload_self_exe(exe, sizeof(exe));
 	if (!accwatch_run_preload_sibling(preload, exe, ACCWATCH_RUN_LIBDIR_REL,
 					  ACCWATCH_RUN_RELAYD_LIB, path)) {
-		accwatch_run_log("--live: cannot find %s beside %s; it keeps "
-				 "other users off the relay daemon, and "
-				 "--live does not start without it",
-				 ACCWATCH_RUN_RELAYD_LIB, preload);
+		snprintf(error, error_size,
+			 "cannot find %s beside %s, which keeps other users "
+			 "off the relay daemon",
+			 ACCWATCH_RUN_RELAYD_LIB, preload);
 		return false;
 	}
 	if (strpbrk(path, " :")) {
-		accwatch_run_log("--live: %s has a space or ':' in its path, "
-				 "which LD_PRELOAD cannot carry",
-				 path);
+		snprintf(error, error_size,
+			 "%s has a space or ':' in its path, which LD_PRELOAD "
+			 "cannot carry",
+			 path);
 		return false;
 	}
 	return true;
@@ -628,6 +630,43 @@ accwatch_run_record_relayd_summary(const struct accwatch_run_options *options,
 		run_id);
 }
 
+/* --live that cannot be had: said, and the command runs recorded into
+ * DIR without live lines. Returns false (live is off). */
+static bool
+accwatch_run_record_live_off(const struct accwatch_run_options *options,
+			     const char *why, const char *output_dir)
+{
+	accwatch_run_log("--live: %s; '%s' runs recorded into %s without live "
+			 "lines%s",
+			 why, options->command[0], output_dir,
+			 options->fail_fast ? " (--fail-fast cannot stop it)"
+					    : "");
+	return false;
+}
+
+/* --live's relay daemon, and the session config streaming to it; false
+ * (said) when it cannot be had safely: the session then writes DIR. */
+static bool
+accwatch_run_record_live_relayd(const struct accwatch_run_options *options,
+				const char *preload, const char *output_dir,
+				struct accwatch_run_live *live,
+				struct accwatch_run_session_config *config)
+{
+	char peers_lib[PATH_MAX], error[PATH_MAX + 256];
+
+	if (!accwatch_run_record_find_peers_lib(preload, peers_lib, error,
+						sizeof(error)))
+		return accwatch_run_record_live_off(options, error, output_dir);
+	if (accwatch_run_live_relayd_start(live, output_dir, peers_lib, error,
+					   sizeof(error)) !=
+	    ACCWATCH_RUN_LIVE_OK)
+		return accwatch_run_record_live_off(options, error, output_dir);
+	config->relayd_url = live->control_url;
+	config->relayd_data_url = live->data_url;
+	config->live_timer_us = ACCWATCH_RUN_LIVE_LOCAL_TIMER_US;
+	return true;
+}
+
 int accwatch_run_record(struct accwatch_run_options *options)
 {
 	char relayd_url[300] = "";
@@ -638,7 +677,7 @@ int accwatch_run_record(struct accwatch_run_options *options)
 	struct accwatch_run_env_settings env_settings;
 	struct accwatch_run_session_config config;
 	struct accwatch_run_summary summary = {0};
-	char preload[PATH_MAX], peers_lib[PATH_MAX];
+	char preload[PATH_MAX];
 	char session_name[64];
 	struct accwatch_run_guard guard = {.pid = -1, .fd = -1};
 	struct accwatch_run_guarded guarded = {&guard, session_name};
@@ -650,6 +689,7 @@ int accwatch_run_record(struct accwatch_run_options *options)
 	struct accwatch_run_live live;
 	struct accwatch_run_child_watch watch = {.fd = -1};
 	char live_error[512];
+	bool live_on;
 	struct timespec started;
 
 	accwatch_run_live_init(&live, options->fail_fast);
@@ -724,37 +764,26 @@ int accwatch_run_record(struct accwatch_run_options *options)
 	accwatch_run_log_debug("session %s, run %" PRIu32 ", output %s",
 			       session_name, run_id,
 			       options->relayd ? relayd_url : output.path);
-	if (options->live) {
-		if (!accwatch_run_record_find_peers_lib(preload, peers_lib))
-			goto end;
-		if (accwatch_run_live_relayd_start(
-			&live, output.path, peers_lib, live_error,
-			sizeof(live_error)) != ACCWATCH_RUN_LIVE_OK) {
-			accwatch_run_log("--live: %s", live_error);
-			goto end;
-		}
-		config.relayd_url = live.control_url;
-		config.relayd_data_url = live.data_url;
-		config.live_timer_us = ACCWATCH_RUN_LIVE_LOCAL_TIMER_US;
-	}
+	live_on = options->live &&
+		  accwatch_run_record_live_relayd(options, preload, output.path,
+						  &live, &config);
 	if (!accwatch_run_record_session(&session, &config))
 		goto end;
 	clock_gettime(CLOCK_REALTIME, &started);
-	if (options->live) {
+	if (live_on) {
 		if (accwatch_run_live_reader_start(
 			&live, session_name,
 			(double)started.tv_sec + (double)started.tv_nsec / 1e9,
-			live_error,
-			sizeof(live_error)) != ACCWATCH_RUN_LIVE_OK) {
-			accwatch_run_log("--live: %s", live_error);
-			goto end;
-		}
-		watch = accwatch_run_live_watch(&live);
+			live_error, sizeof(live_error)) == ACCWATCH_RUN_LIVE_OK)
+			watch = accwatch_run_live_watch(&live);
+		else
+			live_on = accwatch_run_record_live_off(
+			    options, live_error, output.path);
 	}
 
 	accwatch_run_child_run_watched(options->command, env,
 				       accwatch_run_record_guarded, &guarded,
-				       options->live ? &watch : NULL, &child);
+				       live_on ? &watch : NULL, &child);
 	command_started = child.status == ACCWATCH_RUN_CHILD_EXITED ||
 			  child.status == ACCWATCH_RUN_CHILD_SIGNALED;
 	exit_code = accwatch_run_record_child_exit(options->command, &child);

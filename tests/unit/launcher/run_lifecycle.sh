@@ -39,6 +39,15 @@ touch "$work/not-executable"
 expect 126 "not executable" -- "$work/not-executable"
 grep -q "cannot run" "$work/err" || { echo "FAIL no message for exec failure"; failures=$((failures + 1)); }
 
+# --live without a relay daemon to be had: said, and the command runs
+# recorded into DIR all the same (PATH holds lttng-sessiond and lttng only).
+mkdir -p "$work/nobin"
+ln -s "$(command -v lttng-sessiond)" "$(command -v lttng)" "$work/nobin/"
+PATH=$work/nobin expect 3 "--live without lttng-relayd" -- --live -- /bin/bash -c 'exit 3'
+grep -q -- "--live: cannot run lttng-relayd.* runs recorded into $work/trace without live lines" "$work/err" &&
+	[ -d "$work/trace/ust" ] && echo "ok   --live without lttng-relayd: said, recorded into the directory" || {
+	echo "FAIL --live without lttng-relayd: $(cat "$work/err")"; failures=$((failures + 1)); }
+
 # Signals sent to accwatch-run reach the command (SLURM's requeue idiom sends
 # USR1); cleanup still happens and the status is the command's.
 set -m # background jobs keep SIGINT (a script's & jobs would ignore it)
