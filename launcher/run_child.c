@@ -10,10 +10,12 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "run_job.h"
 #include "run_signals.h"
 
 /* Without a controlling terminal (a batch job, CI, a scheduler, a
@@ -49,6 +51,10 @@ static void accwatch_run_child_exec(char *const argv[], char *const env[],
 	_exit(127);
 }
 
+/* A stop's grace between signals, at least 1 s. */
+#define ACCWATCH_RUN_CHILD_GRACE(watch)                                        \
+	((watch)->grace_s ? (watch)->grace_s : 1u)
+
 static double accwatch_run_child_now(void)
 {
 	struct timespec now;
@@ -57,20 +63,26 @@ static double accwatch_run_child_now(void)
 	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
+static const int accwatch_run_child_stop_signals[] = {SIGINT, SIGTERM, SIGKILL};
+
+/* How many of the stop's signals are due by now. */
+static int
+accwatch_run_child_stop_due(const struct accwatch_run_child_watch *watch)
+{
+	double elapsed = accwatch_run_child_now() - watch->stop_since;
+	int due = 1 + (int)(elapsed / (double)ACCWATCH_RUN_CHILD_GRACE(watch));
+
+	return due > 3 ? 3 : due;
+}
+
 /* The next signal of a stop, once its time came (the pid is not reaped
  * yet, so it is still the command's). */
-static void
-accwatch_run_child_escalate(pid_t pid, bool own_group,
-			    const struct accwatch_run_child_watch *watch,
-			    double since, int *sent)
+static void accwatch_run_child_escalate(pid_t pid, bool own_group,
+					struct accwatch_run_child_watch *watch)
 {
-	static const int steps[] = {SIGINT, SIGTERM, SIGKILL};
-	double elapsed = accwatch_run_child_now() - since;
-
-	if (*sent >= 3 || elapsed < (double)watch->grace_s * *sent)
-		return;
-	kill(own_group ? -pid : pid, steps[*sent]);
-	(*sent)++;
+	while (watch->signals_sent < accwatch_run_child_stop_due(watch))
+		kill(own_group ? -pid : pid,
+		     accwatch_run_child_stop_signals[watch->signals_sent++]);
 }
 
 /* Polls the watch until the command has ended (not reaped). */
@@ -79,8 +91,6 @@ accwatch_run_child_wait_watched(pid_t pid, bool own_group,
 				struct accwatch_run_child_watch *watch)
 {
 	siginfo_t info;
-	double since = 0;
-	int sent = 0;
 
 	for (;;) {
 		struct pollfd pfd = {.fd = watch->fd, .events = POLLIN};
@@ -98,13 +108,65 @@ accwatch_run_child_wait_watched(pid_t pid, bool own_group,
 			if (verdict == ACCWATCH_RUN_CHILD_WATCH_STOP &&
 			    !watch->stopped) {
 				watch->stopped = true;
-				since = accwatch_run_child_now();
+				watch->stop_since = accwatch_run_child_now();
 			}
 		}
 		if (watch->stopped)
-			accwatch_run_child_escalate(pid, own_group, watch,
-						    since, &sent);
+			accwatch_run_child_escalate(pid, own_group, watch);
 	}
+}
+
+static bool accwatch_run_child_listed(const pid_t pids[], size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
+/* Once the command's own process ended under a stop: its other processes,
+ * wherever they went, get each due signal once (those still in its group
+ * got it with the group), until none is left or SIGKILL's grace passed. */
+static void accwatch_run_child_end_job(pid_t group,
+				       struct accwatch_run_child_watch *watch)
+{
+	static pid_t now[ACCWATCH_RUN_JOB_MAX], seen[ACCWATCH_RUN_JOB_MAX],
+	    sent[ACCWATCH_RUN_JOB_MAX];
+	struct timespec pause = {0, 100000000L};
+	size_t n_seen = 0, n_sent = 0;
+	int level = watch->signals_sent;
+
+	for (;;) {
+		size_t n = accwatch_run_job_processes(
+		    watch->keep, watch->n_keep, now, ACCWATCH_RUN_JOB_MAX);
+		int due = accwatch_run_child_stop_due(watch);
+		double elapsed = accwatch_run_child_now() - watch->stop_since;
+
+		if (n == 0 ||
+		    elapsed >= 3.0 * (double)ACCWATCH_RUN_CHILD_GRACE(watch)) {
+			watch->left_running = n;
+			break;
+		}
+		if (due != level) {
+			level = due;
+			n_sent = 0;
+		}
+		for (size_t i = 0; i < n; i++) {
+			if (!accwatch_run_child_listed(seen, n_seen, now[i]) &&
+			    n_seen < ACCWATCH_RUN_JOB_MAX)
+				seen[n_seen++] = now[i];
+			if (accwatch_run_child_listed(sent, n_sent, now[i]) ||
+			    (group > 0 && getpgid(now[i]) == group &&
+			     watch->signals_sent >= level))
+				continue;
+			kill(now[i],
+			     accwatch_run_child_stop_signals[level - 1]);
+			if (n_sent < ACCWATCH_RUN_JOB_MAX)
+				sent[n_sent++] = now[i];
+		}
+		nanosleep(&pause, NULL);
+	}
+	watch->ended_after = n_seen - watch->left_running;
 }
 
 /* Waits until the child has ended without reaping it, so its pid cannot be
@@ -128,6 +190,8 @@ static void accwatch_run_child_wait(pid_t pid, bool own_group,
 	accwatch_run_signals_set_target(0, false);
 	while (waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
 	}
+	if (watch && watch->end_all && watch->stopped)
+		accwatch_run_child_end_job(own_group ? pid : 0, watch);
 	if (WIFSIGNALED(wait_status)) {
 		result->status = ACCWATCH_RUN_CHILD_SIGNALED;
 		result->signal = WTERMSIG(wait_status);
@@ -171,6 +235,8 @@ void accwatch_run_child_run_watched(char *const argv[], char *const env[],
 		result->exec_errno = errno;
 		goto end;
 	}
+	if (watch && watch->end_all)
+		prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid = fork();
 	if (pid < 0) {
 		result->status = ACCWATCH_RUN_CHILD_FORK_FAILED;
@@ -199,6 +265,8 @@ void accwatch_run_child_run_watched(char *const argv[], char *const env[],
 		result->exec_errno = exec_errno;
 	}
 end:
+	if (watch && watch->end_all)
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
 	accwatch_run_signals_restore_mask(&old_mask);
 	if (pipe_fds[0] >= 0)
 		close(pipe_fds[0]);

@@ -41,7 +41,18 @@ struct accwatch_run_child_watch {
 	enum accwatch_run_child_watch_verdict (*ready)(void *context);
 	void *context;
 	unsigned grace_s;
-	bool stopped; /* out: the command was told to stop */
+	/* A stop ends the whole job: accwatch-run is a child subreaper while
+	 * the command runs, and once the command's own process ended the
+	 * same signals, on the same clock, go to every process descending
+	 * from it but those under keep (run_job.h). */
+	bool end_all;
+	const pid_t *keep;
+	size_t n_keep;
+	bool stopped;        /* out: the command was told to stop */
+	size_t ended_after;  /* out: processes ended after the command's */
+	size_t left_running; /* out: still running after SIGKILL's grace */
+	double stop_since;   /* the stop's start (CLOCK_MONOTONIC s) */
+	int signals_sent;    /* of SIGINT, SIGTERM, SIGKILL */
 };
 
 /* Runs argv[0] (searched on PATH) with env; returns once it has ended. The

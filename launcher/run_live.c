@@ -26,6 +26,7 @@ void accwatch_run_live_init(struct accwatch_run_live *live, bool fail_fast)
 	live->relayd.pid = live->analyzer = -1;
 	live->lines_fd = -1;
 	live->fail_fast = fail_fast;
+	live->reader_status = -1;
 }
 
 enum accwatch_run_live_status
@@ -191,7 +192,36 @@ accwatch_run_live_ready(void *context)
 	/* --fail-fast: the reader ends at the first error it printed. */
 	if (live->fail_fast && *live->stopper)
 		return ACCWATCH_RUN_CHILD_WATCH_STOP;
+	if (verdict == ACCWATCH_RUN_CHILD_WATCH_DONE)
+		live->reader_ended_early = true;
 	return verdict;
+}
+
+void accwatch_run_live_reader_end(struct accwatch_run_live *live, char *how,
+				  size_t how_size)
+{
+	int status;
+	pid_t ended = 0;
+
+	snprintf(how, how_size, "still running");
+	if (live->analyzer <= 0)
+		return;
+	for (int waited = 0; waited < 20 && ended == 0; waited++) {
+		struct timespec pause = {0, 50000000L};
+
+		ended = waitpid(live->analyzer, &status, WNOHANG);
+		if (ended == 0)
+			nanosleep(&pause, NULL);
+	}
+	if (ended != live->analyzer)
+		return;
+	live->analyzer = -1;
+	live->reader_status = status;
+	if (WIFSIGNALED(status))
+		snprintf(how, how_size, "killed by signal %d",
+			 WTERMSIG(status));
+	else
+		snprintf(how, how_size, "exit status %d", WEXITSTATUS(status));
 }
 
 struct accwatch_run_child_watch
@@ -201,7 +231,8 @@ accwatch_run_live_watch(struct accwatch_run_live *live)
 	    .fd = live->lines_fd,
 	    .ready = accwatch_run_live_ready,
 	    .context = live,
-	    .grace_s = ACCWATCH_RUN_LIVE_GRACE_S};
+	    .grace_s = ACCWATCH_RUN_LIVE_GRACE_S,
+	    .end_all = live->fail_fast};
 }
 
 static void accwatch_run_live_reap(pid_t *pid, bool kill_it)

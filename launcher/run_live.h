@@ -29,6 +29,10 @@ struct accwatch_run_live {
 	size_t pending_len;
 	char stopper[1024]; /* the first error line, with --fail-fast */
 	bool fail_fast;
+	/* The reader's output ended while the command ran: it died or was
+	 * killed (its status in reader_status once reaped, -1 before). */
+	bool reader_ended_early;
+	int reader_status;
 };
 
 enum accwatch_run_live_status {
@@ -49,6 +53,10 @@ enum accwatch_run_live_status
 accwatch_run_live_reader_start(struct accwatch_run_live *live,
 			       const char *session, double start, char *error,
 			       size_t error_size);
+/* A reader that ended early: reaps it when it has ended, and says how it
+ * ended ("exit status 2", "killed by signal 9") in how. */
+void accwatch_run_live_reader_end(struct accwatch_run_live *live, char *how,
+				  size_t how_size);
 /* The watch for the command's wait (run_child.h). */
 struct accwatch_run_child_watch
 accwatch_run_live_watch(struct accwatch_run_live *live);

@@ -630,6 +630,53 @@ accwatch_run_record_relayd_summary(const struct accwatch_run_options *options,
 		run_id);
 }
 
+/* What --fail-fast stopped, and what of the job it had to end. */
+static void
+accwatch_run_record_stopped(const struct accwatch_run_options *options,
+			    const struct accwatch_run_live *live,
+			    const struct accwatch_run_child_watch *watch)
+{
+	accwatch_run_log("--fail-fast stopped '%s' at: %s", options->command[0],
+			 live->stopper);
+	if (watch->ended_after)
+		accwatch_run_log(
+		    "--fail-fast: %zu process%s of the job outlived "
+		    "'%s' and %s ended too",
+		    watch->ended_after, watch->ended_after == 1 ? "" : "es",
+		    options->command[0],
+		    watch->ended_after == 1 ? "was" : "were");
+	if (watch->left_running)
+		accwatch_run_log("--fail-fast: %zu process%s of the job still "
+				 "run%s after SIGKILL (in the kernel, or "
+				 "stopped): see ps",
+				 watch->left_running,
+				 watch->left_running == 1 ? "" : "es",
+				 watch->left_running == 1 ? "s" : "");
+}
+
+/* The live reader ended while the command ran: nothing more was printed
+ * live. Said; under --fail-fast a failure of accwatch-run's own when the
+ * command itself succeeded (its errors would have gone unseen). */
+static int
+accwatch_run_record_reader_lost(const struct accwatch_run_options *options,
+				struct accwatch_run_live *live,
+				const char *output_dir, int exit_code)
+{
+	char how[64];
+
+	accwatch_run_live_reader_end(live, how, sizeof(how));
+	accwatch_run_log("--live: the live reader (accwatch-report --live) "
+			 "ended while '%s' ran (%s): nothing was printed live "
+			 "after that%s; the trace is whole: accwatch-report %s",
+			 options->command[0], how,
+			 options->fail_fast ? ", and --fail-fast could not "
+					      "stop the job"
+					    : "",
+			 output_dir);
+	return options->fail_fast && exit_code == 0 ? ACCWATCH_RUN_EXIT_FAILURE
+						    : exit_code;
+}
+
 /* --live that cannot be had: said, and the command runs recorded into
  * DIR without live lines. Returns false (live is off). */
 static bool
@@ -690,6 +737,7 @@ int accwatch_run_record(struct accwatch_run_options *options)
 	struct accwatch_run_child_watch watch = {.fd = -1};
 	char live_error[512];
 	bool live_on;
+	pid_t keep[3];
 	struct timespec started;
 
 	accwatch_run_live_init(&live, options->fail_fast);
@@ -780,6 +828,11 @@ int accwatch_run_record(struct accwatch_run_options *options)
 			live_on = accwatch_run_record_live_off(
 			    options, live_error, output.path);
 	}
+	keep[0] = live.relayd.pid;
+	keep[1] = live.analyzer;
+	keep[2] = guard.pid;
+	watch.keep = keep;
+	watch.n_keep = 3;
 
 	accwatch_run_child_run_watched(options->command, env,
 				       accwatch_run_record_guarded, &guarded,
@@ -788,10 +841,11 @@ int accwatch_run_record(struct accwatch_run_options *options)
 			  child.status == ACCWATCH_RUN_CHILD_SIGNALED;
 	exit_code = accwatch_run_record_child_exit(options->command, &child);
 	if (watch.stopped) {
-		accwatch_run_log("--fail-fast stopped '%s' at: %s",
-				 options->command[0], live.stopper);
+		accwatch_run_record_stopped(options, &live, &watch);
 		exit_code = ACCWATCH_RUN_EXIT_FAIL_FAST;
-	}
+	} else if (live_on && live.reader_ended_early)
+		exit_code = accwatch_run_record_reader_lost(
+		    options, &live, output.path, exit_code);
 end:
 	exit_code = accwatch_run_record_teardown(
 	    &session, exit_code,

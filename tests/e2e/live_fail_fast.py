@@ -10,7 +10,10 @@ hold different numbers of batches, hanging in an all-reduce once rank 0 ran
 out, is stopped at uneven-batches; a sharded job under --fail-fast prints
 nothing live and runs to its end with its own status; a job whose script
 path holds " (error)" and a newline is not stopped for a warning, and no
-recorded path forges a line of the live output or the text report."""
+recorded path forges a line of the live output or the text report; ranks
+that left the launcher's process group and ignore SIGINT and SIGTERM are
+ended too; a live reader killed while the job runs is said, and the
+succeeding job's accwatch-run exits 125."""
 import argparse
 import os
 import re
@@ -104,6 +107,70 @@ def check_forged(opts, work, problems):
         problems.append(f"a recorded path forged report lines: {forged}")
 
 
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in "ZX"
+    except OSError:
+        return False
+
+
+def check_stubborn(opts, work, problems):
+    """An unsharded job whose launcher's 4 ranks left its process group
+    and ignore SIGINT and SIGTERM: --fail-fast ends them all (SIGKILL after
+    the grace) and says so, not only the launcher."""
+    out, trace, pids = (os.path.join(work, f"stubborn.{x}") for x in ("epochs", "trace", "pids"))
+    cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "--fail-fast", "-o", trace, "--",
+           opts.python, os.path.join(HERE, "live_job.py"), "--spawn", "4", "--epochs", str(EPOCHS),
+           "--sleep", "0.05", "--out", out, "--stubborn", "--pids", pids]
+    # Files, not pipes: the ranks inherit them, and a pipe would hold
+    # subprocess.run until the last rank ended.
+    with open(trace + ".err", "w+") as err:
+        job = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=err, timeout=600)
+        left = [p for p in (int(l) for l in open(pids)) if alive(p)] if os.path.exists(pids) else []
+        err.seek(0)
+        job.stderr = err.read()
+    ranks = [int(l) for l in open(pids)] if os.path.exists(pids) else []
+    for p in left:
+        os.kill(p, 9)
+    if job.returncode != EXIT_FAIL_FAST or len(ranks) != 4 or left or \
+            "4 processes of the job outlived" not in job.stderr:
+        problems.append(f"the stubborn ranks: status {job.returncode}, {len(ranks)} ranks, still alive {left}, "
+                        f"stderr {job.stderr[-1500:]}")
+
+
+def check_reader_killed(opts, work, problems):
+    """The live reader killed while a sharded job runs: accwatch-run says
+    so and, the job having succeeded, exits 125, not 0 (under --fail-fast
+    the job's errors would have gone unseen)."""
+    out, trace = os.path.join(work, "reader.epochs"), os.path.join(work, "reader")
+    cmd = [os.path.join(opts.build, "bin", "accwatch-run"), "-q", "--fail-fast", "-o", trace, "--",
+           os.path.join(os.path.dirname(opts.python), "torchrun"), "--nproc-per-node", "2",
+           os.path.join(HERE, "live_job.py"), "--epochs", "3", "--sleep", "0.3", "--out", out, "--shard"]
+    job = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killed = None
+    for _ in range(300):
+        time.sleep(0.1)
+        for pid in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    line = f.read().split(b"\0")
+            except (OSError, ValueError, IndexError):
+                continue
+            if parent == job.pid and line[0].endswith(b"accwatch-report") and b"--live" in line:
+                os.kill(int(pid), 9)
+                killed = int(pid)
+                break
+        if killed:
+            break
+    _, err = job.communicate(timeout=600)
+    if not killed or job.returncode != 125 or "the live reader (accwatch-report --live) ended while" not in err \
+            or "killed by signal 9" not in err:
+        problems.append(f"the live reader killed: reader {killed}, status {job.returncode}, stderr {err[-1500:]}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--build", required=True)
@@ -132,6 +199,8 @@ def main():
     own = check_slow(opts, work, problems, "per-rank-orders", ["--seed-per-rank"])
     hang = check_hang(opts, work, problems)
     check_forged(opts, work, problems)
+    check_stubborn(opts, work, problems)
+    check_reader_killed(opts, work, problems)
 
     job2, done2, _ = run(opts, work, "sharded", 3, shard=True)
     live2 = [l for l in job2.stderr.splitlines() if l.startswith("accwatch live:")]

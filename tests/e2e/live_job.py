@@ -10,9 +10,14 @@ order). Each rank appends
 clock) to --first when it got its first batch. With --uneven the ranks
 train (a gloo all-reduce a step) on hand-made shards, rank 0's 3 batches
 of 8 and the others' 5, without Join: the longer ranks hang in their 4th
-step's all-reduce."""
+step's all-reduce. With --spawn N it is a launcher of N ranks that leave
+its process group (--stubborn: ranks that ignore SIGINT and SIGTERM,
+--pids: where each writes its pid)."""
 import argparse
 import os
+import signal
+import subprocess
+import sys
 import time
 
 import torch
@@ -20,6 +25,16 @@ import torch.distributed as dist
 
 from torch.utils.data import DataLoader
 from torch.utils.data.distributed import DistributedSampler
+
+
+def spawn(ranks):
+    """A launcher whose ranks leave its process group: each in a session of
+    its own (setsid), as daemonising launchers and `nohup cmd &` do."""
+    args = [a for i, a in enumerate(sys.argv[1:]) if a != "--spawn" and sys.argv[i] != "--spawn"]
+    procs = [subprocess.Popen([sys.executable, os.path.abspath(__file__), *args], start_new_session=True,
+                              env={**os.environ, "RANK": str(r), "WORLD_SIZE": str(ranks)}) for r in range(ranks)]
+    for p in procs:
+        p.wait()
 
 
 def main():
@@ -32,7 +47,19 @@ def main():
     parser.add_argument("--uneven", action="store_true")
     parser.add_argument("--seed-per-rank", action="store_true")
     parser.add_argument("--no-set-epoch", action="store_true")
+    parser.add_argument("--spawn", type=int, help="start this many ranks, each in a session of its own, and wait")
+    parser.add_argument("--stubborn", action="store_true", help="ignore SIGINT and SIGTERM")
+    parser.add_argument("--pids", help="append the rank's pid to this file")
     opts = parser.parse_args()
+    if opts.spawn:
+        spawn(opts.spawn)
+        return
+    if opts.stubborn:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if opts.pids:
+        with open(opts.pids, "a") as f:
+            f.write(f"{os.getpid()}\n")
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     torch.manual_seed(rank if opts.seed_per_rank else 0)
     data = list(range(256))

@@ -40,10 +40,12 @@ expect 126 "not executable" -- "$work/not-executable"
 grep -q "cannot run" "$work/err" || { echo "FAIL no message for exec failure"; failures=$((failures + 1)); }
 
 # --live without a relay daemon to be had: said, and the command runs
-# recorded into DIR all the same (PATH holds lttng-sessiond and lttng only).
+# recorded into DIR all the same (the lttng-relayd first on PATH is not
+# there: exit 127, as the shell says of a missing program).
 mkdir -p "$work/nobin"
-ln -s "$(command -v lttng-sessiond)" "$(command -v lttng)" "$work/nobin/"
-PATH=$work/nobin expect 3 "--live without lttng-relayd" -- --live -- /bin/bash -c 'exit 3'
+printf '#!/bin/sh\nexit 127\n' >"$work/nobin/lttng-relayd"
+chmod +x "$work/nobin/lttng-relayd"
+PATH=$work/nobin:$PATH expect 3 "--live without lttng-relayd" -- --live -- /bin/bash -c 'exit 3'
 grep -q -- "--live: cannot run lttng-relayd.* runs recorded into $work/trace without live lines" "$work/err" &&
 	[ -d "$work/trace/ust" ] && echo "ok   --live without lttng-relayd: said, recorded into the directory" || {
 	echo "FAIL --live without lttng-relayd: $(cat "$work/err")"; failures=$((failures + 1)); }
