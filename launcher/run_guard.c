@@ -18,6 +18,8 @@
 struct accwatch_run_guard_message {
 	char session[64];
 	pid_t command;
+	pid_t relayd; /* --live's relay daemon, 0 none */
+	unsigned long long relayd_started;
 };
 
 /* How often it looks whether the command is still there. */
@@ -118,6 +120,11 @@ static void accwatch_run_guard_main(int fd)
 	}
 	lttng_stop_tracing(message.session);
 	lttng_destroy_session(message.session);
+	/* --live's relay daemon wrote the trace out: now it may go. */
+	if (message.relayd > 0 && message.relayd_started &&
+	    accwatch_run_guard_started(message.relayd) ==
+		message.relayd_started)
+		kill(message.relayd, SIGTERM);
 	_exit(0);
 }
 
@@ -145,9 +152,13 @@ bool accwatch_run_guard_start(struct accwatch_run_guard *guard)
 }
 
 void accwatch_run_guard_watch(struct accwatch_run_guard *guard,
-			      const char *session, pid_t command)
+			      const char *session, pid_t command, pid_t relayd)
 {
-	struct accwatch_run_guard_message message = {.command = command};
+	struct accwatch_run_guard_message message = {
+	    .command = command,
+	    .relayd = relayd > 0 ? relayd : 0,
+	    .relayd_started =
+		relayd > 0 ? accwatch_run_guard_started(relayd) : 0};
 
 	if (guard->fd < 0)
 		return;

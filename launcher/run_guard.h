@@ -22,9 +22,12 @@ struct accwatch_run_guard {
  * learns it with the command's pid). False when it could not start: then
  * accwatch-run goes on without one (pid -1). */
 bool accwatch_run_guard_start(struct accwatch_run_guard *guard);
-/* Tells the guardian the session's name and the command's pid. */
+/* Tells the guardian the session's name, the command's pid and --live's
+ * relay daemon (-1 none), which does not die with accwatch-run: the
+ * guardian ends it once the session is destroyed, so that what the job
+ * records after a kill -9 of accwatch-run still reaches the trace. */
 void accwatch_run_guard_watch(struct accwatch_run_guard *guard,
-			      const char *session, pid_t command);
+			      const char *session, pid_t command, pid_t relayd);
 /* accwatch-run tore the session down itself: the guardian goes. */
 void accwatch_run_guard_release(struct accwatch_run_guard *guard);
 

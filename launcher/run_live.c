@@ -97,7 +97,7 @@ accwatch_run_live_reader_start(struct accwatch_run_live *live,
 			since,
 			live->fail_fast ? "--fail-fast" : NULL,
 			NULL};
-	live->analyzer = accwatch_run_spawn(argv, NULL, fds[1], false);
+	live->analyzer = accwatch_run_spawn(argv, NULL, fds[1], false, true);
 	close(fds[1]);
 	if (live->analyzer < 0) {
 		close(fds[0]);

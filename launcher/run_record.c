@@ -539,12 +539,14 @@ static int accwatch_run_record_teardown(struct accwatch_run_session *session,
 struct accwatch_run_guarded {
 	struct accwatch_run_guard *guard;
 	const char *session;
+	const pid_t *relayd; /* --live's, -1 none */
 };
 
 static void accwatch_run_record_guarded(pid_t command, void *context)
 {
 	struct accwatch_run_guarded *guarded = context;
-	accwatch_run_guard_watch(guarded->guard, guarded->session, command);
+	accwatch_run_guard_watch(guarded->guard, guarded->session, command,
+				 *guarded->relayd);
 }
 
 static void accwatch_run_record_reaped(const char *name, const char *path)
@@ -727,13 +729,14 @@ int accwatch_run_record(struct accwatch_run_options *options)
 	char preload[PATH_MAX];
 	char session_name[64];
 	struct accwatch_run_guard guard = {.pid = -1, .fd = -1};
-	struct accwatch_run_guarded guarded = {&guard, session_name};
+	struct accwatch_run_live live;
+	struct accwatch_run_guarded guarded = {&guard, session_name,
+					       &live.relayd.pid};
 	char **env = NULL;
 	bool command_started = false;
 	uint32_t run_id = 0, name_salt = 0;
 	uint64_t discarded = 0;
 	char unrecordable[768];
-	struct accwatch_run_live live;
 	struct accwatch_run_child_watch watch = {.fd = -1};
 	char live_error[512];
 	bool live_on;

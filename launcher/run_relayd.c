@@ -196,7 +196,9 @@ accwatch_run_relayd_try(struct accwatch_run_relayd *relayd, char *argv[],
 {
 	int status;
 
-	relayd->pid = accwatch_run_spawn(argv, env, -1, !accwatch_debug_on());
+	/* It outlives a kill -9 of accwatch-run: the guardian ends it. */
+	relayd->pid =
+	    accwatch_run_spawn(argv, env, -1, !accwatch_debug_on(), false);
 	if (relayd->pid < 0) {
 		snprintf(reason, reason_size, "cannot start lttng-relayd: %s",
 			 strerror(errno));

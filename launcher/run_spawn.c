@@ -11,12 +11,13 @@
 extern char **environ;
 
 /* In the child before exec. */
-static void accwatch_run_spawn_setup(int out_fd, bool quiet)
+static void accwatch_run_spawn_setup(int out_fd, bool quiet, bool with_us)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (with_us)
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (null >= 0) {
 		dup2(null, STDIN_FILENO);
 		if (quiet)
@@ -26,12 +27,12 @@ static void accwatch_run_spawn_setup(int out_fd, bool quiet)
 }
 
 pid_t accwatch_run_spawn(char *const argv[], char *const envp[], int out_fd,
-			 bool quiet)
+			 bool quiet, bool with_us)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		accwatch_run_spawn_setup(out_fd, quiet);
+		accwatch_run_spawn_setup(out_fd, quiet, with_us);
 		execvpe(argv[0], argv, envp ? envp : environ);
 		_exit(127);
 	}
