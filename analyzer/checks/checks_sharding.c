@@ -18,10 +18,24 @@
  * draws only primed an iterator, they say nothing about sharding; or the
  * remainder of a sharded loader, read on every rank on purpose
  * (shared-remainder says so). */
+/* A rank drew batches of which the trace holds no index: keys a map-style
+ * dataset takes that are not integers (strings, floats: legal in torch),
+ * which the recorder cannot place among the dataset's samples. */
+static bool aw_epoch_unindexed(const struct aw_check_input *in)
+{
+	if (in->loader->dispatched)
+		return false;
+	for (size_t c = 0; c < in->epoch->n_cells; c++)
+		if (in->epoch->cells[c].batches > 0 &&
+		    in->epoch->cells[c].samples == 0)
+			return true;
+	return false;
+}
+
 bool aw_unjudgeable(const struct aw_check_input *in)
 {
 	return (in->loader->dispatched && !in->loader->rebuilt) ||
-	       aw_epoch_is_remainder(in);
+	       aw_epoch_is_remainder(in) || aw_epoch_unindexed(in);
 }
 
 /* Each rank's distinct samples as a part of `whole` (of_what names it). */

@@ -384,6 +384,29 @@ static void aw_evidence_vanished(struct aw_finding *f,
 	}
 }
 
+/* The passes of map-style loaders that yielded batches of which the trace
+ * holds no index (their keys are not integers); the first one's loader in
+ * *first. */
+static uint32_t aw_unindexed_passes(const struct aw_model *model,
+				    uint32_t *first, bool *several)
+{
+	uint32_t n = 0;
+	*several = false;
+	for (size_t i = 0; i < model->n_iterations; i++) {
+		const struct aw_iteration *it = &model->iterations[i];
+		const struct aw_loader *l = &model->loaders[it->loader];
+		if (l->iterable || it->yielded == 0 || it->batches_seen ||
+		    it->consumed.samples || l->global == AW_NONE ||
+		    model->loaders_global[l->global].dispatched)
+			continue;
+		if (!n++)
+			*first = it->loader;
+		else if (model->loaders[*first].global != l->global)
+			*several = true;
+	}
+	return n;
+}
+
 void aw_check_trace_incomplete(const struct aw_check_input *in,
 			       struct aw_findings *out)
 {
@@ -396,8 +419,12 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 		vanished += aw_vanished(model, &model->iterations[i]);
 	struct aw_host_end hosts[AW_EVIDENCE_RANKS];
 	size_t n_hosts = aw_hosts_ended_early(model, hosts, AW_EVIDENCE_RANKS);
+	uint32_t unindexed_loader = AW_NONE;
+	bool several_unindexed;
+	uint32_t unindexed =
+	    aw_unindexed_passes(model, &unindexed_loader, &several_unindexed);
 	if (!discards && !vanished && !s->read_error && !s->n_stalls &&
-	    !s->n_unregistered && !n_hosts)
+	    !s->n_unregistered && !n_hosts && !unindexed)
 		return;
 	struct aw_finding *f = aw_findings_add(
 	    out, "trace-incomplete", AW_SEVERITY_WARNING, AW_NONE, -1);
@@ -410,7 +437,8 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	aw_finding_add_integer(f, "hosts_ended_early", (int64_t)n_hosts);
 	aw_finding_add_integer(f, "unregistered_processes",
 			       (int64_t)s->n_unregistered);
-	char parts[6][512];
+	aw_finding_add_integer(f, "unindexed_passes", unindexed);
+	char parts[7][512];
 	size_t n_parts = 0;
 	if (discards && !s->discarded_events && !s->discarded_packets)
 		/* A record without a count (or with 0): some were lost,
@@ -456,6 +484,19 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 			 s->unregistered[0].waited_ms,
 			 s->n_unregistered == 1 ? "it" : "them",
 			 s->n_unregistered == 1 ? "it" : "they");
+	if (unindexed) {
+		char name[160];
+		snprintf(
+		    parts[n_parts++], sizeof(parts[0]),
+		    "%u pass%s of %s%s drew batches whose keys are not "
+		    "integer indices (a map-style dataset indexed by "
+		    "strings or floats): which samples they read is not "
+		    "known, and their coverage and sharing are not "
+		    "judged",
+		    unindexed, unindexed == 1 ? "" : "es",
+		    aw_loader_name(model, unindexed_loader, name, sizeof(name)),
+		    several_unindexed ? " and other loaders" : "");
+	}
 	if (s->read_error)
 		snprintf(parts[n_parts++], sizeof(parts[0]),
 			 "reading the trace stopped early");
@@ -513,8 +554,15 @@ void aw_check_trace_incomplete(const struct aw_check_input *in,
 	if (s->read_error)
 		aw_finding_add_evidence(f, "read error: %s",
 					s->read_error_message);
-	if (s->n_unregistered && !discards && !vanished && !s->n_stalls &&
-	    !n_hosts)
+	if (unindexed && !discards && !vanished && !s->n_stalls &&
+	    !s->n_unregistered && !n_hosts && !s->read_error)
+		aw_finding_set_fix(
+		    f, "nothing to change in the program; to have such a "
+		       "loader judged, give its dataset integer indices (a "
+		       "list of the keys, indexed by position) and let the "
+		       "sampler draw positions");
+	else if (s->n_unregistered && !discards && !vanished && !s->n_stalls &&
+		 !n_hosts)
 		aw_finding_set_fix(
 		    f, "record again with fewer processes starting at once or "
 		       "on a less loaded machine, or give the session daemon "

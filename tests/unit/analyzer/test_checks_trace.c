@@ -421,3 +421,44 @@ Test(checks_trace, a_process_that_stopped_recording_makes_counts_lower_bounds)
 	s_expect_says(f, "pid 100: stopped recording at batch 7");
 	s_done(&r);
 }
+
+/* Two ranks' passes of 8 batches each, of which the trace holds no index
+ * (keys that are not integers): no coverage or sharing verdict, said as
+ * trace-incomplete. */
+Test(checks_trace, batches_without_indices_are_not_judged)
+{
+	struct s_run r = s_run_of(2, &base);
+	for (int rank = 0; rank < 2; rank++) {
+		s_iter_begin(r.model, 100 + rank, 0, 0);
+		s_iter_end(r.model, 100 + rank, 0, 0, 8, 8, 1);
+	}
+	const struct aw_finding *f = s_finish_only(&r, "trace-incomplete");
+	cr_expect_eq(f->severity, AW_SEVERITY_WARNING);
+	cr_expect_eq(s_number(f, "unindexed_passes"), 2);
+	s_expect_says(f, "2 passes of L0");
+	s_expect_says(f, "not integer indices");
+	s_done(&r);
+}
+
+/* A process the session daemon did not take in time, and a rank whose
+ * share is missing: a warning that says why, never an error. */
+Test(checks_trace, unregistered_processes_make_counts_warnings)
+{
+	struct s_run r = s_run_of(2, &base);
+	s_rank_reads(r.model, 0, 0, 0, 25, 5);
+	s_rank_reads(r.model, 1, 0, 25, 50, 5);
+	r.model->stats.unregistered =
+	    calloc(1, sizeof(*r.model->stats.unregistered));
+	r.model->stats.unregistered[0] = (struct aw_unregistered_note){
+	    .pid = 102, .parent = 1, .waited_ms = 10002};
+	r.model->stats.n_unregistered = r.model->stats.unregistered_cap = 1;
+	s_finish(&r);
+	const struct aw_finding *f = s_get(&r, "trace-incomplete");
+	cr_expect_eq(s_number(f, "unregistered_processes"), 1);
+	s_expect_says(f, "pid 102 (child of 1): not taken by the session "
+			 "daemon within 10002 ms");
+	const struct aw_finding *missing = s_get(&r, "missing");
+	cr_expect_eq(missing->severity, AW_SEVERITY_WARNING);
+	s_expect_says(missing, "ran partly unrecorded");
+	s_done(&r);
+}
