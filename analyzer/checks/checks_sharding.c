@@ -25,10 +25,14 @@ static bool aw_epoch_unindexed(const struct aw_check_input *in)
 {
 	if (in->loader->dispatched)
 		return false;
-	for (size_t c = 0; c < in->epoch->n_cells; c++)
-		if (in->epoch->cells[c].batches > 0 &&
-		    in->epoch->cells[c].samples == 0)
+	for (size_t c = 0; c < in->epoch->n_cells; c++) {
+		const struct aw_cell *cell = &in->epoch->cells[c];
+		const struct aw_iteration *it =
+		    &in->model->iterations[cell->iteration];
+		if (cell->complete && cell->samples == 0 && it->yielded > 0 &&
+		    it->batches_seen == 0 && !cell->from_items)
 			return true;
+	}
 	return false;
 }
 
