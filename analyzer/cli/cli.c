@@ -259,8 +259,8 @@ static const struct accwatch_option aw_cli_options[] = {
      "files of a trace being read)",
      "@file"},
     {"run", 0, true, AW_OPT_RUN, "ID|all",
-     "the events of one recording only: its run id (a trace holding "
-     "several runs needs it; the error lists them; 0: a session of your own "
+     "the events of one recording only: its run id (traces holding "
+     "several runs need it; the error lists them; 0: a session of your own "
      "without accwatch-run; or the word given to accwatch-run --run-id); "
      "again for more runs, `all` for every run together",
      "all"},

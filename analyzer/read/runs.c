@@ -85,6 +85,41 @@ static enum aw_runs_status aw_runs_chosen(const struct aw_model *model,
 	return AW_RUNS_OK;
 }
 
+/* Traces of several directories holding different runs: separate
+ * recordings (the nodes of one job share a run id), reported one at a
+ * time. The message names each run with its first directory. */
+static enum aw_runs_status aw_runs_apart(const struct aw_trace_stats *s,
+					 char *error, size_t error_size)
+{
+	char runs[256];
+	size_t n = aw_list_runs_of(s, NULL, runs, sizeof(runs)), used;
+	if (n < 2)
+		return AW_RUNS_OK;
+	used = (size_t)snprintf(error, error_size,
+				"the traces read hold %zu runs, each a "
+				"recording of its own (",
+				n);
+	for (size_t i = 0, told = 0; i < s->n_trace_runs && used < error_size;
+	     i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = s->trace_runs[j].run == s->trace_runs[i].run;
+		if (seen)
+			continue;
+		used += (size_t)snprintf(
+		    error + used, error_size - used, "%srun %" PRIu32 " in %s",
+		    told++ ? ", " : "", s->trace_runs[i].run,
+		    *s->trace_runs[i].dir ? s->trace_runs[i].dir : "?");
+	}
+	if (used < error_size)
+		snprintf(error + used, error_size - used,
+			 "): pass --run ID to report on one, or --run all to "
+			 "read them as one job (the nodes of one job share a "
+			 "run id: accwatch-run --run-id, or torchrun's "
+			 "--rdzv-id)");
+	return AW_RUNS_MIXED;
+}
+
 enum aw_runs_status aw_runs_check(const struct aw_model *model, char *error,
 				  size_t error_size)
 {
@@ -110,5 +145,5 @@ enum aw_runs_status aw_runs_check(const struct aw_model *model, char *error,
 			 n, runs);
 		return AW_RUNS_MIXED;
 	}
-	return AW_RUNS_OK;
+	return aw_runs_apart(s, error, error_size);
 }

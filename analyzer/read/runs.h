@@ -4,7 +4,8 @@
  * accwatch-run). A trace directory holding events of several runs mixes
  * unrelated programs (a session that did not filter on its run): the
  * report then needs --run to pick one (or --run all). Traces of different
- * directories may differ in run, one per node: they are read together. */
+ * directories holding different runs are separate recordings too (the
+ * nodes of one job share its run id): the same choice is asked for. */
 #ifndef AW_RUNS_H
 #define AW_RUNS_H
 

@@ -417,9 +417,16 @@ case_bad_settings() {
 
 case_two_runs() {
 	need_traces
-	# Two recordings under one directory, one run each (as one trace per
-	# node is): read together, the runs told apart (trace.runs).
+	# Two recordings under one directory, one run each: separate runs,
+	# one report each. Without --run: one line naming both and the
+	# option; with --run all, read together, the runs told apart.
+	report error "$traces/two_runs"
+	grep -q -F -e "2 runs, each a recording of its own" "$err" &&
+		grep -q -F -e "--run ID" "$err" ||
+		fail "the two-runs error does not name the runs and --run: $(cat "$err")"
+	report_opts="--run all"
 	report report "$traces/two_runs"
+	report_opts=""
 	expect_json 'len(t["runs"]) == 2 and t["trace_dirs"] == 2' "two runs in two traces"
 	# Two runs in one trace (a session without the run filter): unrelated
 	# programs. No report without --run: one line naming the trace, both

@@ -960,11 +960,22 @@ Test(runs, a_trace_of_several_runs_needs_run)
 	aw_model_destroy(m);
 }
 
-Test(runs, one_run_per_trace_is_read_together_and_run_0_counts)
+Test(runs, runs_of_several_traces_are_reported_apart_and_run_0_counts)
 {
 	char error[512];
-	/* One trace per node, each of its own accwatch-run. */
-	struct aw_model *m = TRACE_RUNS({"/t/node0", 11}, {"/t/node1", 22});
+	/* One trace per node, the nodes of one job: one run id. */
+	struct aw_model *m = TRACE_RUNS({"/t/node0", 11}, {"/t/node1", 11});
+	cr_expect_eq(check_runs(m, error), AW_RUNS_OK, "%s", error);
+	aw_model_destroy(m);
+
+	/* Two recordings of their own: one is chosen, or all. */
+	m = TRACE_RUNS({"/t/node0", 11}, {"/t/node1", 22});
+	cr_expect_eq(check_runs(m, error), AW_RUNS_MIXED);
+	cr_expect(strstr(error, "2 runs, each a recording of its own (run 11 "
+				"in /t/node0, run 22 in /t/node1)"),
+		  "%s", error);
+	cr_expect(strstr(error, "--run ID"), "%s", error);
+	m->runs_taken.all = true;
 	cr_expect_eq(check_runs(m, error), AW_RUNS_OK, "%s", error);
 	aw_model_destroy(m);
 
