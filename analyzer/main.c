@@ -184,7 +184,8 @@ static enum aw_exit aw_report(const struct aw_options *opts)
 	aw_bound_analysis(-1);
 	status = aw_cli_exit_status(
 	    opts, aw_findings_count(&findings, AW_SEVERITY_ERROR),
-	    aw_findings_count(&findings, AW_SEVERITY_WARNING));
+	    aw_findings_count(&findings, AW_SEVERITY_WARNING),
+	    aw_model_judged(model));
 	goto end;
 
 write_error:

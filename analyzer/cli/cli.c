@@ -375,7 +375,9 @@ static const struct accwatch_doc_section aw_cli_doc_sections[] = {
      NULL, 0, aw_cli_print_ids},
     {"Exit status",
      "0 no error found, 1 errors found, 2 usage error, no readable trace, "
-     "or a trace of several runs without --run.",
+     "or a trace of several runs without --run, 3 nothing to judge (no "
+     "process iterated a DataLoader: the report says how the processes "
+     "ended).",
      NULL, 0, NULL},
     {"Example",
      "  accwatch-run -o trace -- torchrun --nproc-per-node 4 train.py\n"
@@ -508,9 +510,9 @@ void aw_options_fini(struct aw_options *opts)
 }
 
 enum aw_exit aw_cli_exit_status(const struct aw_options *opts, size_t errors,
-				size_t warnings)
+				size_t warnings, bool judged)
 {
 	if (errors || (opts->fail_on == AW_FAIL_ON_WARNING && warnings))
 		return AW_EXIT_FINDINGS;
-	return AW_EXIT_CLEAN;
+	return judged ? AW_EXIT_CLEAN : AW_EXIT_NOTHING;
 }

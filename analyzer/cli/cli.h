@@ -24,6 +24,8 @@ enum aw_exit {
 	    1, /* errors found (or warnings with --fail-on warning) */
 	AW_EXIT_USAGE =
 	    2, /* bad arguments, unreadable trace, no accwatch events */
+	AW_EXIT_NOTHING =
+	    3, /* nothing to judge: no process iterated a loader */
 };
 
 struct aw_options {
@@ -61,7 +63,8 @@ void aw_cli_usage(FILE *out);
 /* What --help says, the man page and the completion are made of. */
 struct accwatch_doc;
 const struct accwatch_doc *aw_cli_doc_get(void);
+/* judged: some process iterated a loader (aw_model_judged). */
 enum aw_exit aw_cli_exit_status(const struct aw_options *opts, size_t errors,
-				size_t warnings);
+				size_t warnings, bool judged);
 
 #endif

@@ -1000,3 +1000,8 @@ const struct aw_cell *aw_model_cell(const struct aw_global_loader *loader,
 			return &ep->cells[c];
 	return NULL;
 }
+
+bool aw_model_judged(const struct aw_model *model)
+{
+	return model->n_iterations > 0;
+}

@@ -376,6 +376,8 @@ void aw_model_forget_derived(struct aw_model *model);
 
 /* Events the reader handed over, all kinds. */
 uint64_t aw_model_accwatch_events(const struct aw_model *model);
+/* Whether there is anything to judge: a process iterated a loader. */
+bool aw_model_judged(const struct aw_model *model);
 /* The loader object whose description stands for a global loader. */
 const struct aw_loader *
 aw_model_describe(const struct aw_model *model,

@@ -584,6 +584,8 @@ json_t *aw_render_json_object(const struct aw_model *model,
 			aw_findings_count(findings, AW_SEVERITY_INFO));
 	aw_json_set_int(summary, "suppressed",
 			aw_findings_count_suppressed(findings));
+	json_object_set_new(summary, "judged",
+			    json_boolean(aw_model_judged(model)));
 	json_object_set_new(report, "summary", summary);
 
 	json_object_set_new(report, "processes", aw_json_processes(model));

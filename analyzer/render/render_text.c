@@ -561,6 +561,44 @@ static void aw_print_sequence_answer(FILE *out, const struct aw_model *model,
 	free(seqs);
 }
 
+/* No process iterated a loader: said, with what the processes did and how
+ * they ended (the first few), never "no problem found". */
+static void aw_print_nothing_judged(FILE *out, const struct aw_model *model)
+{
+	size_t shown = 0;
+	fprintf(out,
+		"Nothing to judge: no process iterated a DataLoader (%zu "
+		"process%s recorded, %zu loader%s built).\n",
+		model->n_processes, model->n_processes == 1 ? "" : "es",
+		model->n_loaders_global, aw_plural(model->n_loaders_global));
+	for (size_t i = 0; i < model->n_processes && shown < 8; i++) {
+		const struct aw_process *p = &model->processes[i];
+		if (p->exception_type) {
+			fprintf(out,
+				"  pid %d ended with an uncaught %s: %s (at "
+				"%s)\n",
+				p->pid, p->exception_type,
+				p->exception_message ? p->exception_message
+						     : "",
+				p->exception_site ? p->exception_site : "?");
+			shown++;
+		} else if (p->exited && p->exit_signal > 0) {
+			fprintf(out, "  pid %d was killed by signal %d\n",
+				p->pid, p->exit_signal);
+			shown++;
+		} else if (p->exited && p->exit_status != 0) {
+			fprintf(out, "  pid %d exited with status %d\n", p->pid,
+				p->exit_status);
+			shown++;
+		}
+	}
+	if (!shown)
+		fputs("  every recorded process ended normally without "
+		      "reading through a DataLoader\n",
+		      out);
+	fputc('\n', out);
+}
+
 void aw_render_text(FILE *out, const struct aw_model *model,
 		    const struct aw_findings *findings,
 		    const struct aw_query_watch *watch, bool show_suppressed)
@@ -587,7 +625,9 @@ void aw_render_text(FILE *out, const struct aw_model *model,
 	if (watch && watch->query.by_sequence)
 		aw_print_sequence_answer(out, model, watch);
 
-	if (findings->n == suppressed)
+	if (!aw_model_judged(model))
+		aw_print_nothing_judged(out, model);
+	else if (findings->n == suppressed)
 		fputs("No data-loading problem found.\n\n", out);
 	for (size_t i = 0; i < findings->n;) {
 		size_t n = 1;

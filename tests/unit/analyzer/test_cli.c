@@ -208,13 +208,16 @@ Test(cli, usage_errors)
 Test(cli, exit_status)
 {
 	struct aw_options o = {.fail_on = AW_FAIL_ON_ERROR};
-	cr_expect_eq(aw_cli_exit_status(&o, 0, 0), AW_EXIT_CLEAN);
-	cr_expect_eq(aw_cli_exit_status(&o, 0, 3), AW_EXIT_CLEAN);
-	cr_expect_eq(aw_cli_exit_status(&o, 1, 0), AW_EXIT_FINDINGS);
+	cr_expect_eq(aw_cli_exit_status(&o, 0, 0, true), AW_EXIT_CLEAN);
+	cr_expect_eq(aw_cli_exit_status(&o, 0, 3, true), AW_EXIT_CLEAN);
+	cr_expect_eq(aw_cli_exit_status(&o, 1, 0, true), AW_EXIT_FINDINGS);
+	cr_expect_eq(aw_cli_exit_status(&o, 0, 0, false), AW_EXIT_NOTHING);
+	cr_expect_eq(aw_cli_exit_status(&o, 1, 0, false), AW_EXIT_FINDINGS);
 	o.fail_on = AW_FAIL_ON_WARNING;
-	cr_expect_eq(aw_cli_exit_status(&o, 0, 1), AW_EXIT_FINDINGS);
-	cr_expect_eq(aw_cli_exit_status(&o, 0, 0), AW_EXIT_CLEAN);
+	cr_expect_eq(aw_cli_exit_status(&o, 0, 1, true), AW_EXIT_FINDINGS);
+	cr_expect_eq(aw_cli_exit_status(&o, 0, 0, true), AW_EXIT_CLEAN);
 	cr_expect_eq((int)AW_EXIT_USAGE, 2);
+	cr_expect_eq((int)AW_EXIT_NOTHING, 3);
 }
 
 /* A suppression file holding text, in a temporary directory (the caller

@@ -54,9 +54,9 @@ static const struct aw_options fail_on_error = {.fail_on = AW_FAIL_ON_ERROR};
 
 static enum aw_exit exit_status(const struct aw_findings *f)
 {
-	return aw_cli_exit_status(&fail_on_error,
-				  aw_findings_count(f, AW_SEVERITY_ERROR),
-				  aw_findings_count(f, AW_SEVERITY_WARNING));
+	return aw_cli_exit_status(
+	    &fail_on_error, aw_findings_count(f, AW_SEVERITY_ERROR),
+	    aw_findings_count(f, AW_SEVERITY_WARNING), true);
 }
 
 Test(suppress, allowed_in_source_is_counted_apart_and_sets_no_exit_status)
