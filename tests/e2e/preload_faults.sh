@@ -16,19 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 python=${ACCWATCH_PYTHON:-/usr/bin/python3}
 run=$libdir/../bin/accwatch-run
 report=$libdir/../bin/accwatch-report
-if [ -z "${FAULTS_PRIVATE:-}" ]; then
-	[ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null || {
-		echo "SKIP: needs root and mount namespaces"
-		exit 77
-	}
-	exec unshare -m --propagation private env FAULTS_PRIVATE=1 \
-		bash -c 'mount -t tmpfs tmpfs /var/run/lttng && exec "$@"' \
-		bash "$0" "$@"
-fi
-work=$(mktemp -d)
-export LTTNG_HOME=$work/home
-mkdir -p "$LTTNG_HOME"
-. "$here/tally.sh"
+. "$here/private_lttng.sh"
 daemon() { # starts our session daemon; its pid in $sessiond
 	lttng-sessiond --daemonize >/dev/null 2>&1 || return 1
 	sessiond=$(cat /var/run/lttng/lttng-sessiond.pid)

@@ -19,19 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 python=${ACCWATCH_PYTHON:-/usr/bin/python3}
 run=$libdir/../bin/accwatch-run
 report=$libdir/../bin/accwatch-report
-if [ -z "${REGISTER_PRIVATE:-}" ]; then
-	[ "$(id -u)" = 0 ] && unshare -m --propagation private true 2>/dev/null || {
-		echo "SKIP: needs root and mount namespaces"
-		exit 77
-	}
-	exec unshare -m --propagation private env REGISTER_PRIVATE=1 \
-		bash -c 'mount -t tmpfs tmpfs /var/run/lttng && exec "$@"' \
-		bash "$0" "$@"
-fi
-work=$(mktemp -d)
-export LTTNG_HOME=$work/home
-mkdir -p "$LTTNG_HOME"
-. "$here/tally.sh"
+. "$here/private_lttng.sh"
 busy=
 cleanup() {
 	[ -n "$busy" ] && kill $busy 2>/dev/null
