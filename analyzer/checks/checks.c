@@ -659,7 +659,7 @@ static const struct aw_check aw_checks[] = {
 	{"duplicate-rank", AW_SEV(ERROR), "several processes said they are the same rank", AW_CHECK_TRACE, aw_check_duplicate_rank},
 	{"worker-died", AW_SEV(ERROR), "a DataLoader worker died", AW_CHECK_TRACE, aw_check_worker_died},
 	{"worker-stuck", AW_SEV(ERROR), "a DataLoader worker never returned from a fetch", AW_CHECK_TRACE, aw_check_worker_stuck},
-	{"rank-died", AW_SEV(ERROR), "a rank ended before its peers finished the epoch", AW_CHECK_TRACE, aw_check_rank_died},
+	{"rank-died", AW_SEV(ERROR) | AW_SEV(INFO), "a rank ended before its peers finished the epoch", AW_CHECK_TRACE, aw_check_rank_died},
 	{"rank-ended-after-data", AW_SEV(INFO), "a rank failed or was stopped after its data was read", AW_CHECK_TRACE, NULL},
 	{"trace-incomplete", AW_SEV(WARNING), "the trace lacks events: the report is partial", AW_CHECK_TRACE, aw_check_trace_incomplete},
 };

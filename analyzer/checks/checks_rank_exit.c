@@ -650,12 +650,61 @@ static void aw_check_ended_after_data(const struct aw_model *model,
  * SIGHUP (whatever Python raised on the way: SIGINT's KeyboardInterrupt)
  * are told under the first of those, or, without one, together in a
  * single finding. */
+/* What a stop signal raises in Python (SIGINT), or how it exits. */
+static bool aw_stop_exception(const char *type)
+{
+	if (!strncmp(type, "builtins.", 9))
+		type += 9;
+	return !strcmp(type, "KeyboardInterrupt") ||
+	       !strcmp(type, "SystemExit");
+}
+
+/* Whether the whole job was stopped from outside (a scheduler's or the
+ * user's SIGTERM or Ctrl-C to every rank, a `timeout`): two ranks or more,
+ * every one of them ended by a stop signal (with at most the
+ * KeyboardInterrupt or SystemExit it raised), none failed otherwise. A
+ * launcher stopping the others after one failed leaves that one's own
+ * death: not this. */
+static bool aw_stopped_from_outside(const struct aw_model *model)
+{
+	size_t ranks = 0;
+	for (size_t i = 0; i < model->n_processes; i++) {
+		const struct aw_process *p = &model->processes[i];
+		if (p->rank < 0 || p->is_worker)
+			continue;
+		if (!p->exited || !aw_stop_signal(p->exit_signal))
+			return false;
+		if (p->exception_type && !aw_stop_exception(p->exception_type))
+			return false;
+		ranks++;
+	}
+	return ranks >= 2;
+}
+
+/* rank-died of a job stopped from outside: an info that the epoch was
+ * cut, not a data-loading error. */
+static void aw_said_stopped_from_outside(struct aw_finding *f,
+					 const struct aw_process *p)
+{
+	f->severity = AW_SEVERITY_INFO;
+	aw_finding_set_message(
+	    f,
+	    "the job was stopped from outside: every rank ended by a stop "
+	    "signal (%s for rank %d), as a scheduler's stop, a timeout or "
+	    "Ctrl-C ends a whole job, and none failed on its own; its epoch "
+	    "was cut, which is not a data-loading problem",
+	    aw_signal_name(p->exit_signal), p->rank);
+	aw_finding_set_fix(f, "nothing to change in the data path; resume the "
+			      "job from its last checkpoint");
+}
+
 void aw_check_rank_died(const struct aw_check_input *in,
 			struct aw_findings *out)
 {
 	const struct aw_model *model = in->model;
 	size_t first = out->n;
 	bool any = false, crashed = false;
+	bool outside = aw_stopped_from_outside(model);
 	for (int stopped = 0; stopped < 2; stopped++) {
 		for (size_t i = 0; i < model->n_processes; i++) {
 			const struct aw_process *p = &model->processes[i];
@@ -672,7 +721,9 @@ void aw_check_rank_died(const struct aw_check_input *in,
 			}
 			struct aw_finding *f =
 			    aw_rank_died_finding(model, p, &end, out);
-			if (stopped)
+			if (outside)
+				aw_said_stopped_from_outside(f, p);
+			else if (stopped)
 				aw_evidence_failed_elsewhere(f, model);
 			crashed |= !stopped;
 			any = true;

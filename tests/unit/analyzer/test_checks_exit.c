@@ -311,8 +311,35 @@ Test(checks_exit, ranks_stopped_by_ctrl_c_are_one_finding)
 	const struct aw_finding *f = s_finish_only(&r, "rank-died");
 	cr_expect_eq(s_count(&r.findings, "rank-died"), 1);
 	cr_expect(s_has_rank(f, 0) && s_has_rank(f, 1));
+	cr_expect_eq(f->severity, AW_SEVERITY_INFO,
+		     "every rank stopped, none failed: the job was stopped");
 	s_expect_says(f, "raised KeyboardInterrupt");
 	s_expect_says(f, "stopped from outside");
+	s_done(&r);
+}
+
+Test(checks_exit, a_job_stopped_whole_is_an_info_one_failure_an_error)
+{
+	/* A scheduler's SIGTERM to both ranks mid-epoch. */
+	struct s_run r = s_run_of(2, &base);
+	s_rank_reads_cut(r.model, 0, 0, 0, 30, 10);
+	s_rank_reads_cut(r.model, 1, 0, 50, 80, 10);
+	s_exit(r.model, 99, 100, -1, SIGTERM);
+	s_exit(r.model, 99, 101, -1, SIGTERM);
+	const struct aw_finding *f = s_finish_only(&r, "rank-died");
+	cr_expect_eq(f->severity, AW_SEVERITY_INFO);
+	s_expect_says(f, "every rank ended by a stop signal (SIGTERM");
+	s_done(&r);
+
+	/* Rank 0 killed by SIGKILL (the OOM killer), then rank 1 stopped by
+	 * the launcher: rank 0 failed on its own. */
+	r = s_run_of(2, &base);
+	s_rank_reads_cut(r.model, 0, 0, 0, 30, 10);
+	s_rank_reads_cut(r.model, 1, 0, 50, 80, 10);
+	s_exit(r.model, 99, 100, -1, SIGKILL);
+	s_exit(r.model, 99, 101, -1, SIGTERM);
+	f = s_finish_only(&r, "rank-died");
+	cr_expect_eq(f->severity, AW_SEVERITY_ERROR);
 	s_done(&r);
 }
 
