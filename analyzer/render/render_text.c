@@ -607,6 +607,14 @@ void aw_render_text(FILE *out, const struct aw_model *model,
 	size_t warnings = aw_findings_count(findings, AW_SEVERITY_WARNING);
 	size_t infos = aw_findings_count(findings, AW_SEVERITY_INFO);
 	size_t suppressed = aw_findings_count_suppressed(findings);
+	/* A question (--sample, --rank/--epoch) gets its answer only. */
+	if (watch && (watch->query.by_sample || watch->query.by_sequence)) {
+		if (watch->query.by_sample)
+			aw_print_sample_answer(out, model, watch);
+		if (watch->query.by_sequence)
+			aw_print_sequence_answer(out, model, watch);
+		return;
+	}
 	fprintf(out, "accwatch-report: %zu error%s, %zu warning%s, %zu info%s",
 		errors, aw_plural(errors), warnings, aw_plural(warnings), infos,
 		aw_plural(infos));
@@ -620,11 +628,6 @@ void aw_render_text(FILE *out, const struct aw_model *model,
 		aw_model_accwatch_events(model));
 	aw_print_notes(out, model);
 	fputc('\n', out);
-	if (watch && watch->query.by_sample)
-		aw_print_sample_answer(out, model, watch);
-	if (watch && watch->query.by_sequence)
-		aw_print_sequence_answer(out, model, watch);
-
 	if (!aw_model_judged(model))
 		aw_print_nothing_judged(out, model);
 	else if (findings->n == suppressed)

@@ -552,6 +552,10 @@ Test(render, answers_to_the_questions)
 	cr_expect(strstr(text, "rank 0 consumed it in batch 0 (position 1)"),
 		  "%s", text);
 	cr_expect(strstr(text, "batch 0: 5 3\n  batch 1: 9 1"), "%s", text);
+	cr_expect_null(strstr(text, "accwatch-report:"),
+		       "the answer only, no report: %s", text);
+	cr_expect_null(strstr(text, "sampler chain:"), "no loader table: %s",
+		       text);
 	free(text);
 	json_t *report = aw_render_json_object(m, &findings, asked);
 	json_t *query = member(report, "query");
