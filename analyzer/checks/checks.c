@@ -630,7 +630,9 @@ bool aw_epoch_unsharded(const struct aw_check_input *in)
 	return true;
 }
 
-/* One row a finding id, on one line each: the list reads as a table. */
+/* One row a finding id, on one line each: the list reads as a table. Its
+ * order is the report's within a severity: a cause above the symptoms it
+ * explains (uneven-batches, worker-died and worker-stuck above rank-died). */
 // clang-format off
 static const struct aw_check aw_checks[] = {
 	{"unsharded", AW_SEV(ERROR), "every rank read (almost) the whole dataset", AW_CHECK_EPOCH, aw_check_unsharded},
@@ -726,5 +728,11 @@ void aw_checks_run(const struct aw_model *model, struct aw_findings *out)
 			aw_run_scope(&in, AW_CHECK_RANKS, out);
 		}
 	}
+	for (size_t i = 0; i < out->n; i++)
+		for (uint32_t row = 0; row < AW_N_CHECKS; row++)
+			if (!strcmp(aw_checks[row].id, out->items[i].id)) {
+				out->items[i].row = row;
+				break;
+			}
 	aw_findings_sort(out);
 }

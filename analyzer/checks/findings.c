@@ -197,6 +197,7 @@ static int aw_compare_findings(const void *a, const void *b)
 	if ((by = aw_three_way(x->suppressed != AW_NOT_SUPPRESSED,
 			       y->suppressed != AW_NOT_SUPPRESSED)) ||
 	    (by = aw_three_way(x->severity, y->severity)) ||
+	    (by = aw_three_way(x->row, y->row)) ||
 	    (by = aw_three_way(x->loader, y->loader)) ||
 	    (by = strcmp(x->id, y->id)) ||
 	    (by = aw_three_way(x->epoch, y->epoch)))

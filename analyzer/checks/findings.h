@@ -52,6 +52,10 @@ struct aw_finding {
 	struct aw_number numbers[AW_FINDING_NUMBERS_MAX];
 	size_t n_numbers;
 	size_t order; /* when it was added: keeps sorting stable */
+	/* Its check's row in the table (set by aw_checks_run): the table
+	 * lists causes above the symptoms they explain, and so does the
+	 * report within a severity. */
+	uint32_t row;
 	enum aw_suppression suppressed;
 	char *suppressed_at; /* the site or the file's "path:line" saying so */
 	char *justification; /* why, in words (SARIF's justification) */
