@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -639,6 +641,36 @@ static enum aw_reader_status aw_find_traces(const char *const *paths,
 	return AW_READER_OK;
 }
 
+/* Every stream file of the traces (not their metadata, not their index)
+ * is empty, and there is one: a session still recording, whose consumer
+ * has not written its first packet out. */
+static bool aw_streams_unwritten(const struct aw_trace_dirs *dirs)
+{
+	size_t streams = 0;
+	for (size_t i = 0; i < dirs->n && !dirs->live; i++) {
+		DIR *d = opendir(dirs->dirs[i]);
+		struct dirent *entry;
+		if (!d)
+			return false;
+		while ((entry = readdir(d))) {
+			struct stat info;
+			if (entry->d_name[0] == '.' ||
+			    !strcmp(entry->d_name, "metadata") ||
+			    fstatat(dirfd(d), entry->d_name, &info,
+				    AT_SYMLINK_NOFOLLOW) != 0 ||
+			    !S_ISREG(info.st_mode))
+				continue;
+			streams++;
+			if (info.st_size > 0) {
+				closedir(d);
+				return false;
+			}
+		}
+		closedir(d);
+	}
+	return streams > 0;
+}
+
 enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 				     struct aw_model *model, char *error,
 				     size_t error_size)
@@ -694,7 +726,18 @@ enum aw_reader_status aw_reader_read(const char *const *paths, size_t n_paths,
 	if (aw_model_accwatch_events(model) + model->stats.other_run_events ==
 	    0) {
 		status = AW_READER_NO_EVENTS;
-		if (n_paths == 1)
+		if (aw_streams_unwritten(&dirs))
+			snprintf(error, error_size,
+				 "the trace in %s holds its metadata but no "
+				 "event yet: its LTTng session has not ended "
+				 "(its command still runs, or the "
+				 "accwatch-run that recorded it was killed "
+				 "and nothing ended the session: `lttng list` "
+				 "shows it, `lttng destroy NAME` writes the "
+				 "trace out, and the next accwatch-run does "
+				 "so for a session left behind)",
+				 dirs.n ? dirs.dirs[0] : paths[0]);
+		else if (n_paths == 1)
 			snprintf(error, error_size,
 				 "no accwatch events in %s: was it recorded "
 				 "with accwatch-run?",

@@ -275,6 +275,20 @@ case_garbage_stream() {
 	done
 }
 
+case_unwritten_streams() {
+	need_traces
+	# A session still recording: metadata written, every stream file
+	# empty (the consumer has not written a packet out). One line saying
+	# the session has not ended, not "was it recorded with accwatch-run?".
+	dir=$(copy unwritten_streams sharded)
+	for f in $(streams "$dir"); do
+		: >"$f"
+	done
+	report error "$work/unwritten_streams"
+	grep -q "holds its metadata but no event yet: its LTTng session has not ended" "$err" ||
+		fail "the unwritten trace's error does not say its session has not ended: $(cat "$err")"
+}
+
 case_truncated_stream() {
 	need_traces
 	for offset in 1 17 31 32 64 100 555 1024 2048 3000 4095; do
